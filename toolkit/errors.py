@@ -1,0 +1,88 @@
+"""The one exception family of the toolkit.
+
+Every error a user can cause is a ToolkitError; the CLI turns it into one clear message and a
+non-zero exit code, never a traceback. Messages say what was wrong and what is expected.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class ToolkitError(Exception):
+    """Base of every error the toolkit raises on purpose."""
+
+    exit_code: int = 1
+
+    def render(self) -> str:
+        """The message the CLI prints (may span several lines, one per problem)."""
+        return str(self)
+
+
+class UsageError(ToolkitError):
+    """A bad command-line value (unknown paper size, negative count, ...)."""
+
+    exit_code = 2
+
+
+class ShapeError(ToolkitError):
+    """A patch shape text that is not a valid polyomino description."""
+
+    exit_code = 2
+
+
+class UnknownEdition(ToolkitError):
+    """An edition name that is not bundled and not a readable file."""
+
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found in a spec file."""
+
+    file: str
+    """Path of the file as the user gave it (or the bundled name)."""
+    line: int
+    """1-based line of the offending node (0 when unknown)."""
+    column: int
+    """1-based column of the offending node (0 when unknown)."""
+    key_path: str
+    """Dotted path to the key, e.g. `patches[3].shape`."""
+    message: str
+    """What is wrong and what is expected."""
+    severity: str = "error"
+    """`error` or `warning`."""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.key_path}: {self.severity}: {self.message}"
+
+
+class SpecError(ToolkitError):
+    """One or more problems in spec files; all problems of a file are reported at once."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class IllegalAction(ToolkitError):
+    """An action the rules forbid; names the action and the rule it breaks."""
+
+    def __init__(self, action: str, reason: str, rule: str | None = None):
+        self.action = action
+        self.reason = reason
+        self.rule = rule
+        text = f"illegal action '{action}': {reason}"
+        if rule:
+            text += f" (rule: {rule})"
+        super().__init__(text)
+
+
+class NotationError(ToolkitError):
+    """Action text that cannot be parsed."""
+
+    exit_code = 2
+
+
+class RecordError(ToolkitError):
+    """A game record that cannot be read or replayed."""

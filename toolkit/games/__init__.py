@@ -1,0 +1,1 @@
+"""Rules engines, one per family, registered by name; actions, records and replay."""

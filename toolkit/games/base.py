@@ -1,0 +1,107 @@
+"""The contract every rules engine fulfils, and the registry of engines by rules family.
+
+Two levels:
+- `Game`: one validated game, action by action (CLI play, replay, records, tests). Every action is
+  checked against the rules; an illegal one raises IllegalAction naming the rule.
+- `Engine.run_games`: many complete games inside the compiled kernel for bots and the simulator.
+  It returns per-game numpy arrays (see `RESULT_FIELDS_*`), which the simulator merges.
+
+Both levels run the same kernel functions, so the rules have one source of truth.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from toolkit.errors import UnknownEdition
+from toolkit.specs.models import Edition, Family
+
+# Per-game result arrays of Engine.run_games, time-track family (n = games, P = len(edition.all_patches())).
+RESULT_FIELDS_TIME_TRACK = {
+    "score": "int32[n, 2]: final score per seat",
+    "buttons": "int32[n, 2]: buttons held at the end",
+    "empty": "int32[n, 2]: empty quilt cells at the end",
+    "winner": "int8[n]: winning seat after the tie-break",
+    "first_finisher": "int8[n]: seat that reached the final space first",
+    "bonus_owner": "int8[n]: seat holding the bonus tile, -1 none",
+    "plies": "int32[n]: actions played",
+    "leather": "int32[n, 2]: leather patches placed per seat",
+    "income": "int32[n, 2]: buttons received from income marks per seat",
+    "buy_seat": "int8[n, P]: seat that bought each patch, -1 never bought",
+    "buy_ply": "int16[n, P]: ply at which each patch was bought, -1 never",
+}
+
+# Doodle (K = players, R = rounds, S = 4 special actions neighbour, single, cut, again).
+RESULT_FIELDS_DOODLE = {
+    "score": "int32[n, K]: final score",
+    "round_scores": "int32[n, K, R]: rectangle score of each intermediate scoring",
+    "empty": "int32[n, K]: empty cells at the end",
+    "start_card": "int16[n, K]: index into edition.start_cards",
+    "specials": "int8[n, K, S]: times each special action was used",
+    "drawn": "int32[n, K]: patches drawn",
+}
+
+
+@runtime_checkable
+class Action(Protocol):
+    """An action value; `str(action)` is its notation and parses back to an equal value."""
+
+    def __str__(self) -> str: ...
+
+
+class Game(Protocol):
+    """One game under the rules, driven action by action."""
+
+    edition: Edition
+    seed: int
+    players: int
+    history: list[Any]
+
+    @property
+    def current_player(self) -> int | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    def legal_actions(self) -> list[Any]: ...
+    def apply(self, action: Any) -> None: ...
+    def parse_action(self, text: str) -> Any: ...
+    def scores(self) -> list[int]: ...
+    def winners(self) -> list[int]: ...
+    def render_text(self) -> str: ...
+    def deal(self) -> dict: ...
+
+
+class Engine(Protocol):
+    """One engine per rules family, parameterised by the edition spec."""
+
+    family: Family
+
+    def new_game(self, edition: Edition, seed: int, players: int | None = None, **options: Any) -> Game: ...
+
+    def run_games(
+        self, edition: Edition, bots: Sequence[str], seeds: np.ndarray, **options: Any
+    ) -> dict[str, np.ndarray]: ...
+
+
+_ENGINES: dict[Family, Engine] = {}
+
+
+def register_engine(engine: Engine) -> Engine:
+    """Register the engine of a rules family (called once by each family's package)."""
+    _ENGINES[engine.family] = engine
+    return engine
+
+
+def engine_for(edition: Edition) -> Engine:
+    """The engine that plays `edition`."""
+    _load_builtin_engines()
+    try:
+        return _ENGINES[edition.family]
+    except KeyError:
+        raise UnknownEdition(f"no engine plays the rules family '{edition.family.value}'") from None
+
+
+def _load_builtin_engines() -> None:
+    # Imported lazily: the kernels compile (or load from cache) only when a game is needed.
+    import toolkit.games.doodle  # noqa: F401
+    import toolkit.games.timetrack  # noqa: F401

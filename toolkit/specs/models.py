@@ -1,0 +1,202 @@
+"""Frozen, typed models of the spec files.
+
+The loader (toolkit.specs.loader) validates YAML once, at the boundary, and builds these; the rest
+of the toolkit trusts them. An Edition is fully resolved: `extends:` chains, named patch sets,
+time tracks and Automa decks are already merged in.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from toolkit.geometry.shape import Shape
+
+
+class Family(str, Enum):
+    """Rules family: which engine plays an edition."""
+
+    TIME_TRACK = "time-track"
+    """Classic, Christmas, anniversary (with Automa) and Express: two tokens race on a time board."""
+    DOODLE = "doodle"
+    """The roll-and-write game: every player draws the same patch on their own sheet."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One patch (tile or card)."""
+
+    id: str
+    """Unique id within its set, e.g. `P17`, `E03`, `D12`."""
+    shape: Shape
+    """The cloth cells as printed; any rotation/reflection may be placed unless the edition forbids flipping."""
+    cost: int = 0
+    """Buttons to pay (time-track games)."""
+    time: int = 0
+    """Spaces the time token advances (time-track games)."""
+    income: int = 0
+    """Buttons printed on the patch, paid at each income mark."""
+    name: str | None = None
+    """Optional display name."""
+    colour: str | None = None
+    """Optional fill colour for printing, `#rrggbb`."""
+    tag: str | None = None
+    """Optional set tag, e.g. Express `colourful` or `blue`."""
+    copies: int = 1
+    """How many identical cards of this patch the deck holds (Doodle)."""
+    confidence: str | None = None
+    """Provenance confidence of reconstructed data: `high`, `medium` or `low`."""
+    source: str | None = None
+    """Where the data comes from, for reconstructed data."""
+
+
+@dataclass(frozen=True)
+class StartCard:
+    """A Doodle start card: its patch is drawn before the first turn."""
+
+    id: str
+    shape: Shape
+
+
+@dataclass(frozen=True)
+class TimeTrack:
+    """A time board: spaces 0 (start) .. final_space; marks trigger onto-or-past (start < mark <= end)."""
+
+    id: str
+    final_space: int
+    """Index of the final space; tokens stop there."""
+    income_marks: tuple[int, ...]
+    """Spaces with a button-income mark, ascending; the final space is usually one."""
+    leather_patches: tuple[int, ...]
+    """Spaces holding a 1x1 leather patch at the start, ascending."""
+    title: str | None = None
+    provenance: str | None = None
+
+
+@dataclass(frozen=True)
+class AutomaCard:
+    """One Automa card."""
+
+    number: int
+    """Printed card number (no game effect)."""
+    virtual_buttons: int
+    """Budget for this turn only; Automa never spends its own buttons."""
+    income: int
+    """Buttons Automa gains at each income mark crossed while this card is current."""
+    filters: tuple[str, ...]
+    """Filters top to bottom: NO_OVERTAKE, MOST_BUTTONS, LARGEST, FURTHEST."""
+
+
+@dataclass(frozen=True)
+class AutomaLevel:
+    """A difficulty level."""
+
+    level: int
+    name: str
+    spaces_from_end: int
+    """The 7x7 marker sits this many spaces before the final space."""
+    scoring: tuple[str, ...]
+    """Terms added to the 7x7 points: collected_buttons, patches_with_buttons, buttons_on_patches."""
+
+
+@dataclass(frozen=True)
+class Automa:
+    """The Automa solo opponent: decks, levels and setup constants."""
+
+    decks: tuple[tuple[str, tuple[AutomaCard, ...]], ...]
+    """(deck name, cards) pairs, e.g. ("normal", ...), ("tactical", ...)."""
+    levels: tuple[AutomaLevel, ...]
+    discard_at_setup: int = 2
+    """Cards discarded unseen at setup (they return at the reshuffle)."""
+    bonus_points: int = 7
+
+    def deck(self, name: str) -> tuple[AutomaCard, ...]:
+        for deck_name, cards in self.decks:
+            if deck_name == name:
+                return cards
+        raise KeyError(name)
+
+    def level(self, number: int) -> AutomaLevel:
+        for level in self.levels:
+            if level.level == number:
+                return level
+        raise KeyError(number)
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """The special tile for the first fully covered k x k square."""
+
+    square_size: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A fully resolved edition or variant."""
+
+    name: str
+    """Registry name (`classic`, `express`, ...) or the variant's `name:`."""
+    title: str
+    family: Family
+    board_width: int
+    board_height: int
+    players_min: int
+    players_max: int | None
+    """None: no cap (Doodle)."""
+    patches: tuple[Patch, ...]
+    """Time-track: the patches of the starting circle. Doodle: the patch-card deck (with copies)."""
+    allow_flip: bool = True
+    """Patches may be reflected as well as rotated (ruling 23)."""
+
+    # --- time-track games -------------------------------------------------------------
+    starting_buttons: int = 5
+    market_window: int = 3
+    empty_penalty: int = 2
+    """Points lost per empty quilt cell at the end."""
+    bonus: Bonus | None = None
+    time_track: TimeTrack | None = None
+    late_patches: tuple[Patch, ...] = ()
+    """Patches that join the circle later (Express blue), shuffled, behind the neutral token."""
+    late_patches_enter_at: int | None = None
+    """Late patches join the moment only this many patches remain in the circle (Express: 5)."""
+    neutral_token_after: str = "smallest"
+    """Setup: the token sits after this patch (`smallest` or a patch id), so it is the last reachable."""
+    automa: Automa | None = None
+    tie_break: str = "first-to-finish"
+
+    # --- Doodle -----------------------------------------------------------------------
+    start_cards: tuple[StartCard, ...] = ()
+    die: tuple[int, ...] = ()
+    circle_size: int = 8
+    rounds: int = 3
+    turns_per_round: int = 6
+    refill: int = 6
+    """Cards added to the circle between rounds."""
+    final_free_choice: bool = True
+    """Round 3 ends with an un-rolled turn where each player picks any card left."""
+    special_actions: tuple[str, ...] = ()
+    """Subset of neighbour, single, cut, again."""
+
+    # --- provenance -----------------------------------------------------------------
+    provenance: str | None = None
+    confidence: str | None = None
+    source: str = ""
+    """File the edition was loaded from."""
+    content_hash: str = ""
+    """sha256 of the canonical resolved spec; game records carry it."""
+    track_layout: str | None = field(default=None)
+    """Name of the time track used (reported with every simulation)."""
+
+    @property
+    def board_cells(self) -> int:
+        return self.board_width * self.board_height
+
+    def all_patches(self) -> tuple[Patch, ...]:
+        """Every patch of the edition: the starting circle followed by the late patches."""
+        return self.patches + self.late_patches
+
+    def patch(self, patch_id: str) -> Patch:
+        for p in self.all_patches():
+            if p.id == patch_id:
+                return p
+        raise KeyError(patch_id)
