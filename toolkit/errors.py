@@ -54,7 +54,8 @@ class Problem:
     """`error` or `warning`."""
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.key_path}: {self.severity}: {self.message}"
+        label = "warning: " if self.severity == "warning" else ""
+        return f"{self.file}:{self.line}:{self.column}: {self.key_path}: {label}{self.message}"
 
 
 class SpecError(ToolkitError):
