@@ -3,21 +3,20 @@
 Two levels:
 - `Game`: one validated game, action by action (CLI play, replay, records, tests). Every action is
   checked against the rules; an illegal one raises IllegalAction naming the rule.
-- `Engine.run_games`: many complete games inside the compiled kernel for bots and the simulator.
-  It returns per-game numpy arrays (see `RESULT_FIELDS_*`), which the simulator merges.
+- The compiled kernel of each family (games/<family>/kernel.py): state arrays, legal actions,
+  apply, scoring, as numba functions. The simulator's turn loop (toolkit.sim) plays many games
+  inside it with the bots' compiled choosers and returns per-game arrays (`RESULT_FIELDS_*`).
 
 Both levels run the same kernel functions, so the rules have one source of truth.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence, runtime_checkable
-
-import numpy as np
+from typing import Any, Protocol, runtime_checkable
 
 from toolkit.errors import UnknownEdition
 from toolkit.specs.models import Edition, Family
 
-# Per-game result arrays of Engine.run_games, time-track family (n = games, P = len(edition.all_patches())).
+# Per-game result arrays of the simulator's turn loop, time-track family (n = games, P = len(edition.all_patches())).
 RESULT_FIELDS_TIME_TRACK = {
     "score": "int32[n, 2]: final score per seat",
     "buttons": "int32[n, 2]: buttons held at the end",
@@ -77,10 +76,6 @@ class Engine(Protocol):
     family: Family
 
     def new_game(self, edition: Edition, seed: int, players: int | None = None, **options: Any) -> Game: ...
-
-    def run_games(
-        self, edition: Edition, bots: Sequence[str], seeds: np.ndarray, **options: Any
-    ) -> dict[str, np.ndarray]: ...
 
 
 _ENGINES: dict[Family, Engine] = {}
