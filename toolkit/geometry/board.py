@@ -270,36 +270,41 @@ def is_filled_rectangle(occupied: Mask, board: Board, rect: Rect) -> bool:
     return occupied & mask == mask
 
 
-def _rect_rank(rect: Rect) -> tuple[int, int, int, int, int, int]:
-    return (-rect.score, -rect.area, rect.row, rect.col, -rect.height, -rect.width)
-
-
 def best_rectangle(occupied: Mask, board: Board) -> Rect | None:
     """The fully covered rectangle with the highest Doodle score, or None on an empty board.
 
-    Ties: the larger area wins, then the topmost, then the leftmost (then the taller, which
-    settles it). The score grows with either side, so the best rectangle cannot be extended;
-    the sweep therefore visits, for every band of rows top..bottom, only the maximal runs of
-    columns covered in all of them.
+    Ties: the larger area wins, then the topmost, then the leftmost, then the taller.
+
+    The score grows with either side, so the best rectangle cannot be extended; the sweep
+    visits every band of rows top..bottom and, within it, only the widest run of columns
+    covered in all of them (the leftmost of equally wide runs), which is the band's best.
     """
     rows = [board.row_bits(occupied, r) for r in range(board.height)]
-    best: Rect | None = None
-    best_rank = None
+    best_rank: tuple[int, int, int, int, int, int] | None = None
     for top in range(board.height):
+        if best_rank is not None and -best_rank[0] > rectangle_score(board.height - top, board.width):
+            break  # no rectangle starting this low can reach the best score any more
         common = board.row_mask
         for bottom in range(top, board.height):
             common &= rows[bottom]
             if not common:
                 break
             height = bottom - top + 1
+            width = start = 0
             runs = common
             while runs:
                 low = runs & -runs
                 run = runs & ~(runs + low)
-                start = low.bit_length() - 1
-                rect = Rect(top, start, height, run.bit_length() - start)
-                rank = _rect_rank(rect)
-                if best_rank is None or rank < best_rank:
-                    best, best_rank = rect, rank
-                runs &= ~run
-    return best
+                run_start = low.bit_length() - 1
+                run_width = run.bit_length() - run_start
+                if run_width > width:
+                    width, start = run_width, run_start
+                runs ^= run
+            a, b = (height, width) if height >= width else (width, height)
+            rank = (-(b * b + a - b), -height * width, top, start, -height, -width)
+            if best_rank is None or rank < best_rank:
+                best_rank = rank
+    if best_rank is None:
+        return None
+    _, _, row, col, height, width = best_rank
+    return Rect(row, col, -height, -width)
