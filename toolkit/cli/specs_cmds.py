@@ -1,7 +1,54 @@
-"""Commands registered by specs_cmds (filled in by its owner)."""
+"""`patchwork validate` and `patchwork schema`: check spec files, print the JSON Schema."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
 
 import typer
 
+from toolkit.errors import UsageError
+
 
 def register(app: typer.Typer) -> None:
-    pass
+    app.command("validate")(validate)
+    app.command("schema")(schema)
+
+
+def validate(
+    paths: Optional[List[Path]] = typer.Argument(
+        None, help="Spec files or folders (folders are searched for *.yaml). Default: all bundled specs."),
+) -> None:
+    """Validate spec files: every problem as file:line:col: key.path: message."""
+    from toolkit.specs import bundled_specs_dir, validate_report
+
+    targets = list(paths) if paths else [bundled_specs_dir()]
+    missing = [str(p) for p in targets if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    report = validate_report(targets)
+    for problem in report.problems:
+        typer.echo(str(problem))
+    summary = (f"{report.files} file(s), {report.editions} edition(s), {report.patches} patch(es) "
+               f"checked: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")
+    if report.errors:
+        typer.echo(summary, err=True)
+        raise typer.Exit(1)
+    typer.echo(summary)
+
+
+def schema(
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the schema to this file instead of printing it."),
+) -> None:
+    """Print the JSON Schema (draft 2020-12) of the spec files, for editors."""
+    from toolkit.fileio import atomic_write_text
+    from toolkit.specs import json_schema
+
+    text = json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder; give a file name")
+    atomic_write_text(out, text)
+    typer.echo(f"wrote {out}")

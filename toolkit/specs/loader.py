@@ -22,7 +22,7 @@ from toolkit.specs.catalogue import (EDITIONS_DIR, REF_DIRS, VARIANTS_DIR, bundl
                                      list_editions, list_refs, list_variants)
 from toolkit.specs.models import (Automa, AutomaCard, AutomaLevel, Bonus, Edition, Family, Patch,
                                   StartCard, TimeTrack)
-from toolkit.specs.schema import check_file, parse_shape
+from toolkit.specs.schema import RESOLVED_EDITION, check_file, parse_shape
 from toolkit.specs.source import LDict, LList, Loc, UnreadableSpec, display_name, read_tree
 
 DOODLE_ONLY = ("start_cards", "die", "circle_size", "rounds", "turns_per_round", "refill",
@@ -211,7 +211,11 @@ def _resolve(s: _Session, path: Path, chain: tuple[Path, ...] = ()) -> LDict | N
     parent = _resolve(s, parent_path, chain + (path,))
     if parent is None:
         return None
-    return _apply_variant(s, parent, tree)
+    merged = _apply_variant(s, parent, tree)
+    if not s.errors:
+        # the merge can leave a nested mapping incomplete, e.g. `bonus: {points: 3}` over null
+        RESOLVED_EDITION.check(merged, merged.loc, "", s.problems)
+    return merged
 
 
 def _apply_variant(s: _Session, parent: LDict, variant: LDict) -> LDict:
@@ -401,14 +405,14 @@ def check_edition(s: _Session, e: LDict) -> None:
             if key in e:
                 s.add(e.problem(key, f"`{key}` applies only to doodle editions"))
         if e.get("time_track") is None and "time_track" not in e:
-            s.add(e.problem(None, "missing required key 'time_track' (time-track editions race on a time board)"))
+            s.add(e.missing("time_track", "missing required key 'time_track' (time-track editions race on a time board)"))
     elif family == "doodle":
         for key in TIME_TRACK_ONLY:
             if key in e and e.get(key) is not None:
                 s.add(e.problem(key, f"`{key}` applies only to time-track editions"))
         for key in ("start_cards", "die"):
             if key not in e:
-                s.add(e.problem(None, f"missing required key '{key}' (doodle editions need it)"))
+                s.add(e.missing(key, f"missing required key '{key}' (doodle editions need it)"))
     players = e.get("players")
     if isinstance(players, LDict):
         lo, hi = players.get("min"), players.get("max")
@@ -448,13 +452,13 @@ def check_edition(s: _Session, e: LDict) -> None:
         final = track.get("final_space")
         for key in ("id", "final_space", "income_marks", "leather_patches"):
             if key not in track:
-                s.add(track.problem(None, f"time track is missing required key '{key}'"))
+                s.add(track.missing(key, f"time track is missing required key '{key}'"))
     automa = e.get("automa")
     if isinstance(automa, LDict):
         check_automa(s, automa, final if isinstance(final, int) else None)
         for key in ("levels", "decks"):
             if key not in automa:
-                s.add(automa.problem(None, f"automa is missing required key '{key}'"))
+                s.add(automa.missing(key, f"automa is missing required key '{key}'"))
     cards = e.get("start_cards")
     if isinstance(cards, LList):
         check_start_cards(s, cards, board)

@@ -233,13 +233,16 @@ class List(Type):
         if self.max_items is not None and len(value) > self.max_items:
             out.append(loc.problem(path, f"allows at most {self.max_items} item(s), got {len(value)}"))
         seen: dict = {}
+        if isinstance(value, LList):
+            path = value.path
         for i, item in enumerate(value):
             item_loc = value.loc_of(i) if isinstance(value, LList) else loc
-            self.item.check(item, item_loc, f"{path}[{i}]", out)
+            item_path = getattr(item, "path", None) or f"{path}[{i}]"
+            self.item.check(item, item_loc, item_path, out)
             if self.unique and isinstance(item, (str, int)):
                 if item in seen:
                     out.append(item_loc.problem(
-                        f"{path}[{i}]", f"{item!r} is listed twice (also item {seen[item]})"))
+                        item_path, f"{item!r} is listed twice (also item {seen[item]})"))
                 else:
                     seen[item] = i
 
@@ -276,13 +279,17 @@ class Obj(Type):
     def check(self, value, loc, path, out):
         if self._type_error(value, loc, path, out):
             return
+        located = isinstance(value, LDict)
+        if located:
+            path = value.path
         for name, spec in self.fields.items():
             if spec.required and name not in value:
-                out.append(value.loc.problem(path, f"missing required key '{name}'"))
+                out.append(value.loc.problem(f"{path}.{name}" if path else name,
+                                             f"missing required key '{name}'"))
         if len(value) < self.min_keys:
             out.append(value.loc.problem(path, f"needs at least {self.min_keys} entr(y/ies)"))
         for key, item in value.items():
-            child = f"{path}.{key}" if path else key
+            child = value.path_of(key) if located else (f"{path}.{key}" if path else key)
             item_loc = value.loc_of(key) if isinstance(value, LDict) else loc
             spec = self.fields.get(key)
             if spec is not None:
@@ -314,9 +321,18 @@ class Obj(Type):
         return body
 
     def partial(self, drop: tuple[str, ...] = ()) -> "Obj":
-        """The same mapping with every key optional (for variant overrides)."""
-        return Obj({k: F(f.type, f.doc) for k, f in self.fields.items() if k not in drop},
+        """The same mapping with every key optional, nested mappings too (variant overrides
+        merge onto the parent, so any key may be left out; lists replace and stay whole)."""
+        return Obj({k: F(_partial(f.type), f.doc) for k, f in self.fields.items() if k not in drop},
                    self.extra, self.extra_key_pattern)
+
+
+def _partial(t: Type) -> Type:
+    if isinstance(t, Obj):
+        return t.partial()
+    if isinstance(t, Union):
+        return Union(options=tuple(_partial(o) for o in t.options))
+    return t
 
 
 @dataclass
@@ -503,9 +519,9 @@ _EDITION_FIELDS = _edition_fields(
     Union(options=(Null(), Ref("Automa spec"), AUTOMA)))
 EDITION_FILE = Obj({"kind": _kind("edition"), **_EDITION_FIELDS})
 
-_VARIANT_EDITION = Obj(_edition_fields(
-    Union(options=(Ref("time track"), TRACK.partial())),
-    Union(options=(Null(), Ref("Automa spec"), AUTOMA.partial())))).partial()
+_VARIANT_EDITION = Obj(_EDITION_FIELDS).partial()
+RESOLVED_EDITION = Obj({k: f for k, f in _EDITION_FIELDS.items()})
+"""A resolved edition (references inlined, variants merged) is checked against this again."""
 VARIANT_FILE = Obj({
     "kind": _kind("variant"),
     "name": F(Str(pattern=NAME_PATTERN, max_length=64), "Registry name of the variant.", True),

@@ -68,6 +68,10 @@ class LDict(dict):
             return self.loc.problem(self.path, message, severity)
         return self.loc_of(key).problem(self.path_of(key), message, severity)
 
+    def missing(self, key: str, message: str) -> Problem:
+        """A problem about a key this mapping lacks: reported at the mapping, named by the key."""
+        return self.loc.problem(f"{self.path}.{key}" if self.path else key, message)
+
     def copy(self) -> "LDict":
         out = LDict(self.loc, self.path, self)
         out.locs = dict(self.locs)
@@ -113,6 +117,10 @@ def _mark_loc(display: str, mark) -> Loc:
     return Loc(display, mark.line + 1, mark.column + 1)
 
 
+def _short(path: str) -> str:
+    return path if len(path) <= 60 else path[:57] + "..."
+
+
 class _Builder:
     """Walks a composed node graph into LDict/LList/scalars, enforcing the limits."""
 
@@ -129,11 +137,11 @@ class _Builder:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise UnreadableSpec(self.loc(node).problem(
-                path, f"too many YAML nodes (more than {MAX_NODES} with aliases expanded); "
+                _short(path), f"too many YAML nodes (more than {MAX_NODES} with aliases expanded); "
                 "refusing a file that expands this far"))
         if depth > MAX_DEPTH:
             raise UnreadableSpec(self.loc(node).problem(
-                path, f"nested deeper than {MAX_DEPTH} levels (recursive alias?)"))
+                _short(path), f"nested deeper than {MAX_DEPTH} levels (recursive alias?)"))
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
@@ -205,9 +213,9 @@ def display_name(path: Path) -> str:
     except ValueError:
         pass
     try:
-        return os.path.relpath(resolved)
-    except ValueError:  # another drive on Windows
-        return str(path)
+        return resolved.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:  # outside the working folder: the full path is clearest
+        return str(resolved)
 
 
 def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Problem]]:
