@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 from hypothesis import given, settings
@@ -90,8 +91,11 @@ def test_from_cells_normalises_and_rejects_bad_cells():
     assert Shape.from_cells([[0, 0], [0, 1]]) == Shape.parse("##")
     with pytest.raises(ShapeError, match="at least one"):
         Shape.from_cells([])
-    with pytest.raises(ShapeError, match="pair of integers"):
-        Shape.from_cells([(0, "a")])
+    assert Shape.from_cells(np.array([[3, 3], [4, 3]])) == Shape.parse("#/#")
+    assert all(type(v) is int for cell in Shape.from_cells(np.array([[0, 0]])).cells for v in cell)
+    for bad in ([(0, "a")], [(0, True)], [(1, 2, 3)], [5]):
+        with pytest.raises(ShapeError, match="pair of integers"):
+            Shape.from_cells(bad)
 
 
 @given(shapes)

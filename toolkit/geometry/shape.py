@@ -8,6 +8,7 @@ rotations/reflections, distinct orientations, the canonical key of the free shap
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+import operator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -35,6 +36,17 @@ def _normalise(cells: Iterable[Cell]) -> frozenset[Cell]:
     top = min(r for r, _ in cells)
     left = min(c for _, c in cells)
     return frozenset((r - top, c - left) for r, c in cells)
+
+
+def _as_cell(cell: object) -> Cell:
+    """A (row, col) pair of plain ints from any pair of integers (numpy ints, lists, ...)."""
+    try:
+        row, col = cell  # type: ignore[misc]
+        if isinstance(row, bool) or isinstance(col, bool):
+            raise TypeError
+        return (operator.index(row), operator.index(col))
+    except (TypeError, ValueError):
+        raise ShapeError(f"a shape cell must be a (row, col) pair of integers, got {cell!r}") from None
 
 
 def _components(cells: frozenset[Cell]) -> list[frozenset[Cell]]:
@@ -68,15 +80,12 @@ class Shape:
 
     def __post_init__(self) -> None:
         cells = self.cells
-        if not isinstance(cells, frozenset):
-            cells = frozenset(cells)
-        for cell in cells:
-            if (
-                not isinstance(cell, tuple)
-                or len(cell) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
-            ):
-                raise ShapeError(f"a shape cell must be a (row, col) pair of integers, got {cell!r}")
+        if not isinstance(cells, frozenset) or not all(type(cell) is tuple for cell in cells):
+            cells = frozenset(_as_cell(cell) for cell in cells)
+        elif not all(
+            len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int for cell in cells
+        ):
+            cells = frozenset(_as_cell(cell) for cell in cells)
         if not cells:
             raise ShapeError("a shape needs at least one cloth cell")
         cells = _normalise(cells)
@@ -93,7 +102,7 @@ class Shape:
     @classmethod
     def from_cells(cls, cells: Iterable[Cell]) -> Shape:
         """The shape covering these cells, moved to the top-left corner."""
-        return cls(frozenset(tuple(cell) if isinstance(cell, list) else cell for cell in cells))
+        return cls(frozenset(_as_cell(cell) for cell in cells))
 
     @classmethod
     def parse(cls, text: str | Sequence[str]) -> Shape:
