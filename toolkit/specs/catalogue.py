@@ -32,11 +32,13 @@ def bundled_specs_dir() -> Path:
     if _looks_bundled(checkout):
         return checkout
     try:
-        shipped = resources.files("toolkit.bundled_specs")
-    except ModuleNotFoundError:
-        shipped = None
-    if shipped is not None:
-        folder = Path(str(shipped))
+        # the folder has no __init__.py, so it is a namespace package: resources.files gives a
+        # MultiplexedPath, whose children are real paths
+        editions = resources.files("toolkit.bundled_specs").joinpath(EDITIONS_DIR)
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        editions = None
+    if editions is not None:
+        folder = Path(str(editions)).parent
         if _looks_bundled(folder):
             return folder
     raise FileNotFoundError(
