@@ -1,7 +1,228 @@
-"""Commands registered by game_cmds (filled in by its owner)."""
+"""`patchwork deal`, `patchwork replay` and `patchwork play`: one game of any edition in the terminal.
+
+The commands work for both rules families through the Game protocol (toolkit.games.base):
+the engine comes from engine_for(edition), bots from toolkit.bots.make_bot, records from
+toolkit.games.records.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
 
 import typer
 
+from toolkit.bots import make_bot
+from toolkit.errors import ToolkitError, UsageError
+from toolkit.games import records
+from toolkit.games.base import engine_for
+from toolkit.games.rng import seed_state
+from toolkit.specs import load_edition
+from toolkit.specs.models import Edition, Family
+
+HUMAN = "human"
+BOT_RNG_SALT = 1
+"""Bot of seat i draws from seed_state(seed, BOT_RNG_SALT, i): independent of the game's chance."""
+
+
+def new_game(edition: Edition, seed: int, players: int | None, options: dict[str, Any]) -> Any:
+    return engine_for(edition).new_game(edition, seed, players, **options)
+
+
+def deal_game(edition_ref: str, seed: int, players: int | None) -> Any:
+    """The game right after the deal."""
+    edition = load_edition(edition_ref)
+    return new_game(edition, seed, players, {})
+
+
+def _seat_count(edition: Edition, players: int | None) -> int:
+    if edition.family == Family.TIME_TRACK:
+        return 2
+    if players is None:
+        return max(edition.players_min, 1)
+    return players
+
+
+def setup_seats(
+    edition: Edition,
+    bots: str | None,
+    players: int | None,
+    automa_level: int | None,
+    automa_deck: str | None,
+) -> tuple[list[Any | None], dict[str, Any]]:
+    """One entry per seat (None = a human at the keyboard) and the game options the bots need.
+
+    With fewer bot names than seats, the humans take the first seats (a human moves first).
+    """
+    names = [name.strip() for name in bots.split(",")] if bots else []
+    if any(not name for name in names):
+        raise UsageError(f"--bots {bots!r}: empty bot name (expected e.g. random,greedy)")
+    if automa_level is not None or automa_deck is not None:
+        if not any(name.split(":")[0].lower() == "automa" for name in names):
+            names.append("automa")
+    seats = _seat_count(edition, players)
+    if len(names) > seats:
+        raise UsageError(f"--bots names {len(names)} players but {edition.name} is played by {seats} here")
+    names = [HUMAN] * (seats - len(names)) + names
+    options: dict[str, Any] = {}
+    seat_bots: list[Any | None] = []
+    for seat, name in enumerate(names):
+        if name.lower() == HUMAN:
+            seat_bots.append(None)
+            continue
+        extra: dict[str, Any] = {}
+        if name.split(":")[0].lower() == "automa":
+            if automa_level is not None:
+                extra["level"] = automa_level
+            if automa_deck is not None:
+                extra["deck"] = automa_deck
+        bot = make_bot(name, edition, **extra)
+        wanted = getattr(bot, "seat", None)
+        if wanted is not None and wanted != seat:
+            raise UsageError(
+                f"bot '{name}' can only play seat {wanted + 1}"
+                + (" (the human moves first; Automa takes the second seat)" if wanted == 1 else "")
+            )
+        options.update(getattr(bot, "game_options", {}) or {})
+        seat_bots.append(bot)
+    return seat_bots, options
+
+
+def _notation_help(game: Any) -> str:
+    module = sys.modules.get(type(game).__module__)
+    text = getattr(game, "notation_help", None) or getattr(module, "NOTATION_HELP", None)
+    base = text or "type an action in the edition's notation"
+    return base + "\nprompt commands: help, legal [PREFIX], board, quit"
+
+
+def _show_legal(game: Any, prefix: str) -> str:
+    actions = [str(a) for a in game.legal_actions()]
+    if prefix:
+        actions = [a for a in actions if a.lower().startswith(prefix.lower())]
+    shown = actions[:60]
+    more = f"\n... and {len(actions) - len(shown)} more (narrow with 'legal buy P17')" if len(actions) > len(shown) else ""
+    return f"{len(actions)} legal action(s):\n  " + "\n  ".join(shown) + more
+
+
+def play_game(
+    game: Any,
+    seat_bots: list[Any | None],
+    seed: int,
+    echo=typer.echo,
+    read_line=None,
+) -> bool:
+    """Play to the end (True) or until a human quits (False). Bots move by themselves."""
+    rngs = [seed_state(seed, BOT_RNG_SALT, seat) for seat in range(len(seat_bots))]
+    read_line = read_line or _read_line
+    interactive = any(bot is None for bot in seat_bots)
+    if interactive:
+        echo(game.render_text())
+        echo("type 'help' for the notation, 'legal' for the legal actions")
+    while not game.is_over:
+        seat = game.current_player
+        bot = seat_bots[seat]
+        if bot is not None:
+            action = bot.choose(game, rngs[seat])
+            game.apply(action)
+            echo(f"{_seat_label(game, seat)} ({bot.name}): {action}")
+            if interactive:
+                echo(game.render_text())
+            continue
+        line = read_line(f"{_seat_label(game, seat)}> ")
+        if line is None:
+            raise UsageError("input ended before the game did (type 'quit' to stop a game)")
+        text = line.strip()
+        if not text:
+            continue
+        word = text.split()[0].lower()
+        if word == "help":
+            echo(_notation_help(game))
+        elif word == "legal":
+            echo(_show_legal(game, text[len("legal"):].strip()))
+        elif word == "board":
+            echo(game.render_text())
+        elif word in ("quit", "exit"):
+            echo("game stopped")
+            return False
+        else:
+            try:
+                game.apply(game.parse_action(text))
+            except ToolkitError as error:
+                echo(f"error: {error.render()}")
+                continue
+            echo(game.render_text())
+    if not interactive:
+        echo(game.render_text())
+    return True
+
+
+def _seat_label(game: Any, seat: int) -> str:
+    name = getattr(game, "seat_name", None)
+    return name(seat) if name else f"player {seat + 1}"
+
+
+def _read_line(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
 
 def register(app: typer.Typer) -> None:
-    pass
+    @app.command("deal")
+    def deal_cmd(
+        edition: str = typer.Argument(..., help="Edition name (e.g. classic, express) or a variant YAML file."),
+        seed: int = typer.Option(..., "--seed", help="Seed of the deal; the same seed gives the same deal."),
+        players: Optional[int] = typer.Option(None, "--players", help="Players (Doodle; time-track games are 2)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the deal as JSON."),
+    ) -> None:
+        """Deal a game as the rules prescribe and show the setup."""
+        if players is not None and players < 1:
+            raise UsageError(f"--players must be at least 1, got {players}")
+        game = deal_game(edition, seed, players)
+        if as_json:
+            typer.echo(json.dumps(game.deal(), indent=2, sort_keys=True))
+        else:
+            typer.echo(game.render_text())
+
+    @app.command("replay")
+    def replay_cmd(
+        record: Path = typer.Argument(..., help="A game record written by `patchwork play --record`."),
+    ) -> None:
+        """Replay a game record through the rules and print the final state and scores."""
+        data = records.read_record(record)
+        game = records.replay(data, base_dir=record.parent)
+        typer.echo(game.render_text())
+        scores = game.scores()
+        summary = ", ".join(f"{_seat_label(game, i)} {s}" for i, s in enumerate(scores))
+        state = "final scores" if game.is_over else "scores so far (game not finished)"
+        typer.echo(f"{len(data['actions'])} actions replayed; {state}: {summary}")
+
+    @app.command("play")
+    def play_cmd(
+        edition: str = typer.Argument(..., help="Edition name or variant YAML file."),
+        seed: int = typer.Option(..., "--seed", help="Seed of the game (deal, chance and bots)."),
+        bots: Optional[str] = typer.Option(
+            None, "--bots", help="Comma list of bots for the seats, e.g. random,random; 'human' for a person."
+            " Fewer names than seats: humans take the first seats."
+        ),
+        record: Optional[Path] = typer.Option(None, "--record", help="Write the game record (JSON) here."),
+        automa_level: Optional[int] = typer.Option(None, "--automa-level", help="Automa difficulty 1..5 (implies an Automa seat)."),
+        automa_deck: Optional[str] = typer.Option(None, "--automa-deck", help="Automa deck: normal or tactical."),
+        players: Optional[int] = typer.Option(None, "--players", help="Players (Doodle)."),
+    ) -> None:
+        """Play one game in the terminal; with a bot in every seat it plays itself to the end."""
+        if players is not None and players < 1:
+            raise UsageError(f"--players must be at least 1, got {players}")
+        spec = load_edition(edition)
+        seat_bots, options = setup_seats(spec, bots, players, automa_level, automa_deck)
+        game = new_game(spec, seed, players, options)
+        finished = play_game(game, seat_bots, seed)
+        if record is not None:
+            names = [HUMAN if bot is None else bot.name for bot in seat_bots]
+            records.write_record(record, records.make_record(game, names, options))
+            typer.echo(f"record written to {record}")
+        if finished:
+            scores = game.scores()
+            typer.echo("final scores: " + ", ".join(f"{_seat_label(game, i)} {s}" for i, s in enumerate(scores)))
