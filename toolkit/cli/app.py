@@ -18,6 +18,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+@app.callback()
+def _root() -> None:
+    """Specs, print kits, rules engines, bots and balance simulation for the Patchwork games."""
+
+
 # Each module defines register(app). Order = order in --help.
 from toolkit.cli import specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds  # noqa: E402
 
