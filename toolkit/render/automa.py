@@ -1,0 +1,130 @@
+"""Automa solo cards (both decks): virtual buttons, income and the filters, top to bottom.
+
+Cards print at poker size. The tactical deck shows its virtual buttons on the back too (the
+published deck does, so the player can see the next budget); the normal deck's backs are plain.
+"""
+from __future__ import annotations
+
+from toolkit.errors import UsageError
+from toolkit.render.imposition import BLEED_MM, Piece
+from toolkit.render.scene import Circle, Item, Line, Poly, Rect, Text, fit_text_size
+from toolkit.render.theme import (
+    GREY,
+    HAIRLINE,
+    INCOME_FILL,
+    INK,
+    arrow,
+    button,
+    lighter,
+    pt_for_height,
+)
+from toolkit.specs.models import Edition
+
+CARD_WIDTH = 63.0
+CARD_HEIGHT = 88.0
+DECK_COLOURS = {"normal": "#4f6473", "tactical": "#8a4f2a"}
+OTHER_DECK_COLOUR = "#5d5a7a"
+DECKS_WITH_BUDGET_ON_BACK = frozenset({"tactical"})
+"""Decks whose card backs show the virtual buttons of the card."""
+
+FILTER_TEXT = {
+    "NO_OVERTAKE": "does not overtake you",
+    "MOST_BUTTONS": "most buttons on patch",
+    "LARGEST": "largest patch",
+    "FURTHEST": "furthest from the token",
+}
+
+
+def require_automa(edition: Edition) -> None:
+    if edition.automa is None:
+        raise UsageError(
+            f"edition '{edition.name}' has no Automa deck; Automa cards print for editions that "
+            f"include the solo opponent (e.g. anniversary)"
+        )
+
+
+def _filter_icon(name: str, cx: float, cy: float) -> list[Item]:
+    if name == "NO_OVERTAKE":
+        return [
+            Circle(cx - 1.8, cy, 1.6, INK, 0.35, "#d9d9d9"),
+            Circle(cx + 1.8, cy, 1.6, INK, 0.35, "#ffffff"),
+            Line(cx - 3.5, cy - 2.6, cx + 3.5, cy + 2.6, "#c62828", 0.6),
+        ]
+    if name == "MOST_BUTTONS":
+        return button(cx - 1.4, cy + 0.6, 1.5) + button(cx + 1.4, cy - 0.9, 1.5)
+    if name == "LARGEST":
+        cell = 2.0
+        cells = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2)]
+        items: list[Item] = []
+        for r, c in cells:
+            items.append(Rect(cx - 3 + c * cell, cy - 2 + r * cell, cell, cell, INK, 0.3, "#bcd3e8"))
+        return items
+    if name == "FURTHEST":
+        return [Poly(((cx - 3.6, cy - 1.8), (cx - 3.6, cy + 1.8), (cx - 1.8, cy)), True, INK, 0.3, INK)] + arrow(
+            cx - 1.2, cy, cx + 3.8, cy, INK, 0.45, 1.4)
+    return [Circle(cx, cy, 1.8, INK, 0.35, None)]
+
+
+def automa_front(card, deck: str) -> tuple[Item, ...]:
+    colour = DECK_COLOURS.get(deck, OTHER_DECK_COLOUR)
+    b = BLEED_MM
+    w, h = CARD_WIDTH, CARD_HEIGHT
+    items: list[Item] = [
+        Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, colour),
+        Rect(3.5, 14.0, w - 7, h - 17.5, lighter(colour, 0.3), 0.4, "#fbf8f2", radius=2.5),
+        Text(6.0, 10.0, "AUTOMA", 11, "start", True, "#ffffff"),
+        Text(w - 6.0, 10.0, deck, fit_text_size(deck, 22, 8), "end", False, "#ffffff"),
+    ]
+    # the turn's budget
+    items += button(w / 2, 29.0, 10.5, holes=False)
+    items.append(Text(w / 2, 29.0 + pt_for_height(7.0) * 0.3528 * 0.36, str(card.virtual_buttons),
+                      pt_for_height(7.0), "middle", True, "#ffffff"))
+    items.append(Text(w / 2, 45.0, "virtual buttons", 7, "middle", False, GREY))
+    # income per income mark crossed
+    items.append(Line(8, 48.5, w - 8, 48.5, lighter(colour, 0.5), 0.3))
+    items += button(16.0, 54.5, 3.6, INCOME_FILL, "#7a5a10")
+    items.append(Text(22.0, 56.4, f"+{card.income}", 13, "start", True, INK))
+    items.append(Text(35.0, 53.8, "per income", 6.2, "start", False, GREY))
+    items.append(Text(35.0, 57.0, "mark crossed", 6.2, "start", False, GREY))
+    items.append(Line(8, 60.5, w - 8, 60.5, lighter(colour, 0.5), 0.3))
+    # filters, top to bottom
+    if card.filters:
+        for i, name in enumerate(card.filters):
+            y = 65.0 + i * 6.0
+            items.append(Text(8.0, y + 1.2, f"{i + 1}.", 7, "start", True, INK))
+            items += _filter_icon(name, 16.5, y)
+            text = FILTER_TEXT.get(name, name.replace("_", " ").lower())
+            items.append(Text(22.0, y + 1.2, text, fit_text_size(text, w - 29, 6.8), "start", False, INK))
+    else:
+        items.append(Text(w / 2, 68.0, "no filters", 7.5, "middle", True, INK))
+        items.append(Text(w / 2, 73.0, "buys only an affordable patch", 6.2, "middle", False, GREY))
+    items.append(Text(w / 2, h - 4.9, f"#{card.number}", 6, "middle", False, GREY))
+    return tuple(items)
+
+
+def automa_back(card, deck: str) -> tuple[Item, ...]:
+    colour = DECK_COLOURS.get(deck, OTHER_DECK_COLOUR)
+    b = BLEED_MM
+    w, h = CARD_WIDTH, CARD_HEIGHT
+    items: list[Item] = [
+        Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, colour),
+        Rect(5, 5, w - 10, h - 10, lighter(colour, 0.35), 0.6, None, radius=3),
+        Text(w / 2, 24, "AUTOMA", 14, "middle", True, "#ffffff"),
+        Text(w / 2, 32, deck, 9, "middle", False, "#ffffff"),
+    ]
+    if deck in DECKS_WITH_BUDGET_ON_BACK:
+        items += button(w / 2, 55, 10.5, holes=False)
+        items.append(Text(w / 2, 55 + 2.5, str(card.virtual_buttons), pt_for_height(7.0), "middle", True,
+                          "#ffffff"))
+    return tuple(items)
+
+
+def automa_pieces(edition: Edition) -> list[Piece]:
+    require_automa(edition)
+    assert edition.automa is not None
+    pieces: list[Piece] = []
+    for deck, cards in edition.automa.decks:
+        for card in cards:
+            pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, automa_front(card, deck), automa_back(card, deck),
+                                f"{deck}-{card.number}"))
+    return pieces

@@ -1,0 +1,173 @@
+"""Quilt boards and the time board of the time-track games, drawn from the edition spec.
+
+The quilt board uses the tiles' quilt scale, so printed tiles fit it. The time board lays the
+track out as a square spiral running inward to the final space in the centre: the grid side is
+the smallest square that holds every space, so a 30-space Express track, the 54-space classic
+track and a custom 120-space track all fill the page with spaces as large as the paper allows.
+Walls are drawn between neighbouring squares that are not consecutive spaces, so the path reads
+unambiguously; every space carries its number.
+"""
+from __future__ import annotations
+
+import math
+
+from toolkit.errors import UsageError
+from toolkit.render.imposition import BLEED_MM, EDGE_MM, MARK_GAP_MM, MARK_MIN_MM, Piece
+from toolkit.render.paper import Paper
+from toolkit.render.scene import Item, Line, Rect, Text, fit_text_size
+from toolkit.render.theme import (
+    GREY,
+    HAIRLINE,
+    INCOME_FILL,
+    INK,
+    button,
+    leather_patch,
+    pt_for_height,
+)
+from toolkit.render.tiles import QUILT_CELL_MM, require_time_track
+from toolkit.specs.models import Edition
+
+BOARD_FRAME_MM = 7.0
+QUILT_FILL = "#f3ecdc"
+QUILT_FRAME = "#6d4c33"
+TRACK_FILLS = ("#f6efe0", "#e9dfc8")
+TRACK_WALL = "#4a3626"
+TRACK_HEADER_MM = 12.0
+MIN_SPACE_MM = 7.0
+"""Smallest legible time-board space: below it the track needs a larger paper."""
+
+
+def quilt_board(edition: Edition) -> Piece:
+    """A quilt board of the edition's size, at quilt scale, with coordinates in the frame."""
+    require_time_track(edition, "quilt boards")
+    cell = QUILT_CELL_MM
+    f = BOARD_FRAME_MM
+    w = edition.board_width * cell + 2 * f
+    h = edition.board_height * cell + 2 * f
+    b = BLEED_MM
+    items: list[Item] = [Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, QUILT_FRAME)]
+    items.append(Rect(f, f, w - 2 * f, h - 2 * f, None, HAIRLINE, QUILT_FILL))
+    for c in range(edition.board_width + 1):
+        x = f + c * cell
+        items.append(Line(x, f, x, h - f, "#b7a585", 0.4, (1.4, 1.0)))
+    for r in range(edition.board_height + 1):
+        y = f + r * cell
+        items.append(Line(f, y, w - f, y, "#b7a585", 0.4, (1.4, 1.0)))
+    items.append(Rect(f, f, w - 2 * f, h - 2 * f, "#3b2a1c", 0.6, None))
+    size = pt_for_height(2.6)
+    for c in range(edition.board_width):
+        items.append(Text(f + (c + 0.5) * cell, f - 2.2, chr(65 + c) if c < 26 else str(c + 1), size,
+                          "middle", True, "#f3ecdc"))
+    for r in range(edition.board_height):
+        items.append(Text(f / 2, f + (r + 0.5) * cell + 1.3, str(r + 1), size, "middle", True, "#f3ecdc"))
+    title = f"{edition.title} quilt {edition.board_width}×{edition.board_height}"
+    items.append(Text(w / 2, h - 2.0, title, fit_text_size(title, w - 20, 7), "middle", False, "#f3ecdc"))
+    return Piece(w, h, tuple(items), None, "quilt board")
+
+
+def spiral_order(side: int) -> list[tuple[int, int]]:
+    """(row, col) of a side x side grid walked clockwise from the top-left corner inward."""
+    top, left, bottom, right = 0, 0, side - 1, side - 1
+    order: list[tuple[int, int]] = []
+    while top <= bottom and left <= right:
+        order += [(top, c) for c in range(left, right + 1)]
+        order += [(r, right) for r in range(top + 1, bottom + 1)]
+        if top < bottom:
+            order += [(bottom, c) for c in range(right - 1, left - 1, -1)]
+        if left < right:
+            order += [(r, left) for r in range(bottom - 1, top, -1)]
+        top, left, bottom, right = top + 1, left + 1, bottom - 1, right - 1
+    return order
+
+
+def track_cells(spaces: int) -> tuple[int, list[tuple[int, int]]]:
+    """Grid side and the cell of each space 0..spaces-1, ending at the spiral's centre."""
+    side = max(2, math.isqrt(spaces - 1) + 1)
+    order = spiral_order(side)
+    return side, order[len(order) - spaces:]
+
+
+def time_board_size(paper: Paper) -> float:
+    """Largest square time board that fits the paper with bleed and crop marks."""
+    need = 2 * (BLEED_MM + MARK_GAP_MM + MARK_MIN_MM + EDGE_MM) + 4.0
+    return min(paper.width, paper.height - TRACK_HEADER_MM) - need
+
+
+def time_board(edition: Edition, paper: Paper) -> Piece:
+    require_time_track(edition, "time boards")
+    track = edition.time_track
+    if track is None:
+        raise UsageError(f"edition '{edition.name}' names no time track to print")
+    spaces = track.final_space + 1
+    side, cells = track_cells(spaces)
+    board = time_board_size(paper)
+    space = board / side
+    if space < MIN_SPACE_MM:
+        raise UsageError(
+            f"time track '{track.id}' has {spaces} spaces: on {paper.name} paper each would be "
+            f"{space:.1f} mm, below the legible {MIN_SPACE_MM:g} mm; choose a larger paper"
+        )
+    b = BLEED_MM
+    width, height = board, board + TRACK_HEADER_MM
+    top = TRACK_HEADER_MM
+    items: list[Item] = [Rect(-b, -b, width + 2 * b, height + 2 * b, None, HAIRLINE, "#5b4330")]
+    title = track.title or f"{edition.title} time board"
+    items.append(Text(width / 2, 8.2, title, fit_text_size(title, width - 10, 14, True), "middle", True, "#f6efe0"))
+    index_of = {cell: i for i, cell in enumerate(cells)}
+    income = set(track.income_marks)
+    leather = set(track.leather_patches)
+    number_size = pt_for_height(space * 0.16)
+    for i, (r, c) in enumerate(cells):
+        x, y = c * space, top + r * space
+        fill = TRACK_FILLS[i % 2]
+        if i == 0:
+            fill = "#cfe3c3"
+        elif i == spaces - 1:
+            fill = "#f0c987"
+        items.append(Rect(x, y, space, space, "#c8b99c", 0.3, fill))
+        items.append(Text(x + space * 0.08, y + space * 0.22, str(i), number_size, "start", True, INK))
+        cx, cy = x + space / 2, y + space * 0.58
+        if i == 0:
+            items.append(Text(cx, y + space * 0.62, "START", fit_text_size("START", space * 0.86, number_size * 1.1, True),
+                              "middle", True, INK))
+        elif i in income:
+            items += button(cx, cy, space * 0.24, INCOME_FILL, "#7a5a10")
+        if i in leather:
+            items += leather_patch(x + space * 0.76, y + space * 0.24, space * 0.3)
+        if i == spaces - 1:
+            items.append(Text(cx, y + space * 0.95, "END", number_size * 0.9, "middle", True, INK))
+    # walls between touching squares that are not consecutive spaces, and around unused squares
+    wall = max(0.9, space * 0.06)
+    for r in range(side):
+        for c in range(side):
+            here = index_of.get((r, c))
+            for dr, dc in ((0, 1), (1, 0)):
+                there = index_of.get((r + dr, c + dc))
+                if r + dr >= side or c + dc >= side:
+                    continue
+                if here is not None and there is not None and abs(here - there) == 1:
+                    continue
+                if here is None and there is None:
+                    continue
+                if dc:
+                    x = (c + 1) * space
+                    items.append(Line(x, top + r * space, x, top + (r + 1) * space, TRACK_WALL, wall))
+                else:
+                    y = top + (r + 1) * space
+                    items.append(Line(c * space, y, (c + 1) * space, y, TRACK_WALL, wall))
+    items.append(Rect(0, top, width, board, TRACK_WALL, wall * 1.4, None))
+    legend_y = top + (side - 1) * space
+    if len(cells) < side * side:
+        # unused squares of the outer ring (before the start) hold the legend
+        first_unused = side * side - spaces
+        lx = 2.0
+        ly = top + space * 0.5
+        if first_unused >= 3:
+            items += button(lx + space * 0.2, ly, space * 0.16, INCOME_FILL, "#7a5a10")
+            items.append(Text(lx + space * 0.45, ly + 1.2, "income: collect buttons", number_size * 0.9,
+                              "start", False, "#f6efe0"))
+            items += leather_patch(lx + space * 0.2 + min(first_unused, side) * space / 2, ly, space * 0.3)
+            items.append(Text(lx + space * 0.45 + min(first_unused, side) * space / 2, ly + 1.2,
+                              "leather patch", number_size * 0.9, "start", False, "#f6efe0"))
+    del legend_y
+    return Piece(width, height, tuple(items), None, "time board")

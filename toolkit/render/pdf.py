@@ -1,0 +1,231 @@
+"""PDF backend: draws scene documents with reportlab (the only module that imports it).
+
+Production details live here: the Vera Sans TrueType fonts that ship with reportlab are
+registered so they are embedded (subset) in every file; each scene symbol becomes one form
+XObject drawn once and placed many times; TrimBox and BleedBox are set on 1-up pages; the
+viewer is told not to scale when printing; and the canvas runs in invariant mode with fixed
+metadata, so the same scene always gives byte-identical files.
+"""
+from __future__ import annotations
+
+import io
+import os
+
+import reportlab
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as rl_canvas
+
+from toolkit.render.scene import (
+    Circle,
+    Document,
+    Group,
+    Item,
+    Line,
+    Page,
+    Poly,
+    Rect,
+    Symbol,
+    Text,
+    Use,
+)
+
+PT_PER_MM = 72.0 / 25.4
+FONT_REGULAR = "PatchworkVera"
+FONT_BOLD = "PatchworkVeraBold"
+CREATOR = "patchwork-toolkit"
+
+_FONTS_READY = False
+
+
+def _register_fonts() -> None:
+    """Register Vera and Vera Bold as embeddable TrueType fonts (once per process)."""
+    global _FONTS_READY
+    if _FONTS_READY:
+        return
+    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
+    pdfmetrics.registerFont(TTFont(FONT_REGULAR, os.path.join(folder, "Vera.ttf")))
+    pdfmetrics.registerFont(TTFont(FONT_BOLD, os.path.join(folder, "VeraBd.ttf")))
+    _FONTS_READY = True
+
+
+def _box(box, page_height: float) -> tuple[float, float, float, float]:
+    """A scene Box (mm, y down) as a PDF rectangle (pt, y up)."""
+    x0 = box.x * PT_PER_MM
+    x1 = (box.x + box.width) * PT_PER_MM
+    y0 = (page_height - box.y - box.height) * PT_PER_MM
+    y1 = (page_height - box.y) * PT_PER_MM
+    return (round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3))
+
+
+class _Painter:
+    def __init__(self, document: Document, duplex: str | None):
+        _register_fonts()
+        self.document = document
+        self.buffer = io.BytesIO()
+        first = document.pages[0]
+        self.c = rl_canvas.Canvas(
+            self.buffer,
+            pagesize=(first.width * PT_PER_MM, first.height * PT_PER_MM),
+            invariant=1,
+            pageCompression=1,
+        )
+        c = self.c
+        c.setTitle(document.title)
+        c.setAuthor(CREATOR)
+        c.setCreator(CREATOR)
+        c.setProducer(CREATOR)
+        c.setSubject(document.title)
+        # Printed at 100 %: cut lines and the quilt scale only work unscaled.
+        c.setViewerPreference("PrintScaling", "None")
+        if duplex:
+            c.setViewerPreference(
+                "Duplex", "DuplexFlipLongEdge" if duplex == "long" else "DuplexFlipShortEdge"
+            )
+        self.forms: set[str] = set()
+
+    # ---- symbols ------------------------------------------------------------------------------
+
+    def define(self, symbol: Symbol) -> None:
+        if symbol.name in self.forms:
+            return
+        for dep in self._uses(symbol.items):
+            self.define(self.document.symbol(dep))
+        c = self.c
+        c.beginForm(symbol.name, 0, 0, symbol.width * PT_PER_MM, symbol.height * PT_PER_MM)
+        c.translate(0, symbol.height * PT_PER_MM)
+        c.scale(PT_PER_MM, -PT_PER_MM)
+        for item in symbol.items:
+            self.draw(item)
+        c.endForm()
+        self.forms.add(symbol.name)
+
+    def _uses(self, items) -> list[str]:
+        found: list[str] = []
+        for item in items:
+            if isinstance(item, Use) and item.symbol not in found:
+                found.append(item.symbol)
+            elif isinstance(item, Group):
+                found += [s for s in self._uses(item.items) if s not in found]
+        return found
+
+    # ---- drawing ------------------------------------------------------------------------------
+
+    def _stroke(self, colour, width, dash) -> None:
+        c = self.c
+        c.setStrokeColor(HexColor(colour))
+        c.setLineWidth(width)
+        if dash:
+            c.setDash(list(dash))
+
+    def draw(self, item: Item) -> None:
+        c = self.c
+        if isinstance(item, Rect):
+            stroke = item.stroke is not None
+            if stroke:
+                self._stroke(item.stroke, item.stroke_width, item.dash)
+            if item.fill:
+                c.setFillColor(HexColor(item.fill))
+            if item.radius:
+                c.roundRect(item.x, item.y, item.width, item.height, item.radius,
+                            stroke=int(stroke), fill=int(bool(item.fill)))
+            else:
+                c.rect(item.x, item.y, item.width, item.height, stroke=int(stroke), fill=int(bool(item.fill)))
+            if item.dash:
+                c.setDash([])
+        elif isinstance(item, Line):
+            self._stroke(item.stroke, item.stroke_width, item.dash)
+            c.line(item.x1, item.y1, item.x2, item.y2)
+            if item.dash:
+                c.setDash([])
+        elif isinstance(item, Poly):
+            stroke = item.stroke is not None
+            if stroke:
+                self._stroke(item.stroke, item.stroke_width, item.dash)
+            if item.fill:
+                c.setFillColor(HexColor(item.fill))
+            if item.round_joins:
+                c.setLineJoin(1)
+                c.setLineCap(1)
+            path = c.beginPath()
+            path.moveTo(*item.points[0])
+            for point in item.points[1:]:
+                path.lineTo(*point)
+            if item.closed:
+                path.close()
+            c.drawPath(path, stroke=int(stroke), fill=int(bool(item.fill) and item.closed))
+            if item.round_joins:
+                c.setLineJoin(0)
+                c.setLineCap(0)
+            if item.dash:
+                c.setDash([])
+        elif isinstance(item, Circle):
+            stroke = item.stroke is not None
+            if stroke:
+                self._stroke(item.stroke, item.stroke_width, ())
+            if item.fill:
+                c.setFillColor(HexColor(item.fill))
+            c.circle(item.cx, item.cy, item.r, stroke=int(stroke), fill=int(bool(item.fill)))
+        elif isinstance(item, Text):
+            c.saveState()
+            c.translate(item.x, item.y)
+            c.scale(1 / PT_PER_MM, -1 / PT_PER_MM)
+            c.setFont(FONT_BOLD if item.bold else FONT_REGULAR, item.size)
+            c.setFillColor(HexColor(item.fill))
+            if item.anchor == "middle":
+                c.drawCentredString(0, 0, item.text)
+            elif item.anchor == "end":
+                c.drawRightString(0, 0, item.text)
+            else:
+                c.drawString(0, 0, item.text)
+            c.restoreState()
+        elif isinstance(item, Group):
+            c.saveState()
+            if item.transform != (1.0, 0.0, 0.0, 1.0, 0.0, 0.0):
+                c.transform(*item.transform)
+            if item.clip is not None:
+                path = c.beginPath()
+                path.rect(*item.clip)
+                c.clipPath(path, stroke=0, fill=0)
+            for child in item.items:
+                self.draw(child)
+            c.restoreState()
+        elif isinstance(item, Use):
+            symbol = self.document.symbol(item.symbol)
+            c.saveState()
+            c.translate(item.x, item.y + symbol.height)
+            c.scale(1 / PT_PER_MM, -1 / PT_PER_MM)
+            c.doForm(item.symbol)
+            c.restoreState()
+        else:  # pragma: no cover - the scene types are closed
+            raise TypeError(f"unknown scene item {item!r}")
+
+    def page(self, page: Page) -> None:
+        c = self.c
+        c.setPageSize((page.width * PT_PER_MM, page.height * PT_PER_MM))
+        c.setTrimBox(_box(page.trim, page.height) if page.trim else None)
+        c.setBleedBox(_box(page.bleed, page.height) if page.bleed else None)
+        for name in self._uses(page.items):
+            self.define(self.document.symbol(name))
+        c.saveState()
+        c.translate(0, page.height * PT_PER_MM)
+        c.scale(PT_PER_MM, -PT_PER_MM)
+        for item in page.items:
+            self.draw(item)
+        c.restoreState()
+        c.showPage()
+
+    def finish(self) -> bytes:
+        self.c.save()
+        return self.buffer.getvalue()
+
+
+def document_pdf(document: Document, duplex: str | None = None) -> bytes:
+    """The PDF bytes of a document; `duplex` (long/short) records the flip edge for printers."""
+    if not document.pages:
+        raise ValueError("a document needs at least one page")
+    painter = _Painter(document, duplex)
+    for page in document.pages:
+        painter.page(page)
+    return painter.finish()

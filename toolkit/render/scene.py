@@ -1,0 +1,243 @@
+"""The backend-neutral scene: what a printed page shows, in millimetres, y pointing down.
+
+Component modules build scenes from the spec models; `toolkit.render.svg` and
+`toolkit.render.pdf` draw the very same scene, so the two formats never drift apart. A scene is a
+tree of frozen primitives (rectangles, lines, polylines, circles, text, groups with an affine
+transform and an optional clip) plus named symbols that pages reuse: a symbol becomes one form
+XObject in the PDF and one `<symbol>` in the SVG, which is what keeps a 160-page pad small.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+MM_PER_PT = 25.4 / 72.0
+"""One typographic point in millimetres."""
+MIN_LINE_MM = 0.25 * MM_PER_PT
+"""Thinnest stroke a printer reproduces reliably: 0.25 pt. Every stroke is checked against it."""
+
+Colour = str
+"""`#rrggbb`."""
+Point = tuple[float, float]
+Matrix = tuple[float, float, float, float, float, float]
+"""Affine transform (a, b, c, d, e, f): x' = a x + c y + e, y' = b x + d y + f."""
+
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _check_stroke(stroke: Colour | None, width: float, what: str) -> None:
+    if stroke is not None and width < MIN_LINE_MM - 1e-9:
+        raise ValueError(f"{what}: stroke width {width:.4f} mm is below the 0.25 pt minimum")
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle; `radius` rounds its corners."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    stroke: Colour | None = "#000000"
+    stroke_width: float = 0.3
+    fill: Colour | None = None
+    dash: tuple[float, ...] = ()
+    radius: float = 0.0
+
+    def __post_init__(self) -> None:
+        _check_stroke(self.stroke, self.stroke_width, "rect")
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight segment."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: Colour = "#000000"
+    stroke_width: float = 0.3
+    dash: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_stroke(self.stroke, self.stroke_width, "line")
+
+
+@dataclass(frozen=True)
+class Poly:
+    """A polyline, or a polygon when `closed` (curves are approximated by their callers)."""
+
+    points: tuple[Point, ...]
+    closed: bool = False
+    stroke: Colour | None = "#000000"
+    stroke_width: float = 0.3
+    fill: Colour | None = None
+    dash: tuple[float, ...] = ()
+    round_joins: bool = False
+
+    def __post_init__(self) -> None:
+        _check_stroke(self.stroke, self.stroke_width, "polyline")
+        if len(self.points) < 2:
+            raise ValueError("a polyline needs at least two points")
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle (buttons, income marks)."""
+
+    cx: float
+    cy: float
+    r: float
+    stroke: Colour | None = "#000000"
+    stroke_width: float = 0.3
+    fill: Colour | None = None
+
+    def __post_init__(self) -> None:
+        _check_stroke(self.stroke, self.stroke_width, "circle")
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text; (x, y) is on the baseline, `anchor` is start, middle or end."""
+
+    x: float
+    y: float
+    text: str
+    size: float = 10.0
+    """Font size in points (the printers' unit); backends convert."""
+    anchor: str = "start"
+    bold: bool = False
+    fill: Colour = "#000000"
+
+    def __post_init__(self) -> None:
+        if self.anchor not in ("start", "middle", "end"):
+            raise ValueError(f"text anchor must be start, middle or end, not {self.anchor!r}")
+
+
+@dataclass(frozen=True)
+class Group:
+    """Items drawn under an affine transform, optionally clipped to a rectangle (in group units)."""
+
+    items: tuple["Item", ...]
+    transform: Matrix = IDENTITY
+    clip: tuple[float, float, float, float] | None = None
+    """(x, y, width, height) in the group's own coordinates."""
+
+
+@dataclass(frozen=True)
+class Use:
+    """An instance of a named symbol with its top-left corner at (x, y)."""
+
+    symbol: str
+    x: float = 0.0
+    y: float = 0.0
+
+
+Item = Union[Rect, Line, Poly, Circle, Text, Group, Use]
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """Content drawn once and placed many times (form XObject / SVG symbol)."""
+
+    name: str
+    """Stable identifier: letters, digits and dashes (it becomes an SVG id)."""
+    width: float
+    height: float
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Box:
+    """A page box in mm: (x, y) is the top-left corner."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def grow(self, by: float) -> "Box":
+        return Box(self.x - by, self.y - by, self.width + 2 * by, self.height + 2 * by)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One printed page."""
+
+    width: float
+    height: float
+    items: tuple[Item, ...]
+    trim: Box | None = None
+    """Finished size of the one piece on a 1-up page (becomes the PDF TrimBox)."""
+    bleed: Box | None = None
+    """Trim grown by the bleed (becomes the PDF BleedBox)."""
+    label: str = ""
+    """What the page holds, e.g. `fronts 1` (used for SVG titles)."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """Pages plus the symbols they use; everything a backend needs."""
+
+    title: str
+    pages: tuple[Page, ...]
+    symbols: tuple[Symbol, ...] = field(default=())
+
+    def symbol(self, name: str) -> Symbol:
+        for sym in self.symbols:
+            if sym.name == name:
+                return sym
+        raise KeyError(name)
+
+
+# ----- helpers shared by the component modules -------------------------------------------------
+
+
+def translate(dx: float, dy: float) -> Matrix:
+    return (1.0, 0.0, 0.0, 1.0, dx, dy)
+
+
+def scale(s: float, dx: float = 0.0, dy: float = 0.0) -> Matrix:
+    """Scale by `s`, then move by (dx, dy)."""
+    return (s, 0.0, 0.0, s, dx, dy)
+
+
+def rotate180(width: float, height: float, dx: float = 0.0, dy: float = 0.0) -> Matrix:
+    """Turn a width x height box half a turn in place, then move it by (dx, dy)."""
+    return (-1.0, 0.0, 0.0, -1.0, width + dx, height + dy)
+
+
+def group(items, dx: float = 0.0, dy: float = 0.0, clip=None) -> Group:
+    return Group(tuple(items), translate(dx, dy), clip)
+
+
+def text_width(text: str, size_pt: float, bold: bool = False) -> float:
+    """Width of `text` in mm, estimated from the Vera Sans advance widths.
+
+    Layout code must not import a backend, so this uses a compact width table: narrow, normal
+    and wide glyph classes, slightly generous so text never overruns its box.
+    """
+    narrow = set("iljtfI.,:;'!|()[] ")
+    wide = set("MWmw@%")
+    total = 0.0
+    for ch in text:
+        if ch in narrow:
+            total += 0.34
+        elif ch in wide:
+            total += 0.88
+        elif ch.isupper() or ch.isdigit():
+            total += 0.68
+        else:
+            total += 0.62
+    if bold:
+        total *= 1.1
+    return total * size_pt * MM_PER_PT
+
+
+def fit_text_size(text: str, max_width: float, size_pt: float, bold: bool = False) -> float:
+    """The largest size <= size_pt at which `text` fits in max_width mm."""
+    width = text_width(text, size_pt, bold)
+    if width <= max_width or width == 0:
+        return size_pt
+    return size_pt * max_width / width
