@@ -1,0 +1,531 @@
+"""One validated game of Patchwork Doodle: the Game protocol over the compiled kernel.
+
+The kernel (toolkit.games.doodle.kernel) holds every rule; this layer turns its integer rows into
+DoodleAction values and back, names the broken rule when an action is refused, and gives typed
+views of the sheets, the circle and the deal.
+
+The simultaneous game is serialised: in each step (start drawing, each turn, the final free
+choice, each intermediate scoring) seats act in order 0, 1, ...; SINGLE may be used at any point
+of a seat's step and does not end it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from toolkit.errors import IllegalAction, NotationError, UsageError
+from toolkit.games.doodle import kernel as K
+from toolkit.games.doodle.notation import DoodleAction, parse_action
+from toolkit.games.rng import seed_state
+from toolkit.geometry.shape import _components
+from toolkit.specs.models import Edition
+
+PHASE_NAMES = {
+    K.P_START: "start",
+    K.P_TURN: "turn",
+    K.P_FREE: "free-choice",
+    K.P_SCORE: "scoring",
+    K.P_OVER: "over",
+}
+
+RULE_SPECIAL = "RULINGS 18: each special action once per game, AGAIN repeats one other"
+RULE_DRAW = "drawing rules: a patch goes on empty spaces, fully inside the drawing board"
+RULE_SCORE = "RULINGS 19: score exactly one fully shaded rectangle"
+RULE_CUT = "RULINGS 18: CUT is one straight line leaving exactly two connected pieces"
+RULE_TURN = "RULINGS 14-15: the token card (or a neighbour, or the free choice on the final turn)"
+RULE_START = "RULINGS 17: each player starts by drawing the start card's patch"
+RULE_SINGLE = "RULINGS 18: SINGLE shades one empty space"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's sheet, as a typed view."""
+
+    seat: int
+    start_card: str
+    shaded: frozenset[tuple[int, int]]
+    """Shaded cells (row, col)."""
+    round_scores: tuple[int | None, ...]
+    """Score of each intermediate scoring so far (None: not yet scored)."""
+    specials_used: dict[str, int]
+    """Times each special action was used (neighbour, single, cut, again)."""
+    drawn: int
+    """Patch cards drawn (the start card not counted)."""
+    empty: int
+    """Empty cells."""
+    score: int
+    """Intermediate scores so far minus the empty cells."""
+
+
+class DoodleGame:
+    """A Doodle game for any number of players (1 = solo), driven action by action."""
+
+    def __init__(self, edition: Edition, seed: int, players: int = 1):
+        if not isinstance(players, int) or isinstance(players, bool) or players < 1:
+            raise UsageError(f"Doodle needs at least 1 player, got {players!r}")
+        if players < edition.players_min or (edition.players_max is not None and players > edition.players_max):
+            top = "no limit" if edition.players_max is None else str(edition.players_max)
+            raise UsageError(
+                f"{edition.name} is for {edition.players_min} to {top} players, got {players}"
+            )
+        if not edition.start_cards:
+            raise UsageError(f"{edition.name} has no start cards; a Doodle edition needs at least one")
+        if not edition.die:
+            raise UsageError(f"{edition.name} has no die faces")
+        self.edition = edition
+        self.seed = int(seed)
+        self.players = players
+        self.history: list[DoodleAction] = []
+        self._info = K.tables_info(edition)
+        self._tables = self._info.tables
+        self._st, self._occ = K.new_state(self._tables, players, seed_state(self.seed))
+        self._deal = self._snapshot_deal()
+        self._index: dict[int, dict[tuple[int, int, int], int]] = {}
+
+    # ----- state views ---------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """start, turn, free-choice, scoring or over."""
+        return PHASE_NAMES[int(self._st[K.PHASE])]
+
+    @property
+    def round(self) -> int:
+        """0-based round (equal to the number of rounds once the game is over)."""
+        return int(self._st[K.ROUND])
+
+    @property
+    def turn(self) -> int:
+        """0-based rolled turn within the round."""
+        return int(self._st[K.TURN])
+
+    @property
+    def roll(self) -> int:
+        """The last die roll (0 before the first)."""
+        return int(self._st[K.ROLL])
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_over else int(self._st[K.SEAT])
+
+    @property
+    def is_over(self) -> bool:
+        return int(self._st[K.PHASE]) == K.P_OVER
+
+    def circle(self) -> list[str]:
+        """Patch ids of the circle, clockwise from position 0."""
+        st = self._st
+        oc = int(st[K.O_CIRCLE])
+        return [self._info.patch_ids[int(st[oc + i])] for i in range(int(st[K.CIRCLE_N]))]
+
+    @property
+    def token_card(self) -> int | None:
+        """Circle position of the token card during a rolled turn, else None."""
+        cur = int(self._st[K.CUR])
+        return None if cur < 0 else cur
+
+    @property
+    def next_card(self) -> int:
+        """Circle position of the first card clockwise after the token."""
+        return int(self._st[K.NEXT])
+
+    def pile(self) -> list[str]:
+        """Patch ids still face down, top first."""
+        st = self._st
+        op = int(st[K.O_PILE])
+        return [self._info.patch_ids[int(st[op + i])] for i in range(int(st[K.PILE_POS]), len(self._info.tables[7]))]
+
+    def sheet(self, seat: int) -> Sheet:
+        """A typed view of one player's sheet."""
+        st, players = self._st, self.players
+        if not 0 <= seat < players:
+            raise UsageError(f"seat {seat} does not exist (seats 0..{players - 1})")
+        board = self._info.board
+        shaded = frozenset(board.cells_of(self._mask(seat)))
+        rounds = self.edition.rounds
+        done = self.round if not self.is_over else rounds
+        scores = tuple(
+            int(st[int(st[K.O_RSCORE]) + r * players + seat]) if r < done else None for r in range(rounds)
+        )
+        used = {name: int(st[int(st[K.O_USED]) + 4 * seat + s]) for s, name in enumerate(K.SPECIAL_NAMES)}
+        empty = board.cells - len(shaded)
+        return Sheet(
+            seat=seat,
+            start_card=self._info.start_ids[int(st[int(st[K.O_START]) + seat])],
+            shaded=shaded,
+            round_scores=scores,
+            specials_used=used,
+            drawn=int(st[int(st[K.O_DRAWN]) + seat]),
+            empty=empty,
+            score=sum(s for s in scores if s is not None) - empty,
+        )
+
+    def _mask(self, seat: int) -> int:
+        mask = 0
+        for i, word in enumerate(self._occ[seat].tolist()):
+            mask |= (int(word) & 0xFFFF_FFFF_FFFF_FFFF) << (64 * i)
+        return mask
+
+    def scores(self) -> list[int]:
+        """Per seat: the intermediate scores so far minus 1 per empty cell (final once over)."""
+        return [int(x) for x in K.final_scores(self._tables, self._st, self._occ)]
+
+    def winners(self) -> list[int]:
+        """Every seat with the highest score (ties are shared)."""
+        scores = self.scores()
+        top = max(scores)
+        return [seat for seat, score in enumerate(scores) if score == top]
+
+    def best_rectangle(self, seat: int) -> DoodleAction:
+        """The scoring action of the best fully shaded rectangle of a sheet (`score none` if empty)."""
+        score, row, col, height, width = K.best_rectangle(self._tables, self._occ[seat])
+        if height == 0:
+            return DoodleAction("score")
+        return DoodleAction("score", row=int(row), col=int(col), width=int(width), height=int(height))
+
+    def deal(self) -> dict:
+        """The random setup: circle order, token, pile order, each player's start card."""
+        return dict(self._deal)
+
+    def _snapshot_deal(self) -> dict:
+        circle = self.circle()
+        nxt = self.next_card
+        return {
+            "edition": self.edition.name,
+            "seed": self.seed,
+            "players": self.players,
+            "circle": circle,
+            # The token lies between two adjacent cards: the card at `next` is the first clockwise.
+            "token": {
+                "between": [circle[nxt - 1], circle[nxt]] if circle else [],
+                "next": nxt,
+            },
+            "pile": self.pile(),
+            "start_cards": [self._info.start_ids[int(self._st[int(self._st[K.O_START]) + k])] for k in range(self.players)],
+        }
+
+    # ----- actions ---------------------------------------------------------------------------
+
+    def parse_action(self, text: str) -> DoodleAction:
+        return parse_action(text)
+
+    def legal_actions(self) -> list[DoodleAction]:
+        """Every legal action of the seat to act, in the kernel's canonical order."""
+        rows = K.list_actions(self._tables, self._st, self._occ)
+        return [self._from_row(row) for row in rows.tolist()]
+
+    def apply(self, action: DoodleAction | str) -> None:
+        """Apply one action of the seat to act; IllegalAction names the rule it breaks."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if not isinstance(action, DoodleAction):
+            raise NotationError(f"not a Doodle action: {action!r}")
+        row = self._to_row(action)
+        code = int(K.check_action(self._tables, self._st, self._occ, row))
+        if code != K.OK:
+            raise IllegalAction(str(action), *self._reason(code, action, row))
+        K.apply_action(self._tables, self._st, self._occ, row)
+        self.history.append(action)
+
+    def copy(self) -> DoodleGame:
+        """An independent copy (for look-ahead)."""
+        other = object.__new__(DoodleGame)
+        other.__dict__.update(self.__dict__)
+        other._st = self._st.copy()
+        other._occ = self._occ.copy()
+        other.history = list(self.history)
+        return other
+
+    # ----- conversions -------------------------------------------------------------------------
+
+    def _shape_lookup(self, shape: int) -> dict[tuple[int, int, int], int]:
+        table = self._index.get(shape)
+        if table is None:
+            start = self._info.shape_start[shape]
+            table = {(p.orientation, p.row, p.col): start + i for i, p in enumerate(self._info.placements[shape])}
+            self._index[shape] = table
+        return table
+
+    def _from_row(self, row: list[int]) -> DoodleAction:
+        kind = row[K.A_KIND]
+        again = K.SPECIAL_NAMES[row[K.A_AGAIN] - 1] if row[K.A_AGAIN] else None
+        width = self._info.board.width
+        if kind == K.K_PASS:
+            return DoodleAction("pass")
+        if kind == K.K_SINGLE:
+            return DoodleAction("single", row=row[K.A_PLACE] // width, col=row[K.A_PLACE] % width, again=again)
+        if kind == K.K_SCORE:
+            if row[K.A_H] == 0:
+                return DoodleAction("score")
+            return DoodleAction("score", row=row[K.A_PLACE], col=row[K.A_COL], width=row[K.A_W], height=row[K.A_H])
+        _, placement = self._info.placement_of(row[K.A_PLACE])
+        if kind == K.K_START:
+            return DoodleAction("start", placement.orientation, placement.row, placement.col)
+        card = None
+        if int(self._st[K.PHASE]) == K.P_FREE:
+            card = self.circle()[row[K.A_CARD]]
+        cut = piece = None
+        if row[K.A_CUT] >= 0:
+            patch = int(self._st[int(self._st[K.O_CIRCLE]) + row[K.A_CARD]])
+            c = self._info.cuts[patch][row[K.A_CUT]]
+            cut = f"{c.axis}{c.index}"
+            piece = "ab"[row[K.A_PIECE]]
+        return DoodleAction(
+            "draw", placement.orientation, placement.row, placement.col, card=card,
+            neighbour=(None, "left", "right")[row[K.A_NB]], cut=cut, piece=piece, again=again,
+        )
+
+    def _to_row(self, action: DoodleAction) -> np.ndarray:
+        st = self._st
+        row = np.zeros(K.NA, dtype=np.int64)
+        row[K.A_CUT] = -1
+        row[K.A_CARD] = -1
+        if action.again is not None:
+            row[K.A_AGAIN] = 1 + K.SPECIAL_NAMES.index(action.again)
+        board = self._info.board
+        text = str(action)
+        seat = self.current_player
+        if seat is None:
+            raise IllegalAction(text, "the game is over", "game end")
+        if action.kind == "pass":
+            row[K.A_KIND] = K.K_PASS
+            return row
+        if action.kind == "single":
+            row[K.A_KIND] = K.K_SINGLE
+            if not board.contains(action.row, action.col):
+                raise IllegalAction(text, f"cell (row {action.row}, col {action.col}) is outside the {board} board", RULE_SINGLE)
+            row[K.A_PLACE] = action.row * board.width + action.col
+            return row
+        if action.kind == "score":
+            row[K.A_KIND] = K.K_SCORE
+            if action.width is not None:
+                row[K.A_PLACE] = action.row
+                row[K.A_COL] = action.col
+                row[K.A_H] = action.height
+                row[K.A_W] = action.width
+            return row
+        phase = int(st[K.PHASE])
+        if action.kind == "start":
+            row[K.A_KIND] = K.K_START
+            shape = int(self._tables[6][int(st[int(st[K.O_START]) + seat])])
+            row[K.A_PLACE] = self._placement(text, shape, action, f"start card {self.sheet(seat).start_card}")
+            return row
+        row[K.A_KIND] = K.K_DRAW
+        row[K.A_NB] = 0 if action.neighbour is None else 1 + ("left", "right").index(action.neighbour)
+        circle = self.circle()
+        n = len(circle)
+        if phase == K.P_FREE:
+            if action.card is None:
+                raise IllegalAction(
+                    text, f"the final turn has no token card: pick one of {', '.join(circle)} with 'free ID draw ...'",
+                    "RULINGS 15: final turn, each player picks any card left",
+                )
+            wanted = action.card.upper()
+            positions = [i for i, pid in enumerate(circle) if pid.upper() == wanted]
+            if not positions:
+                raise IllegalAction(text, f"{action.card} is not in the circle (cards left: {', '.join(circle)})",
+                                    "RULINGS 15: final turn, each player picks any card left")
+            pos = positions[0]
+        elif phase == K.P_TURN:
+            if action.card is not None:
+                raise IllegalAction(text, "'free' picks a card only on the final, un-rolled turn", RULE_TURN)
+            cur = int(st[K.CUR])
+            if action.neighbour is None:
+                pos = cur
+            elif n < 2:
+                pos = -1
+            else:
+                pos = (cur - 1) % n if action.neighbour == "left" else (cur + 1) % n
+        else:
+            raise IllegalAction(text, *self._phase_reason())
+        row[K.A_CARD] = pos
+        if pos < 0:
+            return row
+        patch = int(st[int(st[K.O_CIRCLE]) + pos])
+        patch_id = self._info.patch_ids[patch]
+        if action.cut is None:
+            shape = int(self._tables[3][patch])
+            what = f"patch {patch_id}"
+        else:
+            axis, index = action.cut[0], int(action.cut[1:])
+            cuts = self._info.cuts[patch]
+            found = [i for i, c in enumerate(cuts) if c.axis == axis and c.index == index]
+            if not found:
+                raise IllegalAction(text, self._bad_cut(patch, axis, index), RULE_CUT)
+            row[K.A_CUT] = found[0]
+            row[K.A_PIECE] = "ab".index(action.piece)
+            shape = int(self._tables[5][patch, found[0], row[K.A_PIECE]])
+            what = f"piece {action.piece} of {patch_id} cut {action.cut}"
+        row[K.A_PLACE] = self._placement(text, shape, action, what)
+        return row
+
+    def _placement(self, text: str, shape: int, action: DoodleAction, what: str) -> int:
+        found = self._shape_lookup(shape).get((action.orientation, action.row, action.col))
+        if found is not None:
+            return found
+        image_count = len(self._info.shapes[shape].orientations(self.edition.allow_flip))
+        if not 0 <= action.orientation < image_count:
+            raise IllegalAction(
+                text, f"{what} has {image_count} orientation(s): o0..o{image_count - 1}", RULE_DRAW
+            )
+        image = self._info.shapes[shape].orientations(self.edition.allow_flip)[action.orientation]
+        raise IllegalAction(
+            text,
+            f"{what} in orientation o{action.orientation} ({image.width}x{image.height}) at row {action.row},"
+            f" col {action.col} does not fit inside the {self._info.board} board",
+            RULE_DRAW,
+        )
+
+    def _bad_cut(self, patch: int, axis: str, index: int) -> str:
+        shape = self.edition.patches[patch].shape
+        pid = self._info.patch_ids[patch]
+        limit = shape.height if axis == "h" else shape.width
+        if not 1 <= index < limit:
+            kind = "rows" if axis == "h" else "columns"
+            return (f"{pid} has {limit} {kind}, so lines {axis}1..{axis}{limit - 1}; there is no line {axis}{index}"
+                    if limit > 1 else f"{pid} has a single {kind[:-1]}: no {axis} line to cut along")
+        first = frozenset(c for c in shape.cells if (c[0] if axis == "h" else c[1]) < index)
+        second = shape.cells - first
+        pieces = len(_components(first)) + len(_components(second))
+        return f"cut {axis}{index} of {pid} leaves {pieces} pieces; a cut must leave exactly two"
+
+    def _phase_reason(self) -> tuple[str, str]:
+        phase = int(self._st[K.PHASE])
+        seat = self.current_player
+        if phase == K.P_START:
+            return (f"seat {seat} must first draw the start card's patch ('start oO rR cC')", RULE_START)
+        if phase == K.P_TURN:
+            return (f"turn {self.turn + 1} of round {self.round + 1}: seat {seat} draws the current patch or passes", RULE_TURN)
+        if phase == K.P_FREE:
+            return (f"final turn: seat {seat} picks any card left ('free ID draw ...') or passes",
+                    "RULINGS 15: final turn, each player picks any card left")
+        if phase == K.P_SCORE:
+            return (f"intermediate scoring after round {self.round + 1}: seat {seat} names a rectangle"
+                    " ('score rR cC WxH')", RULE_SCORE)
+        return ("the game is over", "game end")
+
+    def _reason(self, code: int, action: DoodleAction, row: np.ndarray) -> tuple[str, str]:
+        seat = self.current_player
+        used = self.sheet(seat).specials_used
+        if code == K.ERR_PHASE:
+            return self._phase_reason()
+        if code in (K.ERR_SPECIAL_USED, K.ERR_AGAIN_USED, K.ERR_AGAIN_NEEDLESS, K.ERR_SPECIAL_OFF, K.ERR_TWO_AGAIN):
+            special = self._special_of(action)
+            name = special.upper()
+            if code == K.ERR_SPECIAL_OFF:
+                return (f"the {self.edition.name} edition has no {name} special action", RULE_SPECIAL)
+            if code == K.ERR_TWO_AGAIN:
+                return ("AGAIN repeats only one special action; NEIGHBOUR and CUT both need it here", RULE_SPECIAL)
+            if code == K.ERR_AGAIN_USED:
+                return ("AGAIN already used", RULE_SPECIAL)
+            if code == K.ERR_AGAIN_NEEDLESS:
+                return (f"{name} has not been used yet; AGAIN only repeats a special action already used", RULE_SPECIAL)
+            hint = ""
+            if used[special] == 1 and used["again"] == 0 and "again" in self._info.specials:
+                hint = f"; write 'again {special} ...' to use it a second time with AGAIN"
+            return (f"{name} already used{hint}", RULE_SPECIAL)
+        if code == K.ERR_OVERLAP:
+            _, placement = self._info.placement_of(int(row[K.A_PLACE]))
+            taken = self._info.board.cells_of(placement.mask & self._mask(seat))
+            r, c = taken[0]
+            return (f"cell (row {r}, col {c}) is already shaded", RULE_DRAW)
+        if code == K.ERR_NO_NEIGHBOUR:
+            if self.phase == "free-choice":
+                return ("NEIGHBOUR needs a token card; on the final turn any card may be picked with 'free ID'", RULE_SPECIAL)
+            return ("the circle has only the token card: it has no neighbour", RULE_SPECIAL)
+        if code == K.ERR_NOT_FILLED:
+            board = self._info.board
+            mask = self._mask(seat)
+            for r in range(action.row, action.row + action.height):
+                for c in range(action.col, action.col + action.width):
+                    if not mask >> (r * board.width + c) & 1:
+                        return (f"rectangle {action.width}x{action.height} at row {action.row}, col {action.col}"
+                                f" has an empty cell at (row {r}, col {c})", RULE_SCORE)
+        if code == K.ERR_CELL_SHADED:
+            return (f"cell (row {action.row}, col {action.col}) is already shaded", RULE_SINGLE)
+        if code == K.ERR_SCORE_NONE:
+            best = self.best_rectangle(seat)
+            return (f"the sheet has shaded cells: name a rectangle to score (the best is '{best}')", RULE_SCORE)
+        if code == K.ERR_MUST_DRAW:
+            return ("the start card's patch fits, so it must be drawn", RULE_START)
+        if code == K.ERR_RECT:
+            if action.kind == "single":
+                return (f"cell (row {action.row}, col {action.col}) is outside the {self._info.board} board", RULE_SINGLE)
+            return (f"rectangle {action.width}x{action.height} at row {action.row}, col {action.col} does not lie"
+                    f" on the {self._info.board} board", RULE_SCORE)
+        return (f"not a legal action now (code {code})", RULE_TURN)
+
+    @staticmethod
+    def _special_of(action: DoodleAction) -> str:
+        if action.again is not None:
+            return action.again
+        if action.kind == "single":
+            return "single"
+        if action.neighbour is not None:
+            return "neighbour"
+        return "cut"
+
+    # ----- text -------------------------------------------------------------------------------
+
+    def render_text(self) -> str:
+        """The sheets as text: the circle, then per seat the board, score rows and specials."""
+        lines = [f"{self.edition.title} - seed {self.seed} - {self.players} player(s)"]
+        if self.is_over:
+            lines.append("Game over.")
+        else:
+            where = {
+                "start": "start: draw your start card",
+                "turn": f"round {self.round + 1}, turn {self.turn + 1}, roll {self.roll}",
+                "free-choice": f"round {self.round + 1}, final turn: free choice",
+                "scoring": f"intermediate scoring {self.round + 1}",
+            }[self.phase]
+            lines.append(f"{where}; seat {self.current_player} to act")
+        circle = self.circle()
+        if circle:
+            tok = self.token_card
+            shown = []
+            for i, pid in enumerate(circle):
+                if tok is None and i == self.next_card:
+                    shown.append("|")
+                shown.append(f"[{pid}]" if i == tok else pid)
+            lines.append("circle: " + " ".join(shown) + ("  ([x] token card)" if tok is not None else "  (| token)"))
+            if tok is not None:
+                patch = self.edition.patches[int(self._st[int(self._st[K.O_CIRCLE]) + tok])]
+                lines.append(f"current patch {patch.id}: {patch.shape.format()}")
+        board = self._info.board
+        for seat in range(self.players):
+            sheet = self.sheet(seat)
+            marker = "  <- to act" if seat == self.current_player else ""
+            lines.append("")
+            lines.append(f"seat {seat} (start card {sheet.start_card}){marker}")
+            lines.append("    " + " ".join(str(c % 10) for c in range(board.width)))
+            rows = board.text(self._mask(seat), fill="#", empty=".").split("\n")
+            for r, text in enumerate(rows):
+                lines.append(f"{r:>3} " + " ".join(text))
+            for r, value in enumerate(sheet.round_scores):
+                lines.append(f"  {r + 1}: {'-' if value is None else value}")
+            lines.append(f"  -: {sheet.empty}")
+            lines.append(f"  = {sheet.score}")
+            specials = []
+            for name in self._info.specials:
+                count = sheet.specials_used[name]
+                mark = "x" * count if count else " "
+                specials.append(f"{name.upper()} [{mark}]")
+            lines.append("  specials: " + "  ".join(specials))
+        return "\n".join(lines)
+
+
+class DoodleEngine:
+    """The Doodle rules family: any number of players, parameterised by the edition spec."""
+
+    from toolkit.specs.models import Family as _Family
+
+    family = _Family.DOODLE
+
+    def new_game(self, edition: Edition, seed: int, players: int | None = None, **options: Any) -> DoodleGame:
+        unknown = sorted(name for name, value in options.items() if value is not None)
+        if unknown:
+            raise UsageError(f"Doodle games take no options besides players, got {', '.join(unknown)}")
+        return DoodleGame(edition, seed, players if players is not None else max(1, edition.players_min))
