@@ -1,0 +1,131 @@
+"""Where shards run: in this process, in a local process pool, or on a Dask distributed cluster.
+
+Every backend runs the same pure `run_shard` on the same shards and hands the results back in
+shard order, so the merged statistics are identical whatever the backend or worker count. Only a
+bounded number of shards is in flight at once, and each result is a small tally, so memory stays
+flat however many games a run plays.
+
+Dask (`--scheduler tcp://HOST:PORT`) is an optional extra: `distributed` is imported only when a
+scheduler is named, and a missing package or an unreachable scheduler is one clear UsageError.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import concurrent.futures.process
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+
+from toolkit.errors import ToolkitError, UsageError
+from toolkit.sim.shards import Shard, ShardResult, run_shard
+
+ProgressFn = Callable[[ShardResult], None]
+"""Called once per finished shard, in completion order (for progress bars)."""
+
+DASK_CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a Dask scheduler before giving up."""
+
+
+def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | None = None) -> Iterator[ShardResult]:
+    """Run shards here (workers=1) or in `workers` fresh processes; yield results in shard order."""
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if workers == 1 or len(shards) <= 1:
+        for shard in shards:
+            result = run_shard(shard)
+            if progress:
+                progress(result)
+            yield result
+        return
+    # Fresh interpreters, not forks: the parent may run threads (the progress bar), and forking a
+    # threaded process can deadlock; compiled kernels load from numba's on-disk cache.
+    context = multiprocessing.get_context("spawn")
+    try:
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            yield from _ordered(shards, pool.submit, 2 * workers, _wait_local, progress)
+    except cf.process.BrokenProcessPool as error:
+        raise ToolkitError(f"a simulation worker process died ({error}); try again with --workers 1") from None
+
+
+def _wait_local(futures):
+    done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+    return done
+
+
+def _ordered(shards, submit, window, wait_any, progress) -> Iterator[ShardResult]:
+    """Keep `window` shards in flight, yield results in shard order as soon as each is next."""
+    pending: dict = {}
+    ready: dict[int, ShardResult] = {}
+    next_submit = 0
+    next_yield = 0
+    total = len(shards)
+    try:
+        while next_yield < total:
+            while next_submit < total and len(pending) < window:
+                future = submit(run_shard, shards[next_submit])
+                pending[future] = next_submit
+                next_submit += 1
+            for future in wait_any(list(pending)):
+                index = pending.pop(future)
+                result = future.result()
+                if progress:
+                    progress(result)
+                ready[index] = result
+            while next_yield in ready:
+                yield ready.pop(next_yield)
+                next_yield += 1
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _import_distributed():
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "--scheduler needs Dask distributed, which is not installed; install the extra: "
+            "pip install 'patchwork-toolkit[cluster]'") from None
+    return distributed
+
+
+def connect(address: str, timeout: float = DASK_CONNECT_TIMEOUT):
+    """A Dask client for the scheduler at `address`, or a UsageError saying why not."""
+    distributed = _import_distributed()
+    if "://" not in address:
+        raise UsageError(f"--scheduler '{address}': expected an address like tcp://HOST:PORT")
+    try:
+        return distributed.Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise UsageError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+
+
+def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None = None) -> Iterator[ShardResult]:
+    """Run shards on the Dask cluster at `address`; yield results in shard order."""
+    distributed = _import_distributed()
+    client = connect(address)
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+
+        def submit(fn, shard):
+            # pure=False: every shard is submitted once and must really run, never be deduplicated.
+            return client.submit(fn, shard, pure=False, key=f"patchwork-shard-{shard.seed}-{shard.index}-{id(shard)}")
+
+        def wait_any(futures):
+            done = distributed.wait(futures, return_when="FIRST_COMPLETED").done
+            return [f for f in futures if f in done]
+
+        yield from _ordered(shards, submit, 2 * workers, wait_any, progress)
+    finally:
+        client.close()
+
+
+def run_shards(
+    shards: Sequence[Shard],
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: ProgressFn | None = None,
+) -> Iterator[ShardResult]:
+    """Run shards on the chosen backend; results in shard order."""
+    if scheduler:
+        return run_dask(shards, scheduler, progress)
+    return run_local(shards, workers, progress)

@@ -1,0 +1,163 @@
+"""Seeds and shards: the pure unit of work every backend runs.
+
+Deal i of a run with master seed S is seeded by `derive_seed(S, i)`: its game generator (the
+deal itself and every chance event of the game) is `seed_state(deal_seed)`, and the bots draw
+from `seed_state(deal_seed, 1 + j)` in the deal's j-th game. With seat swap, a deal is played
+twice, bots[0] in seat 0 then bots[1] in seat 0, on the very same deal; with Automa (the player
+bot always moves first) and in Doodle a deal is one game.
+
+A shard is (editions, bots, master seed, deal range) -> ShardResult: one Tally per edition and,
+for balance experiments, one paired Tally per variant (differences against editions[0] on the
+same deals). It reads nothing else, so any backend, any worker count and any scheduling give
+the same results; the shard plan depends only on the number of deals and the bots.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from toolkit.games.rng import derive_seed, seed_state
+from toolkit.sim.botspec import AUTOMA, GREEDY, MCTS, BotSpec, games_per_deal
+from toolkit.sim.stats import Tally
+from toolkit.specs.models import Edition, Family
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A contiguous range of deals to play for every edition of an experiment."""
+
+    index: int
+    editions: tuple[Edition, ...]
+    """editions[0] is the base; the others are variants paired against it."""
+    bots: tuple[BotSpec, ...]
+    seed: int
+    start: int
+    """First deal (inclusive)."""
+    stop: int
+    """Last deal (exclusive)."""
+
+    @property
+    def deals(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass
+class ShardResult:
+    """Mergeable statistics of one shard."""
+
+    index: int
+    deals: int
+    games: int
+    tallies: list[Tally]
+    """One per edition."""
+    paired: list[Tally]
+    """One per variant (editions[1:])."""
+
+
+def deal_generators(seed: int, start: int, stop: int, per_deal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(game generator states, bot generator states, seat swap) for the games of deals start..stop."""
+    games = (stop - start) * per_deal
+    game_rngs = np.zeros((games, 4), dtype=np.int64)
+    bot_rngs = np.zeros((games, 4), dtype=np.int64)
+    swap = np.zeros(games, dtype=np.int64)
+    g = 0
+    for deal in range(start, stop):
+        deal_seed = derive_seed(seed, deal)
+        state = seed_state(deal_seed)
+        for j in range(per_deal):
+            game_rngs[g] = state
+            bot_rngs[g] = seed_state(deal_seed, 1 + j)
+            swap[g] = j
+            g += 1
+    return game_rngs, bot_rngs, swap
+
+
+def _deal_cost(bots: tuple[BotSpec, ...]) -> int:
+    """Rough relative cost of one deal, to keep shards of similar duration."""
+    cost = 1
+    for bot in bots:
+        if bot.kind == GREEDY:
+            cost += 10
+        elif bot.kind == MCTS:
+            cost += bot.iterations * 10
+    return cost
+
+
+def plan_shards(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> list[tuple[int, int]]:
+    """Deal ranges covering 0..deals: at most about `max_shards` of them, none too long to run."""
+    if deals <= 0:
+        return []
+    cap = max(1, 4000 // _deal_cost(bots))
+    size = max(1, min(cap, math.ceil(deals / max_shards)))
+    return [(start, min(start + size, deals)) for start in range(0, deals, size)]
+
+
+def make_shards(editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int) -> list[Shard]:
+    return [
+        Shard(i, editions, bots, seed, start, stop)
+        for i, (start, stop) in enumerate(plan_shards(deals, bots))
+    ]
+
+
+# ----- playing a shard ---------------------------------------------------------------------------
+
+
+def _play(edition: Edition, bots: tuple[BotSpec, ...], game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:
+    from toolkit.sim import loops
+
+    if edition.family == Family.TIME_TRACK:
+        from toolkit.games.timetrack.tables import tables_for
+
+        tables = tables_for(edition)
+        deck = 0
+        for bot in bots:
+            if bot.kind == AUTOMA:
+                deck = tables.deck_names.index(bot.automa_deck)
+        return loops.play_time_track(tables.arrays, bots, game_rngs, bot_rngs, swap, deck)
+    return loops.play_doodle(edition, bots, game_rngs, bot_rngs)
+
+
+def run_shard(shard: Shard) -> ShardResult:
+    """Play the shard's deals for every edition; pure: the result depends only on the shard."""
+    from toolkit.sim import tallies as tl
+
+    base = shard.editions[0]
+    per_deal = games_per_deal(shard.bots, base)
+    game_rngs, bot_rngs, swap = deal_generators(shard.seed, shard.start, shard.stop, per_deal)
+    results: list[Tally] = []
+    paired: list[Tally] = []
+    base_outcomes: dict[str, np.ndarray] | None = None
+    for k, edition in enumerate(shard.editions):
+        out = _play(edition, shard.bots, game_rngs, bot_rngs, swap)
+        if edition.family == Family.TIME_TRACK:
+            results.append(tl.tally_time_track(out, swap))
+            outcomes = tl.time_track_outcomes(out, per_deal)
+        else:
+            results.append(tl.tally_doodle(out, len(edition.start_cards)))
+            outcomes = tl.doodle_outcomes(out)
+        if k == 0:
+            base_outcomes = outcomes
+        else:
+            keys = [key for key in base_outcomes if key in outcomes]
+            paired.append(tl.pair_tally(base_outcomes, outcomes, keys))
+        del out
+    return ShardResult(shard.index, shard.deals, shard.deals * per_deal, results, paired)
+
+
+def merge_results(results) -> ShardResult:
+    """Merge shard results given in shard order into one (exact: integer sums)."""
+    merged: ShardResult | None = None
+    for result in results:
+        if merged is None:
+            merged = ShardResult(-1, 0, 0, [Tally() for _ in result.tallies], [Tally() for _ in result.paired])
+        merged.deals += result.deals
+        merged.games += result.games
+        for mine, theirs in zip(merged.tallies, result.tallies):
+            mine.merge(theirs)
+        for mine, theirs in zip(merged.paired, result.paired):
+            mine.merge(theirs)
+    if merged is None:
+        raise ValueError("no shard results to merge")
+    return merged
