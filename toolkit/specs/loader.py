@@ -481,9 +481,15 @@ def _check_doodle_counts(s: _Session, e: LDict, patches: LList) -> None:
 
 # ----- models ------------------------------------------------------------------------------------
 
+def _shape(value) -> Shape:
+    shape = parse_shape(value, Loc(""), "", [])
+    assert shape is not None  # only built after validation passed
+    return shape
+
+
 def _patch(p: LDict) -> Patch:
     return Patch(
-        id=p["id"], shape=Shape.parse(list(p["shape"]) if isinstance(p["shape"], list) else p["shape"]),
+        id=p["id"], shape=_shape(p["shape"]),
         cost=p.get("cost", 0), time=p.get("time", 0), income=p.get("income", 0),
         name=p.get("name"), colour=p.get("colour"), tag=p.get("tag"), copies=p.get("copies", 1),
         confidence=p.get("confidence"), source=p.get("source"))
@@ -529,8 +535,7 @@ def _build(e: LDict, source: str) -> Edition:
         patches=tuple(patches), late_patches=tuple(late), late_patches_enter_at=enter_at,
         bonus=Bonus(bonus["square_size"], bonus["points"]) if isinstance(bonus, dict) else None,
         time_track=track, automa=automa, track_layout=track.id if track else None,
-        start_cards=tuple(StartCard(c["id"], Shape.parse(list(c["shape"]) if isinstance(c["shape"], list)
-                                                         else c["shape"])) for c in cards),
+        start_cards=tuple(StartCard(c["id"], _shape(c["shape"])) for c in cards),
         die=tuple(e.get("die", ())), special_actions=tuple(e.get("special_actions", ())),
         provenance=e.get("provenance"), confidence=e.get("confidence"), source=source,
     )

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 from toolkit.errors import Problem, ShapeError
 from toolkit.geometry.shape import Shape
-from toolkit.specs.source import LDict, LList, Loc
+from toolkit.specs.source import INVALID, LDict, LList, Loc
 
 MAX_BOARD = 16
 """Largest quilt/sheet side; the geometry's bit masks are built for boards up to 16x16."""
@@ -88,6 +89,8 @@ class Type:
         return _json_type(value) in self.json_types
 
     def _type_error(self, value, loc: Loc, path: str, out: list[Problem]) -> bool:
+        if value is INVALID:
+            return True
         if not self.accepts(value):
             out.append(loc.problem(path, f"expected {self.expected}, got {_describe(value)}"))
             return True
@@ -204,13 +207,30 @@ class ShapeText(Type):
         ]}
 
 
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str | tuple[str, ...]) -> Shape | str:
+    """Parsed shape, or the parse error text; shapes are immutable, so sharing them is safe."""
+    try:
+        return Shape.parse(list(text) if isinstance(text, tuple) else text)
+    except ShapeError as exc:
+        return str(exc)
+
+
 def parse_shape(value, loc: Loc, path: str, out: list[Problem]) -> Shape | None:
     """Shape of a spec value, or None after recording why it is not one."""
-    try:
-        return Shape.parse(list(value) if isinstance(value, list) else value)
-    except ShapeError as exc:
-        out.append(loc.problem(path, str(exc)))
+    if isinstance(value, list):
+        if not all(isinstance(row, str) for row in value):
+            out.append(loc.problem(path, "a shape must be text or a list of row strings"))
+            return None
+        value = tuple(value)
+    elif not isinstance(value, str):
+        out.append(loc.problem(path, "a shape must be text or a list of row strings"))
         return None
+    result = _parse_cached(value)
+    if isinstance(result, str):
+        out.append(loc.problem(path, result))
+        return None
+    return result
 
 
 @dataclass
@@ -350,6 +370,8 @@ class Union(Type):
         return " or ".join(o.expected for o in self.options)
 
     def check(self, value, loc, path, out):
+        if value is INVALID:
+            return
         for option in self.options:
             if option.accepts(value):
                 option.check(value, loc, path, out)

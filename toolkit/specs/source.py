@@ -17,12 +17,14 @@ from toolkit.errors import Problem
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """Spec files are small; anything larger is refused before parsing."""
-MAX_NODES = 200_000
+MAX_NODES = 100_000
 """Nodes visited with aliases expanded; a billion-laughs file hits this in milliseconds."""
 MAX_DEPTH = 64
 """Nesting depth; real specs nest four or five levels."""
 
 _STD = "tag:yaml.org,2002:"
+_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""The libyaml parser when present (some 20x faster); both give the same nodes and marks."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,16 @@ class Loc:
 
     def problem(self, key_path: str, message: str, severity: str = "error") -> Problem:
         return Problem(self.file, self.line, self.column, key_path or "(top)", message, severity)
+
+
+class _Invalid:
+    """Stands for a value that was already reported (e.g. a refused tag), so it is not reported twice."""
+
+    def __repr__(self) -> str:
+        return "<invalid>"
+
+
+INVALID = _Invalid()
 
 
 class LDict(dict):
@@ -198,9 +210,9 @@ class _Builder:
                 return str(node.value)
         except (ValueError, yaml.YAMLError):
             self.problems.append(self.loc(node).problem(path, f"cannot read value {node.value!r}"))
-            return None
+            return INVALID
         self._bad_tag(node, path)
-        return None
+        return INVALID
 
 
 def display_name(path: Path) -> str:
@@ -253,7 +265,7 @@ def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Prob
         raise UnreadableSpec(Problem(display, line, col, "(file)",
                                      "not valid UTF-8 text; save the file as UTF-8"))
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_COMPOSER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = _mark_loc(display, mark)

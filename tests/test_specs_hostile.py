@@ -1,0 +1,146 @@
+"""Hostile and broken YAML is refused quickly, with one clear message and never a traceback."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from toolkit.errors import SpecError
+from toolkit.specs import load_edition, validate_paths
+from toolkit.specs.source import MAX_FILE_BYTES
+
+
+def only_problem(path: Path):
+    problems = validate_paths([path])
+    assert len(problems) == 1, "\n".join(map(str, problems))
+    with pytest.raises(SpecError):
+        load_edition(path)
+    return problems[0]
+
+
+def test_alias_bomb_is_refused_quickly(tmp_path):
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    start = time.perf_counter()
+    problem = only_problem(path)
+    elapsed = time.perf_counter() - start
+    assert "too many YAML nodes" in problem.message
+    assert elapsed < 30  # a generous bound only to catch real expansion (9**9 nodes), not a timing test
+
+
+def test_recursive_alias_is_refused(tmp_path):
+    path = tmp_path / "loop.yaml"
+    path.write_text("kind: edition\nname: &a [*a]\n")
+    problem = only_problem(path)
+    assert "nested deeper" in problem.message or "too many" in problem.message
+    assert problem.line == 2
+
+
+def test_huge_file_is_refused_before_parsing(tmp_path):
+    path = tmp_path / "huge.yaml"
+    path.write_bytes(b"kind: edition\n" + b"# padding\n" * (MAX_FILE_BYTES // 10 + 1))
+    problem = only_problem(path)
+    assert "limited to" in problem.message and problem.key_path == "(file)"
+
+
+def test_binary_file(tmp_path):
+    path = tmp_path / "bin.yaml"
+    path.write_bytes(b"kind: edition\n\x00\x01\x02")
+    assert "binary" in only_problem(path).message
+
+
+def test_not_utf8(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("kind: edition\ntitle: Caf\xe9\n".encode("latin-1"))
+    problem = only_problem(path)
+    assert "UTF-8" in problem.message and problem.line == 2
+
+
+def test_python_tags_are_not_constructed(tmp_path):
+    marker = tmp_path / "pwned"
+    path = tmp_path / "evil.yaml"
+    path.write_text(f'kind: variant\nname: e\ntitle: E\nextends: classic\n'
+                    f'title2: !!python/object/apply:os.system ["touch {marker}"]\n')
+    problems = validate_paths([path])
+    assert any("not allowed" in p.message and p.line == 5 for p in problems)
+    assert not marker.exists()
+
+
+def test_custom_tag_refused(tmp_path):
+    path = tmp_path / "tag.yaml"
+    path.write_text("kind: variant\nname: e\ntitle: !shout E\nextends: classic\n")
+    problem = only_problem(path)
+    assert problem.line == 3 and problem.key_path == "title" and "not allowed" in problem.message
+
+
+def test_syntax_error_names_line_and_column(tmp_path):
+    path = tmp_path / "syntax.yaml"
+    path.write_text("kind: edition\nname: x\nboard: {width: 9, height: 9\ntitle: y\n")
+    problem = only_problem(path)
+    assert problem.line >= 3 and problem.column >= 1 and "YAML syntax error" in problem.message
+
+
+def test_duplicate_keys(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text("kind: variant\nname: a\ntitle: A\nextends: classic\nname: b\n")
+    problem = only_problem(path)
+    assert (problem.line, problem.key_path) == (5, "name")
+    assert "duplicate key" in problem.message and "line 2" in problem.message
+
+
+def test_merge_keys_refused(tmp_path):
+    path = tmp_path / "merge.yaml"
+    path.write_text("kind: variant\nname: a\ntitle: A\nextends: classic\nboard:\n  <<: {width: 8}\n")
+    problem = only_problem(path)
+    assert problem.line == 6 and "merge keys" in problem.message
+
+
+def test_empty_and_scalar_files(tmp_path):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("# nothing\n")
+    assert "empty" in only_problem(empty).message
+    scalar = tmp_path / "scalar.yaml"
+    scalar.write_text("just text\n")
+    assert "expected a mapping" in only_problem(scalar).message
+
+
+def test_folder_given_as_edition(tmp_path):
+    with pytest.raises(SpecError):
+        load_edition(tmp_path / "nothing-here.yaml") if False else load_edition(_dir_as_file(tmp_path))
+
+
+def _dir_as_file(tmp_path: Path) -> Path:
+    target = tmp_path / "dir.yaml"
+    target.mkdir()
+    (tmp_path / "link.yaml").write_text("kind: variant\nname: l\ntitle: L\nextends: dir.yaml\n")
+    return tmp_path / "link.yaml"
+
+
+def test_mutated_bundled_specs_never_crash(tmp_path):
+    """Every single-token corruption of a bundled edition gives SpecError, never another exception."""
+    from toolkit.specs import bundled_specs_dir
+
+    source = (bundled_specs_dir() / "editions" / "express.yaml").read_text(encoding="utf-8")
+    replacements = ["-1", "[]", "{}", "null", "x", "true", "99", "[1, 2]", "{a: 1}", '"#"']
+    lines = source.splitlines()
+    path = tmp_path / "m.yaml"
+    checked = 0
+    for i, line in enumerate(lines):
+        if ":" not in line or line.lstrip().startswith("#") or line.startswith(" "):
+            continue
+        key = line.split(":", 1)[0]
+        if key in ("kind", "provenance"):
+            continue
+        for value in replacements:
+            mutated = lines[:i] + [f"{key}: {value}"] + lines[i + 1:]
+            path.write_text("\n".join(mutated) + "\n")
+            try:
+                load_edition(path)
+            except SpecError:
+                pass
+            checked += 1
+    assert checked > 100
