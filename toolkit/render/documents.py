@@ -102,7 +102,13 @@ def boards_document(edition: Edition, options: RenderOptions) -> Document:
 
 def kit_document(edition: Edition, options: RenderOptions) -> Document:
     """The print-and-play kit of a time-track edition: boards, then the tiles."""
-    pages = board_pages(edition, options)
+    pages: list[Page] = []
+    for page in board_pages(edition, options):
+        pages.append(page)
+        if options.backs:
+            # Boards are one-sided; an empty back keeps every later fronts/backs pair aligned
+            # when the whole kit goes through a duplex printer.
+            pages.append(Page(page.width, page.height, (), label="blank back"))
     pages += impose_shelves(tiles_mod.tile_pieces(edition), options.paper, backs=options.backs,
                             duplex=options.duplex, proof=options.proof)
     return Document(f"{edition.title} print-and-play kit", tuple(pages))

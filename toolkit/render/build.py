@@ -1,0 +1,132 @@
+"""`patchwork build`: the whole print-and-play set from the bundled specs, in one folder.
+
+PDFs: the Doodle pad (80 two-sided sheets, like the published pad), the Doodle cards, the
+classic, Christmas and Express kits (boards and tiles) and the Automa cards, all with backs;
+plus an `svg/` folder with one SVG of every distinct component (sheet, card faces, tiles,
+boards), each on a page the size of its bleed box.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from toolkit.render import automa as automa_mod
+from toolkit.render import boards as boards_mod
+from toolkit.render import doodle as doodle_mod
+from toolkit.render import tiles as tiles_mod
+from toolkit.render.documents import (
+    Document,
+    RenderOptions,
+    Written,
+    encode,
+    piece_document,
+    render_component,
+)
+from toolkit.render.imposition import Duplex
+from toolkit.render.paper import Paper
+from toolkit.fileio import atomic_write_bytes
+from toolkit.specs import load_edition
+
+PAD_SHEETS = 80
+"""The published Doodle pad holds 80 two-sided sheets."""
+DOODLE = "doodle"
+KIT_EDITIONS = ("classic", "christmas", "express")
+AUTOMA_EDITION = "anniversary"
+"""The bundled edition that includes the Automa solo decks."""
+
+
+def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
+    """(relative path, make) for every file, in output order; `make` gives (document, format)."""
+    backs = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"))
+    pad = RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True)
+    jobs: list[tuple[str, Callable[[], tuple[Document, str]]]] = []
+
+    def add(path: str, make: Callable[[], Document], fmt: str) -> None:
+        jobs.append((path, lambda: (make(), fmt)))
+
+    add("doodle-pad.pdf", lambda: render_component("pad", load_edition(DOODLE), pad), "pdf")
+    add("doodle-cards.pdf", lambda: render_component("cards", load_edition(DOODLE), backs), "pdf")
+    for name in KIT_EDITIONS:
+        add(f"{name}-kit.pdf", lambda name=name: render_component("kit", load_edition(name), backs), "pdf")
+    add("automa-cards.pdf", lambda: render_component("automa", load_edition(AUTOMA_EDITION), backs), "pdf")
+
+    # one SVG of every distinct component
+    add("svg/doodle-sheet.svg",
+        lambda: render_component("sheet", load_edition(DOODLE), RenderOptions(paper=paper)), "svg")
+
+    def doodle_card(start: bool) -> Document:
+        edition = load_edition(DOODLE)
+        if start:
+            card = edition.start_cards[0]
+            front = doodle_mod.start_card(card)
+            title, name = f"{edition.title} start card {card.id}", card.id
+        else:
+            # a chiral patch shows both faces, so it is the most telling sample
+            index, patch = next(((i, p) for i, p in enumerate(edition.patches) if p.shape.is_chiral),
+                                (0, edition.patches[0]))
+            front = doodle_mod.patch_card(patch, index)
+            title, name = f"{edition.title} patch card {patch.id}", patch.id
+        piece = doodle_mod.card_pieces(edition)[0]
+        return piece_document(title, type(piece)(piece.width, piece.height, front, None, name))
+
+    add("svg/doodle-patch-card.svg", lambda: doodle_card(False), "svg")
+    add("svg/doodle-start-card.svg", lambda: doodle_card(True), "svg")
+    for name in KIT_EDITIONS:
+        add(f"svg/{name}-quilt-board.svg",
+            lambda name=name: piece_document(f"{name} quilt board",
+                                             boards_mod.quilt_board(load_edition(name))), "svg")
+        add(f"svg/{name}-time-board.svg",
+            lambda name=name: piece_document(f"{name} time board",
+                                             boards_mod.time_board(load_edition(name), paper)), "svg")
+
+    def sample_tile(name: str, tag: str | None) -> Document:
+        edition = load_edition(name)
+        pieces = tiles_mod.tile_pieces(edition, extras=False)
+        patches = edition.all_patches()
+        index = next((i for i, p in enumerate(patches) if p.tag == tag), 0)
+        # the richest tile of its set (most printed buttons) shows every element of a tile
+        same = [i for i, p in enumerate(patches) if p.tag == patches[index].tag]
+        index = max(same, key=lambda i: (patches[i].income, -i))
+        return piece_document(f"{edition.title} tile {patches[index].id}", pieces[index])
+
+    add("svg/classic-tile.svg", lambda: sample_tile("classic", None), "svg")
+    add("svg/express-tile.svg", lambda: sample_tile("express", "colourful"), "svg")
+    add("svg/express-blue-tile.svg", lambda: sample_tile("express", tiles_mod.BLUE_TAG), "svg")
+
+    def automa_card(deck_name: str) -> Document:
+        edition = load_edition(AUTOMA_EDITION)
+        assert edition.automa is not None
+        card = edition.automa.deck(deck_name)[0]
+        piece = automa_mod.automa_pieces(edition)[0]
+        return piece_document(f"Automa card {card.number} ({deck_name})",
+                              type(piece)(piece.width, piece.height, automa_mod.automa_front(card, deck_name),
+                                          None, f"{deck_name}-{card.number}"))
+
+    def automa_decks() -> list[str]:
+        edition = load_edition(AUTOMA_EDITION)
+        return [name for name, _ in edition.automa.decks] if edition.automa else []
+
+    for deck in automa_decks():
+        add(f"svg/automa-card-{deck}.svg", lambda deck=deck: automa_card(deck), "svg")
+    return jobs
+
+
+def build(out_dir: str | Path, paper: Paper,
+          progress: Callable[[str], None] | None = None) -> list[Written]:
+    """Write every file of the print-and-play set into `out_dir`; returns what was written.
+
+    Each file is rendered in memory and then replaced atomically, so an interrupted build
+    leaves every earlier good file in place.
+    """
+    out = Path(out_dir)
+    written: list[Written] = []
+    for relative, make in _jobs(paper):
+        if progress:
+            progress(relative)
+        document, fmt = make()
+        blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
+        assert len(blobs) == 1, "build renders one SVG per component"
+        path = out / relative
+        atomic_write_bytes(path, blobs[0])
+        written.append(Written(path, len(document.pages), len(blobs[0])))
+    return written
