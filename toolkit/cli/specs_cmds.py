@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from toolkit.errors import UsageError
+from toolkit.errors import ToolkitError, UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -15,11 +15,24 @@ def register(app: typer.Typer) -> None:
     app.command("schema")(schema)
 
 
+def _failing(error: ToolkitError) -> None:
+    from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
+
+    fail(error)
+
+
 def validate(
     paths: Optional[List[Path]] = typer.Argument(
         None, help="Spec files or folders (folders are searched for *.yaml). Default: all bundled specs."),
 ) -> None:
     """Validate spec files: every problem as file:line:col: key.path: message."""
+    try:
+        _validate(paths)
+    except ToolkitError as error:
+        _failing(error)
+
+
+def _validate(paths: Optional[List[Path]]) -> None:
     from toolkit.specs import bundled_specs_dir, validate_report
 
     targets = list(paths) if paths else [bundled_specs_dir()]
@@ -41,6 +54,13 @@ def schema(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the schema to this file instead of printing it."),
 ) -> None:
     """Print the JSON Schema (draft 2020-12) of the spec files, for editors."""
+    try:
+        _schema(out)
+    except ToolkitError as error:
+        _failing(error)
+
+
+def _schema(out: Optional[Path]) -> None:
     from toolkit.fileio import atomic_write_text
     from toolkit.specs import json_schema
 

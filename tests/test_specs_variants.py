@@ -1,0 +1,161 @@
+"""Variants: `extends:` chains, deep merges, patch edits, cycles, and the content hash."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from toolkit.errors import SpecError
+from toolkit.specs import load_edition, validate_paths
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_bundled_variants_take_effect():
+    classic = load_edition("classic")
+    assert load_edition("six-buttons").starting_buttons == 6
+    assert load_edition("cheap-p11").patch("P11").cost == classic.patch("P11").cost - 1
+    assert load_edition("dear-p05").patch("P05").cost == classic.patch("P05").cost + 1
+    revised = load_edition("revised-leather")
+    assert revised.time_track.leather_patches == (26, 32, 38, 44, 50)
+    assert revised.time_track.income_marks == classic.time_track.income_marks
+    assert revised.track_layout == "classic-revised-variant"
+    moved = load_edition("moved-income").time_track
+    assert moved.income_marks[0] == 7 and moved.leather_patches == classic.time_track.leather_patches
+    assert (load_edition("doodle-8x8").board_width, load_edition("doodle-8x8").board_height) == (8, 8)
+    assert load_edition("doodle-4-rounds").rounds == 4
+    for name in ("six-buttons", "cheap-p11", "dear-p05", "revised-leather", "moved-income"):
+        variant = load_edition(name)
+        assert variant.content_hash != classic.content_hash
+        assert [p.id for p in variant.patches] == [p.id for p in classic.patches]
+
+
+def test_untouched_fields_are_inherited():
+    variant, classic = load_edition("six-buttons"), load_edition("classic")
+    assert variant.patches == classic.patches
+    assert variant.time_track == classic.time_track
+    assert variant.bonus == classic.bonus and variant.market_window == classic.market_window
+
+
+def test_patch_edits_and_chains(tmp_path):
+    write(tmp_path, "base.yaml", """\
+        kind: variant
+        name: base
+        title: Base
+        extends: classic
+        remove_patches: [P00, P01]
+        patch_changes:
+          P02: {cost: 9, name: Long one}
+        add_patches:
+          - {id: X1, shape: ["##", "#."], cost: 4, time: 4, income: 1}
+        bonus: {points: 10}
+        """)
+    top = write(tmp_path, "top.yaml", """\
+        kind: variant
+        name: top
+        title: Top
+        extends: base.yaml
+        board: {height: 8}
+        """)
+    edition = load_edition(top)
+    ids = [p.id for p in edition.patches]
+    assert "P00" not in ids and "P01" not in ids and ids[-1] == "X1" and len(ids) == 32
+    p02 = edition.patch("P02")
+    assert (p02.cost, p02.time, p02.name) == (9, 3, "Long one")
+    assert (edition.bonus.square_size, edition.bonus.points) == (7, 10)
+    assert (edition.board_width, edition.board_height) == (9, 8)
+    assert edition.name == "top"
+
+
+def test_variant_of_bundled_variant_by_name(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: six-buttons\nmarket_window: 4\n")
+    edition = load_edition(path)
+    assert (edition.starting_buttons, edition.market_window) == (6, 4)
+
+
+def test_cycle_is_an_error_naming_the_chain(tmp_path):
+    write(tmp_path, "a.yaml", "kind: variant\nname: a\ntitle: A\nextends: b.yaml\n")
+    write(tmp_path, "b.yaml", "kind: variant\nname: b\ntitle: B\nextends: c.yaml\n")
+    write(tmp_path, "c.yaml", "kind: variant\nname: c\ntitle: C\nextends: a.yaml\n")
+    with pytest.raises(SpecError) as info:
+        load_edition(tmp_path / "a.yaml")
+    (problem,) = info.value.problems
+    assert problem.key_path == "extends" and problem.line == 4
+    assert Path(problem.file).name == "c.yaml"
+    assert "cycle" in problem.message
+    assert problem.message.count("a.yaml") == 2 and "b.yaml" in problem.message
+
+
+def test_self_extension_is_a_cycle(tmp_path):
+    path = write(tmp_path, "s.yaml", "kind: variant\nname: s\ntitle: S\nextends: s.yaml\n")
+    with pytest.raises(SpecError, match="cycle"):
+        load_edition(path)
+
+
+def test_bad_edits_are_named(tmp_path):
+    path = write(tmp_path, "v.yaml", """\
+        kind: variant
+        name: v
+        title: V
+        extends: classic
+        remove_patches: [P99]
+        patch_changes:
+          Q1: {cost: 1}
+          P03: {cost: -4}
+        extends_typo: 1
+        """)
+    found = {(p.line, p.key_path) for p in validate_paths([path])}
+    assert found == {(5, "remove_patches[0]"), (7, "patch_changes.Q1"), (8, "patch_changes.P03.cost"),
+                     (9, "extends_typo")}
+
+
+def test_unknown_parent(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: clasic\n")
+    (problem,) = validate_paths([path])
+    assert (problem.line, problem.key_path) == (4, "extends") and "classic-revised" in problem.message
+
+
+def test_partial_nested_mapping_must_complete(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: express\n"
+                                     "bonus: {points: 3}\n")
+    (problem,) = validate_paths([path])
+    assert (problem.line, problem.key_path) == (5, "bonus.square_size")
+
+
+def test_variant_shrinking_board_rechecks_patches(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\n"
+                                     "board: {width: 4, height: 4}\n")
+    problems = validate_paths([path])
+    # P03 (5 in a row) and P22 (5 tall) cannot lie on a 4x4 board; the 7x7 bonus cannot either
+    assert {p.key_path for p in problems} >= {"patches[3].shape", "patches[22].shape", "bonus.square_size"}
+    p03 = next(p for p in problems if p.key_path == "patches[3].shape")
+    assert p03.file == "specs/patches/classic.yaml"
+
+
+def test_variant_can_switch_track_by_name(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: christmas\n"
+                                     "time_track: classic-original\n")
+    edition = load_edition(path)
+    assert edition.track_layout == "classic-original"
+    assert edition.time_track == load_edition("classic").time_track
+
+
+def test_moved_income_mark_must_stay_ascending(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\n"
+                                     "time_track:\n  income_marks: [5, 13, 11]\n")
+    (problem,) = validate_paths([path])
+    assert (problem.line, problem.key_path) == (6, "time_track.income_marks[2]")
+
+
+def test_same_content_same_hash_whatever_the_name_of_the_file(tmp_path):
+    a = write(tmp_path, "a.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\nstarting_buttons: 6\n")
+    b = write(tmp_path, "b.yaml", "kind: variant\nname: v\ntitle: V\nextends: ../" + tmp_path.name +
+              "/a.yaml\n")
+    assert load_edition(a).content_hash == load_edition(b).content_hash
+    c = write(tmp_path, "c.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\nstarting_buttons: 7\n")
+    assert load_edition(c).content_hash != load_edition(a).content_hash
