@@ -1,7 +1,173 @@
-"""Commands registered by sim_cmds (filled in by its owner)."""
+"""`patchwork simulate` and `patchwork balance`: many bot games, statistics and reports.
+
+Each command validates its options (toolkit.sim.experiment.prepare), runs the shards with a
+progress bar, prints a summary table, and with --out writes results.json, report.md and
+report.pdf, all rendered in memory first and written atomically, so a failed run leaves no files.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import List, Optional
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from toolkit.errors import UsageError
+from toolkit.fileio import atomic_write_bytes, atomic_write_text
+from toolkit.specs.models import Family
+
+OUT_FILES = ("results.json", "report.md", "report.pdf")
+
+
+def _check_out(out: Optional[Path]) -> None:
+    if out is None:
+        return
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out '{out}' is a file; expected a directory for {', '.join(OUT_FILES)}")
+
+
+def _command(name: str, refs: list[str], request, bots_text: str, automa_level: int, automa_deck: str) -> str:
+    # Execution options (--workers, --scheduler, --out) never change the results, so they are not
+    # recorded: the same experiment gives byte-identical files wherever it ran.
+    parts = ["patchwork", name, *refs, "--bots", bots_text, "--games", str(request.games), "--seed", str(request.seed)]
+    if any(b.automa_level for b in request.bots):
+        parts += ["--automa-level", str(automa_level), "--automa-deck", automa_deck]
+    return shlex.join(parts)
+
+
+def _run_with_progress(request, show: bool):
+    from toolkit.sim import experiment
+
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not show,
+    ) as progress:
+        task = progress.add_task("games", total=request.games * len(request.editions))
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done)
+
+        return experiment.run(request, update)
+
+
+def _print_summary(title: str, rows: list[tuple[str, str]]) -> None:
+    table = Table(title=title, show_header=True, header_style="bold")
+    table.add_column("figure")
+    table.add_column("value (95% interval)")
+    for label, value in rows:
+        table.add_row(label, value)
+    Console().print(table)
+
+
+def _speed_line(request, outcome) -> str:
+    games = request.games * len(request.editions)
+    rate = games / outcome.elapsed if outcome.elapsed > 0 else float("inf")
+    where = f"scheduler {request.scheduler}" if request.scheduler else f"{request.workers} worker(s)"
+    return f"{games} games in {outcome.elapsed:.1f} s ({rate:,.0f} games/s, {where}, {outcome.shards} shards)"
+
+
+def _write(out: Path, doc: dict, md: str, pdf: bytes) -> None:
+    text = json.dumps(doc, indent=2, sort_keys=False) + "\n"
+    atomic_write_text(out / "results.json", text)
+    atomic_write_text(out / "report.md", md)
+    atomic_write_bytes(out / "report.pdf", pdf)
+
+
+def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
+    if bots:
+        return bots
+    from toolkit.specs import load_edition
+
+    return "random" if load_edition(edition_ref).family == Family.DOODLE else "random,random"
+
+
+def simulate(
+    edition: str = typer.Argument(..., help="Edition name (classic, doodle, ...) or a VARIANT.yaml file."),
+    bots: Optional[str] = typer.Option(None, "--bots", help="Bots, comma-separated: random, greedy, mcts:N, automa. Doodle: one per player."),
+    games: int = typer.Option(1000, "--games", help="Games to play (even when seats are swapped)."),
+    seed: int = typer.Option(0, "--seed", help="Master seed: deal i is seeded by derive_seed(seed, i)."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT (needs the cluster extra)."),
+    automa_level: int = typer.Option(1, "--automa-level", help="Automa difficulty 1..5."),
+    automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Play many seeded bot games of one edition and report seat, bot, score, bonus and patch figures."""
+    from toolkit.sim import experiment, report_md, report_pdf
+
+    _check_out(out)
+    bots_text = _default_bots(edition, bots)
+    request = experiment.prepare([edition], bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
+    outcome = _run_with_progress(request, progress)
+    command = _command("simulate", [edition], request, bots_text, automa_level, automa_deck)
+    doc = experiment.simulation_document(request, outcome, command)
+    family = doc["edition"]["family"]
+    md = report_md.simulation_markdown(doc) if out else ""
+    pdf = report_pdf.simulation_pdf(doc) if out else b""
+    _print_summary(
+        f"{doc['edition']['title']} ({doc['edition']['name']}): {request.games} games, seed {seed}",
+        report_md.summary_rows(doc["figures"], family),
+    )
+    typer.echo(f"time track: {report_md.track_line(doc['edition'])}")
+    typer.echo(_speed_line(request, outcome))
+    if out:
+        _write(out, doc, md, pdf)
+        typer.echo(f"wrote {', '.join(str(out / name) for name in OUT_FILES)}")
+
+
+def balance(
+    base: str = typer.Argument(..., help="Base edition name or spec file."),
+    variants: List[str] = typer.Argument(..., help="One or more variant names or VARIANT.yaml files."),
+    bots: Optional[str] = typer.Option(None, "--bots", help="Bots, comma-separated: random, greedy, mcts:N, automa."),
+    games: int = typer.Option(1000, "--games", help="Games per edition, on the same deal seeds for all."),
+    seed: int = typer.Option(0, "--seed", help="Master seed shared by the base and every variant."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    automa_level: int = typer.Option(1, "--automa-level", help="Automa difficulty 1..5."),
+    automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Play variants on the same deals as the base and report paired differences with 95% intervals."""
+    from toolkit.sim import experiment, report_md, report_pdf
+
+    _check_out(out)
+    bots_text = _default_bots(base, bots)
+    refs = [base, *variants]
+    request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
+    outcome = _run_with_progress(request, progress)
+    command = _command("balance", refs, request, bots_text, automa_level, automa_deck)
+    doc = experiment.balance_document(request, outcome, command)
+    md = report_md.balance_markdown(doc) if out else ""
+    pdf = report_pdf.balance_pdf(doc) if out else b""
+    console = Console()
+    for variant in doc["variants"]:
+        table = Table(title=f"{variant['ref']} vs {base} ({request.games} games each, paired by deal)", header_style="bold")
+        for column in ("figure", "base", "variant", "difference (95%)", "p", "significant"):
+            table.add_column(column)
+        for row in report_md.balance_rows(variant):
+            table.add_row(*[cell.replace("**", "") for cell in row])
+        console.print(table)
+        typer.echo(f"time track: {report_md.track_line(variant['edition'])}")
+    typer.echo(f"base time track: {report_md.track_line(doc['base']['edition'])}")
+    typer.echo(_speed_line(request, outcome))
+    if out:
+        _write(out, doc, md, pdf)
+        typer.echo(f"wrote {', '.join(str(out / name) for name in OUT_FILES)}")
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    app.command("simulate")(simulate)
+    app.command("balance")(balance)

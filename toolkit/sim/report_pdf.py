@@ -1,0 +1,193 @@
+"""PDF reports of simulation and balance results, with charts (the only sim module importing reportlab).
+
+Charts: score distributions, margins and game length (time-track); score distribution, start
+cards and rounds (Doodle); for balance, base and variant score distributions side by side. The
+document is built with reportlab's invariant mode, so the same JSON gives the same PDF bytes.
+"""
+from __future__ import annotations
+
+import io
+import math
+
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from xml.sax.saxutils import escape
+
+from toolkit.sim.report_md import balance_rows, summary_rows, track_line
+
+MAX_BINS = 30
+SERIES_COLOURS = (colors.HexColor("#3b6ea5"), colors.HexColor("#c8553d"), colors.HexColor("#6a994e"), colors.HexColor("#8d6a9f"))
+
+
+def bin_histogram(series: list[list[list[int]]], max_bins: int = MAX_BINS) -> tuple[list[str], list[list[int]]]:
+    """Common bins for several histograms of (value, count) pairs: labels and counts per series."""
+    values = [v for pairs in series for v, _ in pairs]
+    if not values:
+        return ["-"], [[0] for _ in series]
+    lo, hi = min(values), max(values)
+    width = max(1, math.ceil((hi - lo + 1) / max_bins))
+    bins = (hi - lo) // width + 1
+    counts = [[0] * bins for _ in series]
+    for k, pairs in enumerate(series):
+        for v, c in pairs:
+            counts[k][(v - lo) // width] += c
+    labels = [str(lo + i * width) if width == 1 else f"{lo + i * width}..{lo + (i + 1) * width - 1}" for i in range(bins)]
+    return labels, counts
+
+
+def bar_chart(title: str, labels: list[str], data: list[list[float]], names: list[str], width: float = 170 * mm,
+              height: float = 70 * mm) -> Drawing:
+    drawing = Drawing(width, height)
+    chart = VerticalBarChart()
+    chart.x = 12 * mm
+    chart.y = 16 * mm
+    chart.width = width - 20 * mm
+    chart.height = height - 30 * mm
+    chart.data = [tuple(d) for d in data]
+    chart.categoryAxis.categoryNames = labels
+    chart.categoryAxis.labels.angle = 60 if len(labels) > 10 else 0
+    chart.categoryAxis.labels.boxAnchor = "ne" if len(labels) > 10 else "n"
+    chart.categoryAxis.labels.fontSize = 5 if len(labels) > 10 else 7
+    chart.valueAxis.labels.fontSize = 7
+    chart.valueAxis.valueMin = min(0, min((min(d) for d in data if d), default=0))
+    chart.barSpacing = 0
+    chart.groupSpacing = 1
+    for k in range(len(data)):
+        chart.bars[k].fillColor = SERIES_COLOURS[k % len(SERIES_COLOURS)]
+        chart.bars[k].strokeColor = None
+    drawing.add(chart)
+    drawing.add(String(width / 2, height - 7 * mm, title, fontSize=9, textAnchor="middle"))
+    if len(names) > 1:
+        legend = Legend()
+        legend.x = width - 55 * mm
+        legend.y = height - 8 * mm
+        legend.fontSize = 7
+        legend.alignment = "right"
+        legend.colorNamePairs = [(SERIES_COLOURS[k % len(SERIES_COLOURS)], names[k]) for k in range(len(names))]
+        drawing.add(legend)
+    return drawing
+
+
+def hist_chart(title: str, series: list[list[list[int]]], names: list[str]) -> Drawing:
+    labels, counts = bin_histogram(series)
+    return bar_chart(title, labels, counts, names)
+
+
+class _Doc:
+    def __init__(self) -> None:
+        styles = getSampleStyleSheet()
+        self.h1, self.h2, self.body = styles["Heading1"], styles["Heading2"], styles["BodyText"]
+        self.small = styles["BodyText"].clone("small", fontSize=7, leading=8.5)
+        self.story: list = []
+
+    def heading(self, text: str, level: int = 1) -> None:
+        self.story.append(Paragraph(escape(text), self.h1 if level == 1 else self.h2))
+
+    def para(self, text: str) -> None:
+        self.story.append(Paragraph(escape(text), self.body))
+
+    def table(self, header: list[str], rows: list[list], widths=None, small: bool = False) -> None:
+        style = self.small if small else self.body
+        data = [[Paragraph(f"<b>{escape(str(h))}</b>", style) for h in header]]
+        data += [[Paragraph(escape(str(c)).replace("**", ""), style) for c in row] for row in rows]
+        table = Table(data, colWidths=widths, repeatRows=1)
+        table.setStyle(TableStyle([
+            ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ]))
+        self.story.append(table)
+        self.story.append(Spacer(1, 4 * mm))
+
+    def add(self, flowable) -> None:
+        self.story.append(flowable)
+        self.story.append(Spacer(1, 3 * mm))
+
+    def build(self, title: str) -> bytes:
+        buffer = io.BytesIO()
+        doc = SimpleDocTemplate(buffer, pagesize=A4, title=title, author="patchwork-toolkit",
+                                leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm, bottomMargin=16 * mm,
+                                invariant=1)
+        doc.build(self.story)
+        return buffer.getvalue()
+
+
+def _run_paragraphs(d: _Doc, doc: dict) -> None:
+    bots = ", ".join(f"{b['index']}: {b['label']}" for b in doc["bots"])
+    d.para(f"Bots: {bots}. Games: {doc['games']} per edition ({doc['deals']} deals x {doc['games_per_deal']}). "
+           f"Seed {doc['seed']}. {doc['seats']}.")
+    d.para(f"Command: {doc['command']}")
+    d.para(f"Intervals: {doc['intervals']}. {doc['toolkit']['name']} {doc['toolkit']['version']}.")
+
+
+def _edition_paragraph(d: _Doc, edition: dict) -> None:
+    d.para(f"Edition: {edition['title']} ({edition['name']}, {edition['family']}, board {edition['board']}); "
+           f"spec {edition['source']}, hash {edition['content_hash'][:16]}. Time track: {track_line(edition)}.")
+
+
+def _figures(d: _Doc, figures: dict, family: str) -> None:
+    d.table(["figure", "value (95% interval)"], [list(r) for r in summary_rows(figures, family)], widths=[60 * mm, 114 * mm])
+    dist = figures["distributions"]
+    if family == "time-track":
+        names = [f"bot {b} ({bot['bot']})" for b, bot in enumerate(figures["bots"])]
+        d.add(hist_chart("Score distribution per bot", [dist["score_bot0"], dist["score_bot1"]], names))
+        d.add(hist_chart("Score distribution per seat", [dist["score_seat0"], dist["score_seat1"]], ["seat 0", "seat 1"]))
+        d.add(hist_chart("Margin: bot 0 - bot 1", [dist["margin_bot"]], ["margin"]))
+        d.add(hist_chart("Game length (plies)", [dist["plies"]], ["plies"]))
+        rows = [[p["id"], p["cost"], p["time"], p["income"], p["size"], f"{100 * p['buy_rate']['estimate']:.1f}%",
+                 "/".join(map(str, p["by_bot"])),
+                 "n/a" if p["mean_ply"]["estimate"] is None else f"{p['mean_ply']['estimate']:.1f}",
+                 "n/a" if p["buyer_win_rate"]["estimate"] is None else f"{100 * p['buyer_win_rate']['estimate']:.1f}%"]
+                for p in figures["patches"]]
+        d.table(["patch", "cost", "time", "income", "cells", "bought", "by bot 0/1", "mean ply", "buyer wins"], rows, small=True)
+    else:
+        d.add(hist_chart("Score distribution (all players)", [dist["score"]], ["score"]))
+        cards = figures["start_cards"]
+        d.add(bar_chart("Mean score per start card", [c["id"] for c in cards],
+                        [[c["mean_score"]["estimate"] or 0.0 for c in cards]], ["mean score"]))
+        rounds = figures["rounds"]
+        d.add(bar_chart("Mean rectangle score per round", [f"round {r['round']}" for r in rounds],
+                        [[r["mean_score"]["estimate"] or 0.0 for r in rounds]], ["rectangle"]))
+        d.add(hist_chart("Empty cells at the end", [dist["empty"]], ["empty cells"]))
+
+
+def simulation_pdf(doc: dict) -> bytes:
+    edition = doc["edition"]
+    d = _Doc()
+    d.heading(f"Simulation: {edition['title']}")
+    _edition_paragraph(d, edition)
+    _run_paragraphs(d, doc)
+    _figures(d, doc["figures"], edition["family"])
+    return d.build(f"Simulation: {edition['title']}")
+
+
+def balance_pdf(doc: dict) -> bytes:
+    base = doc["base"]
+    family = base["edition"]["family"]
+    d = _Doc()
+    d.heading(f"Balance: variants of {base['edition']['title']}")
+    _edition_paragraph(d, base["edition"])
+    _run_paragraphs(d, doc)
+    d.para(f"Pairing: {doc['pairing']}.")
+    for variant in doc["variants"]:
+        d.heading(f"Variant {variant['ref']}: {variant['edition']['title']}", 2)
+        _edition_paragraph(d, variant["edition"])
+        d.table(["figure", "base", "variant", "difference", "p", "significant"], balance_rows(variant), small=True)
+        if family == "time-track":
+            series = [base["figures"]["distributions"]["margin_seat"], variant["figures"]["distributions"]["margin_seat"]]
+            d.add(hist_chart("Margin seat 0 - seat 1: base and variant", series, ["base", "variant"]))
+        else:
+            series = [base["figures"]["distributions"]["score"], variant["figures"]["distributions"]["score"]]
+            d.add(hist_chart("Score distribution: base and variant", series, ["base", "variant"]))
+    d.heading("Base figures", 2)
+    _figures(d, base["figures"], family)
+    for variant in doc["variants"]:
+        d.heading(f"Figures of {variant['ref']}", 2)
+        _figures(d, variant["figures"], family)
+    return d.build(f"Balance: {base['edition']['title']}")
