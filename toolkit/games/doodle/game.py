@@ -229,6 +229,14 @@ class DoodleGame:
         K.apply_action(self._tables, self._st, self._occ, row)
         self.history.append(action)
 
+    def kernel_state(self) -> tuple[tuple, np.ndarray, np.ndarray]:
+        """(tables, st, occ): the live kernel arrays, for compiled choosers; do not modify them."""
+        return self._tables, self._st, self._occ
+
+    def action_of_row(self, row) -> DoodleAction:
+        """The DoodleAction of a kernel action row (int64[NA]) of the seat to act."""
+        return self._from_row([int(x) for x in row])
+
     def copy(self) -> DoodleGame:
         """An independent copy (for look-ahead)."""
         other = object.__new__(DoodleGame)

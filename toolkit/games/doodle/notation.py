@@ -149,8 +149,8 @@ def parse_action(text: str) -> DoodleAction:
             r, c = _numbers(tokens[i + 1:], shown, "rc")
             return DoodleAction("single", row=r, col=c, again=again)
         if word == "neighbour":
-            if neighbour is not None or cut is not None or card is not None:
-                raise NotationError(f"'{shown}': 'neighbour' comes once, before 'cut' and 'draw', and not with 'free'")
+            if neighbour is not None or cut is not None:
+                raise NotationError(f"'{shown}': 'neighbour' comes once, before 'cut' and 'draw'")
             if i + 1 >= len(tokens) or tokens[i + 1] not in NEIGHBOURS:
                 raise NotationError(f"'{shown}': expected 'neighbour left' or 'neighbour right'")
             neighbour = tokens[i + 1]

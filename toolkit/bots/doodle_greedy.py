@@ -1,0 +1,54 @@
+"""The `greedy` bot of the Doodle editions: the kernel's compiled greedy chooser behind the Bot
+protocol.
+
+It searches every legal draw of the step (the token card whole or cut, the neighbours, the free
+choice) one ply deep and values the sheet by the coming rectangle score, shaded cells, compactness
+and isolated holes; it uses SINGLE before a scoring when that completes a better rectangle (and
+always in the last scoring), and scores the best rectangle. The strategy lives in
+toolkit.games.doodle.kernel.choose_greedy so the simulator plays the very same bot compiled.
+
+For time-track editions the name `greedy` keeps meaning the time-track greedy bot: the factory
+registered here hands those editions to whatever `greedy` factory was registered before it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from toolkit.bots import base
+from toolkit.errors import UsageError
+from toolkit.games.doodle import kernel as K
+from toolkit.specs.models import Edition, Family
+
+
+class DoodleGreedyBot:
+    """Deterministic one-ply greedy Doodle player (exact ties go to the first legal action)."""
+
+    name = "greedy"
+    game_options: dict[str, Any] = {}
+    seat = None
+
+    def choose(self, game: Any, rng: np.ndarray) -> Any:
+        tables, st, occ = game.kernel_state()
+        if st[K.PHASE] == K.P_OVER:
+            raise UsageError("the greedy bot was asked to move in a finished game")
+        act = np.zeros(K.NA, dtype=np.int64)
+        K.choose_greedy(tables, st, occ, rng, act)
+        return game.action_of_row(act)
+
+
+_previous = base._FACTORIES.get("greedy")
+
+
+def _factory(edition: Edition, arg: str | None, **options: Any) -> Any:
+    if edition.family != Family.DOODLE:
+        if _previous is None:
+            raise UsageError(f"no greedy bot plays the {edition.family.value} editions")
+        return _previous(edition, arg, **options)
+    if arg:
+        raise UsageError(f"the Doodle greedy bot takes no argument, got 'greedy:{arg}'")
+    return DoodleGreedyBot()
+
+
+base.register_bot("greedy", _factory)
