@@ -144,6 +144,19 @@ class TimeTrackGame:
         self._cover: list[list[str]] = [[""] * cells, [""] * cells]
         """Which patch covers each cell, per seat (for drawing only)."""
 
+    def copy(self) -> "TimeTrackGame":
+        """An independent game in the same position (same history, chance and quilts)."""
+        other = object.__new__(TimeTrackGame)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        other.quilts = self.quilts.copy()
+        other.rng = self.rng.copy()
+        other.history = list(self.history)
+        other.options = dict(self.options)
+        other._scratch = np.zeros_like(self._scratch)
+        other._cover = [list(row) for row in self._cover]
+        return other
+
     # ----- views ----------------------------------------------------------------------------
 
     @property

@@ -1,0 +1,159 @@
+"""`patchwork deal`, `play` and `replay` end to end, for both families, including bad input."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from toolkit.cli.app import app
+from toolkit.errors import ToolkitError, UsageError
+
+runner = CliRunner()
+PATCHWORK = [sys.executable, "-m", "toolkit"]
+
+
+def ok(*args: str, input: str | None = None):
+    result = runner.invoke(app, list(args), input=input)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def fails(*args: str, input: str | None = None) -> ToolkitError:
+    result = runner.invoke(app, list(args), input=input)
+    assert result.exit_code != 0
+    assert isinstance(result.exception, ToolkitError), result.exception
+    return result.exception
+
+
+def doodle_available() -> bool:
+    try:
+        import toolkit.games.doodle  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_deal_json_is_the_same_for_the_same_seed():
+    a = ok("deal", "classic", "--seed", "42", "--json").stdout
+    b = ok("deal", "classic", "--seed", "42", "--json").stdout
+    c = ok("deal", "classic", "--seed", "43", "--json").stdout
+    assert a == b and a != c
+    deal = json.loads(a)
+    assert deal["circle"][-1] == "P00" and len(deal["window"]) == 3
+    assert deal["time_track"]["leather_patches"] == [20, 26, 32, 44, 50]
+
+
+def test_deal_of_a_variant_file(tmp_path):
+    variant = tmp_path / "rich.yaml"
+    variant.write_text("kind: variant\nname: rich\ntitle: Rich\nextends: express\nstarting_buttons: 9\n")
+    deal = json.loads(ok("deal", str(variant), "--seed", "1", "--json").stdout)
+    assert deal["starting_buttons"] == [9, 9] and len(deal["circle"]) == 15
+
+
+def test_deal_text_draws_the_board():
+    out = ok("deal", "express", "--seed", "3").stdout
+    assert "market:" in out and "time track" in out
+
+
+def test_bots_play_to_the_end_and_the_record_replays(tmp_path):
+    record = tmp_path / "game.json"
+    out = ok("play", "classic", "--seed", "7", "--bots", "random,random", "--record", str(record)).stdout
+    final = [line for line in out.splitlines() if line.startswith("final scores:")][0]
+    data = json.loads(record.read_text())
+    assert data["players"] == ["random", "random"] and data["final_scores"] is not None
+    replayed = ok("replay", str(record)).stdout
+    assert final.split(":", 1)[1].strip() in replayed.replace("final scores: ", "")
+
+
+def test_same_seed_same_record_bytes(tmp_path):
+    paths = [tmp_path / "a.json", tmp_path / "b.json"]
+    for path in paths:
+        ok("play", "express", "--seed", "11", "--bots", "random,random", "--record", str(path))
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+def test_play_against_automa_with_level_and_deck(tmp_path):
+    record = tmp_path / "solo.json"
+    ok(
+        "play", "anniversary", "--seed", "2", "--bots", "random,automa",
+        "--automa-level", "5", "--automa-deck", "tactical", "--record", str(record),
+    )
+    data = json.loads(record.read_text())
+    assert data["options"] == {"automa_level": 5, "automa_deck": "tactical"}
+    assert data["players"] == ["random", "automa:5"]
+    ok("replay", str(record))
+
+
+def test_automa_cannot_take_the_first_seat():
+    error = fails("play", "anniversary", "--seed", "1", "--bots", "automa,random")
+    assert isinstance(error, UsageError) and "seat 2" in str(error)
+
+
+def test_a_human_gets_help_legal_moves_and_error_messages():
+    text = "help\nlegal buy\nbuy P99 o0 r0 c0\nadvance\nquit\n"
+    out = ok("play", "classic", "--seed", "1", "--bots", "random", input=text).stdout
+    assert "buy P17 o3 r2 c4" in out  # the notation help
+    assert "legal action(s)" in out
+    assert "error: illegal action 'buy P99 o0 r0 c0': there is no patch P99" in out
+    assert "player 2 (random):" in out
+    assert "game stopped" in out
+
+
+def test_two_humans_and_a_partial_record(tmp_path):
+    record = tmp_path / "partial.json"
+    ok("play", "classic", "--seed", "1", "--record", str(record), input="advance\nadvance\nquit\n")
+    data = json.loads(record.read_text())
+    assert data["actions"] == ["advance", "advance"] and data["final_scores"] is None
+    assert "game not finished" in ok("replay", str(record)).stdout
+
+
+def test_input_ending_early_is_an_error():
+    error = fails("play", "classic", "--seed", "1", input="advance\n")
+    assert "input ended" in str(error)
+
+
+def test_unknown_bot_and_too_many_bots():
+    assert "unknown bot 'nobody'" in str(fails("play", "classic", "--seed", "1", "--bots", "nobody,random"))
+    assert "names 3 players" in str(fails("play", "classic", "--seed", "1", "--bots", "random,random,random"))
+
+
+@pytest.mark.skipif(not doodle_available(), reason="the Doodle engine is not installed yet")
+def test_doodle_deal_and_bot_game(tmp_path):
+    deal = json.loads(ok("deal", "doodle", "--seed", "5", "--players", "3", "--json").stdout)
+    assert deal
+    record = tmp_path / "doodle.json"
+    ok("play", "doodle", "--seed", "5", "--players", "2", "--bots", "random,random", "--record", str(record))
+    data = json.loads(record.read_text())
+    assert data["seats"] == 2 and data["final_scores"] is not None
+    ok("replay", str(record))
+
+
+# ----- through the real entry point: one error line, exit code, no traceback --------------------
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*PATCHWORK, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_replay_of_a_bad_record_names_the_action_and_exits_1(tmp_path):
+    record = tmp_path / "game.json"
+    ok("play", "classic", "--seed", "3", "--bots", "random,random", "--record", str(record))
+    data = json.loads(record.read_text())
+    data["actions"][4] = "leather r0 c0"
+    record.write_text(json.dumps(data))
+    result = run_cli("replay", str(record))
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: action 4 ('leather r0 c0'): illegal action")
+    assert "Traceback" not in result.stderr
+
+
+def test_unknown_edition_exits_2_without_output_file(tmp_path):
+    record = tmp_path / "never.json"
+    result = run_cli("play", "no-such-edition", "--seed", "1", "--bots", "random,random", "--record", str(record))
+    assert result.returncode == 2 and result.stderr.startswith("error: ")
+    assert "Traceback" not in result.stderr
+    assert not record.exists()
