@@ -159,3 +159,11 @@ def test_same_content_same_hash_whatever_the_name_of_the_file(tmp_path):
     assert load_edition(a).content_hash == load_edition(b).content_hash
     c = write(tmp_path, "c.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\nstarting_buttons: 7\n")
     assert load_edition(c).content_hash != load_edition(a).content_hash
+
+
+def test_edited_track_gets_its_own_layout_name(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: late-pay\ntitle: V\nextends: classic\n"
+                                     "time_track:\n  income_marks: [7, 11, 17, 23, 29, 35, 41, 47, 53]\n")
+    edition = load_edition(path)
+    assert edition.track_layout == "classic-original-late-pay"
+    assert edition.time_track.income_marks[0] == 7

@@ -227,7 +227,14 @@ def _apply_variant(s: _Session, parent: LDict, variant: LDict) -> LDict:
         old = out.get(key)
         if key in ("time_track", "automa") and isinstance(value, LDict) and isinstance(old, LDict) \
                 and isinstance(variant.get(key), LDict):
-            out.put(key, _deep_merge(old, value), variant.loc_of(key), variant.path_of(key))
+            merged = _deep_merge(old, value)
+            edits_layout = set(value) - {"id", "title", "provenance", "confidence"}
+            if key == "time_track" and edits_layout and "id" not in value \
+                    and isinstance(old.get("id"), str) and isinstance(variant.get("name"), str):
+                # an edited board must not pass for the original in simulation reports
+                merged.put("id", f"{old['id']}-{variant['name']}", variant.loc_of(key),
+                           variant.path_of(key) + ".id")
+            out.put(key, merged, variant.loc_of(key), variant.path_of(key))
         elif isinstance(old, LDict) and isinstance(value, LDict) and key not in ("time_track", "automa"):
             out.put(key, _deep_merge(old, value), variant.loc_of(key), variant.path_of(key))
         else:
