@@ -17,14 +17,18 @@ on the cell that packs the quilt best, usually a hole. Exact ties are broken by 
 generator, so the same seed gives the same choices.
 
 `choose(t, s, q, rng, weights) -> action` is the compiled entry point (the simulator's turn loop
-calls it with the kernel's tables, state and quilts); `GreedyBot` is the Python face for the CLI.
+calls it with the kernel's tables, state and quilts); `GreedyBot` is the Python face for the CLI,
+registered as `greedy`.
 `WEIGHTS` holds the tuned weights; `G_*` name the entries that follow the packing weights.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
+from toolkit.bots.base import register_bot
 from toolkit.bots.packing import (
     COUNT_SQUARE,
     DEFAULT_PACK_WEIGHTS,
@@ -38,6 +42,7 @@ from toolkit.bots.packing import (
     shape_rows,
     square_counts,
 )
+from toolkit.errors import UsageError
 from toolkit.games.rng import randbelow
 from toolkit.games.timetrack.kernel import (
     ADVANCE,
@@ -64,6 +69,7 @@ from toolkit.games.timetrack.tables import (
     P_WIDTH,
     P_WINDOW,
 )
+from toolkit.specs.models import Edition, Family
 
 # ----- greedy's own weights, after the packing weights (toolkit.bots.packing.PACK_*) -----------
 G_TIME = N_PACK_WEIGHTS
@@ -286,3 +292,40 @@ def choose(t, s, q, rng, weights):
     counts = np.zeros(N_COUNTS, dtype=np.int64)
     squares = np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64)
     return choose_with(t, s, q, rng, weights, actions, values, rows, new_rows, prefix, counts, squares)
+
+
+class GreedyBot:
+    """The greedy bot for a validated time-track game (toolkit.games.timetrack.TimeTrackGame)."""
+
+    name = "greedy"
+    game_options: dict[str, Any] = {}
+    seat = None
+
+    def __init__(self, weights: np.ndarray | None = None):
+        self.weights = np.ascontiguousarray(WEIGHTS if weights is None else weights, dtype=np.float64)
+        if self.weights.shape != (N_WEIGHTS,):
+            raise UsageError(f"greedy weights must be {N_WEIGHTS} numbers, got shape {self.weights.shape}")
+
+    def choose(self, game: Any, rng: np.ndarray) -> Any:
+        code = int(choose(game.tables.arrays, game.state, game.quilts, rng, self.weights))
+        if code < 0:
+            raise UsageError("the greedy bot was asked to move in a finished game")
+        return game.decode(code)
+
+
+def require_time_track(bot: str, edition: Edition) -> None:
+    """Refuse an edition outside the time-track family, naming the bot."""
+    if edition.family != Family.TIME_TRACK:
+        raise UsageError(
+            f"bot '{bot}' plays the time-track editions; '{edition.name}' is a {edition.family.value} edition"
+        )
+
+
+def _factory(edition: Edition, arg: str | None, **options: Any) -> GreedyBot:
+    require_time_track("greedy", edition)
+    if arg:
+        raise UsageError(f"the greedy bot takes no argument, got 'greedy:{arg}'")
+    return GreedyBot()
+
+
+register_bot("greedy", _factory)

@@ -1,0 +1,480 @@
+"""The `mcts:N` bot of the time-track games: UCT search over the kernel, N iterations per move.
+
+The search tree lives in pre-allocated arrays (no Python object per node), all compiled:
+- Nodes hold their action, parent, children range, visits, summed value and the seat that moved
+  into them. The turn order is the kernel's (`current_player`), so a seat may move several times
+  in a row and the tree simply follows it.
+- A node's game state is materialised once, when the search first reaches it: its parent's
+  state and quilts are copied into the node's slot and the node's action applied. Chance inside
+  the search (the Express late-patch shuffle, the Automa deck) is drawn from the bot's generator,
+  one sample per node.
+- Action reduction: a node's children are advance plus, for each buyable patch of the market
+  window, only its `top_k` best placements by the packing score (toolkit.bots.packing), and for a
+  pending leather patch the `top_k` best cells. This keeps the branching factor near ten while
+  keeping every placement a good player would consider. Children are tried in the order of the
+  greedy bot's values before UCT takes over.
+- A new node is valued by a static evaluation rather than a random rollout: each seat's buttons,
+  the income still to come, the points lost to empty cells, the time left on the track, the
+  bonus tile and how well the quilt is packed; the difference goes through a logistic curve to a
+  win probability for seat 0. Finished games are valued exactly (win 1, loss 0).
+- The move played is the most visited child of the root.
+
+`choose(t, s, q, rng, iterations) -> action` is the compiled entry point for the simulator;
+`choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS` are the tuned values);
+`MctsBot` is the Python face for the CLI (`make_bot('mcts:2000', edition)`).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from toolkit.bots.base import register_bot
+from toolkit.bots.greedy import (
+    G_INCOME,
+    G_LEATHER,
+    G_PACK,
+    G_TEMPO,
+    G_TIME,
+    WEIGHTS as GREEDY_WEIGHTS,
+    leather_crossed,
+    marks_ahead,
+    require_time_track,
+    row_prefix,
+)
+from toolkit.bots.packing import (
+    COUNT_SQUARE,
+    MAX_ROWS,
+    N_COUNTS,
+    PACK_BONUS,
+    fullest_square_with,
+    packing_score,
+    quilt_rows,
+    shape_rows,
+    square_counts,
+)
+from toolkit.errors import UsageError
+from toolkit.games.timetrack import kernel as k
+from toolkit.games.timetrack.kernel import (
+    ADVANCE,
+    AUTOMA_SEAT,
+    S_AUTOMA_LEVEL,
+    S_BONUS_OWNER,
+    S_BUTTONS,
+    S_CIRCLE,
+    S_FILLED,
+    S_INCOME,
+    S_PENDING_LEATHER,
+    S_PENDING_PLAYER,
+    S_POS,
+    STATE_SIZE,
+)
+from toolkit.games.timetrack.tables import (
+    P_ACTION_AUTOMA,
+    P_ACTION_LEATHER,
+    P_BONUS_POINTS,
+    P_BONUS_SIZE,
+    P_CELLS,
+    P_FINAL,
+    P_HEIGHT,
+    P_PENALTY,
+    P_WIDTH,
+    P_WINDOW,
+)
+from toolkit.specs.models import Edition
+
+# ----- search parameters ---------------------------------------------------------------------
+M_EXPLORE = 0
+"""UCT exploration constant."""
+M_TOP_K = 1
+"""Placements kept per patch (and cells per leather patch)."""
+M_TIME_LEFT = 2
+"""Points one space of time still ahead is worth in the static evaluation."""
+M_SHAPE = 3
+"""Multiplier on the packing score in the static evaluation."""
+M_SCALE = 4
+"""Points of evaluated margin that make a 73% (logistic 1) win probability."""
+M_INCOME = 5
+"""Multiplier on the income still to come in the static evaluation."""
+N_PARAMS = 6
+
+PARAMS = np.array([0.7, 2.0, 2.0, 1.0, 6.0, 1.0], dtype=np.float64)
+"""The tuned search parameters."""
+
+DEFAULT_ITERATIONS = 1000
+MAX_ITERATIONS = 10_000_000
+
+
+# ----- candidate actions ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _insert_top(keep_g, keep_v, kept, top_k, g, value):
+    """Keep the top_k (placement, value) pairs in keep_*[:kept] sorted best first; returns kept."""
+    if kept == top_k and value <= keep_v[kept - 1]:
+        return kept
+    i = kept if kept < top_k else top_k - 1
+    while i > 0 and keep_v[i - 1] < value:
+        keep_g[i] = keep_g[i - 1]
+        keep_v[i] = keep_v[i - 1]
+        i -= 1
+    keep_g[i] = g
+    keep_v[i] = value
+    return kept + 1 if kept < top_k else kept
+
+
+@njit(cache=True)
+def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix, counts, squares, keep_g, keep_v):
+    """The reduced action set of the player to move with the greedy bot's value of each, into
+    actions[:n] / priors[:n] sorted best first; returns n (0 when the game is over)."""
+    p = t.params
+    seat = k.current_player(t, s)
+    if seat < 0:
+        return 0
+    if s[S_AUTOMA_LEVEL] > 0 and seat == AUTOMA_SEAT and s[S_PENDING_LEATHER] == 0:
+        actions[0] = p[P_ACTION_AUTOMA]
+        priors[0] = 0.0
+        return 1
+    width = p[P_WIDTH]
+    height = p[P_HEIGHT]
+    quilt_rows(q[seat], width, height, rows)
+    bonus_k = p[P_BONUS_SIZE]
+    bonus_open = bonus_k > 0 and s[S_BONUS_OWNER] < 0
+    kk = bonus_k if bonus_open else 0
+    base = packing_score(rows, width, height, kk, weights, counts)
+    pack = weights[G_PACK]
+    n = 0
+    if s[S_PENDING_LEATHER] > 0:
+        kept = 0
+        for r in range(height):
+            new_rows[r] = rows[r]
+        for r in range(height):
+            for c in range(width):
+                bit = np.int64(1) << c
+                if rows[r] & bit:
+                    continue
+                new_rows[r] = rows[r] | bit
+                value = packing_score(new_rows, width, height, kk, weights, counts)
+                if bonus_open and counts[COUNT_SQUARE] == bonus_k * bonus_k:
+                    value += p[P_BONUS_POINTS]
+                kept = _insert_top(keep_g, keep_v, kept, top_k, r * width + c, value)
+            new_rows[r] = rows[r]
+        for i in range(kept):
+            actions[n] = p[P_ACTION_LEATHER] + keep_g[i]
+            priors[n] = p[P_PENALTY] + pack * (keep_v[i] - base)
+            n += 1
+        return n
+    final = p[P_FINAL]
+    pos = s[S_POS + seat]
+    opp = s[S_POS + 1 - seat]
+    time_value = weights[G_TIME]
+    leather_value = weights[G_LEATHER]
+    target = min(opp + 1, final)
+    actions[0] = ADVANCE
+    priors[0] = (target - pos) * (1.0 - time_value) + leather_value * leather_crossed(t, s, pos, target)
+    n = 1
+    buttons = s[S_BUTTONS + seat]
+    ahead = marks_ahead(t, pos)
+    row_prefix(rows, width, height, weights, prefix)
+    if bonus_open:
+        square_counts(q[seat], t.bonus_masks, squares)
+    total = prefix[height]
+    words = q.shape[1]
+    for j in range(k.window_size(t, s)):
+        patch = s[S_CIRCLE + j]
+        if t.cost[patch] > buttons:
+            continue
+        end = min(pos + t.time[patch], final)
+        econ = p[P_PENALTY] * t.size[patch] + weights[G_INCOME] * t.income[patch] * ahead
+        econ += -t.cost[patch] - time_value * (end - pos) + leather_value * leather_crossed(t, s, pos, end)
+        if end < opp:
+            econ += weights[G_TEMPO]
+        kept = 0
+        first = t.place_first[patch]
+        for g in range(first, first + t.place_count[patch]):
+            masks = t.place_masks[g]
+            free = True
+            for w in range(words):
+                if q[seat, w] & masks[w]:
+                    free = False
+                    break
+            if not free:
+                continue
+            top = height
+            bottom = -1
+            for r in range(height):
+                start = r * width
+                w = start >> 6
+                off = start & 63
+                v = masks[w] >> np.uint64(off)
+                if off + width > 64:
+                    v |= masks[w + 1] << np.uint64(64 - off)
+                bits = np.int64(v & np.uint64((1 << width) - 1))
+                new_rows[r] = rows[r] | bits
+                if bits:
+                    if r < top:
+                        top = r
+                    bottom = r
+            lo = max(top - 1, 0)
+            hi = min(bottom + 2, height - 1)
+            value = total - (prefix[hi + 1] - prefix[lo]) + shape_rows(new_rows, width, height, lo, hi, weights)
+            if bonus_open:
+                square = fullest_square_with(squares, t.bonus_masks, masks)
+                value += weights[PACK_BONUS] * square
+                if square == bonus_k * bonus_k:
+                    value += p[P_BONUS_POINTS] / pack if pack > 0 else 0.0
+            kept = _insert_top(keep_g, keep_v, kept, top_k, g, value)
+        for i in range(kept):
+            actions[n] = 1 + keep_g[i]
+            priors[n] = econ + pack * (keep_v[i] - base)
+            n += 1
+    # Best first (insertion sort: at most a dozen candidates).
+    for i in range(1, n):
+        a = actions[i]
+        v = priors[i]
+        j = i
+        while j > 0 and priors[j - 1] < v:
+            actions[j] = actions[j - 1]
+            priors[j] = priors[j - 1]
+            j -= 1
+        actions[j] = a
+        priors[j] = v
+    return n
+
+
+# ----- static evaluation ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def seat_estimate(t, s, q, seat, weights, params, rows, counts):
+    """Points seat can expect at the end, judged from the state as it stands."""
+    p = t.params
+    final = p[P_FINAL]
+    level = s[S_AUTOMA_LEVEL]
+    pos = s[S_POS + seat]
+    if level > 0 and seat == AUTOMA_SEAT:
+        return k.score(t, s, seat) + params[M_TIME_LEFT] * 0.5 * (final - pos)
+    est = float(s[S_BUTTONS + seat])
+    est += params[M_INCOME] * s[S_INCOME + seat] * marks_ahead(t, pos)
+    empty = p[P_CELLS] - s[S_FILLED + seat]
+    if s[S_PENDING_LEATHER] > 0 and s[S_PENDING_PLAYER] == seat:
+        empty -= s[S_PENDING_LEATHER]
+    est -= p[P_PENALTY] * empty
+    est += params[M_TIME_LEFT] * (final - pos)
+    if s[S_BONUS_OWNER] == seat:
+        est += p[P_BONUS_POINTS]
+    quilt_rows(q[seat], p[P_WIDTH], p[P_HEIGHT], rows)
+    est += params[M_SHAPE] * packing_score(rows, p[P_WIDTH], p[P_HEIGHT], 0, weights, counts)
+    return est
+
+
+@njit(cache=True)
+def evaluate(t, s, q, weights, params, rows, counts):
+    """Seat 0's chance of winning, in [0, 1]: exact when the game is over, else estimated."""
+    if k.is_over(t, s):
+        return 1.0 if k.winner(t, s) == 0 else 0.0
+    margin = seat_estimate(t, s, q, 0, weights, params, rows, counts) - seat_estimate(
+        t, s, q, 1, weights, params, rows, counts
+    )
+    return 1.0 / (1.0 + np.exp(-margin / params[M_SCALE]))
+
+
+# ----- the search -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def search(t, s, q, rng, iterations, weights, params, visits_out):
+    """Run `iterations` UCT iterations from (s, q); returns the chosen action (-1 if the game is
+    over). visits_out[i] receives the root's i-th candidate's visits (for tests and reports)."""
+    p = t.params
+    top_k = max(int(params[M_TOP_K]), 1)
+    max_children = 1 + p[P_WINDOW] * top_k + top_k
+    capacity = iterations * max_children + 2
+    slots = iterations + 2
+    words = q.shape[1]
+    # Tree arrays.
+    action = np.empty(capacity, dtype=np.int64)
+    parent = np.empty(capacity, dtype=np.int64)
+    first_child = np.empty(capacity, dtype=np.int64)
+    n_children = np.empty(capacity, dtype=np.int64)
+    visits = np.empty(capacity, dtype=np.int64)
+    value = np.empty(capacity, dtype=np.float64)
+    mover = np.empty(capacity, dtype=np.int64)
+    slot = np.empty(capacity, dtype=np.int64)
+    states = np.empty((slots, STATE_SIZE), dtype=np.int64)
+    quilts = np.empty((slots, 2, words), dtype=np.uint64)
+    path = np.empty(capacity, dtype=np.int64)
+    # Scratch for candidates / evaluation.
+    cand_a = np.empty(max_children, dtype=np.int64)
+    cand_v = np.empty(max_children, dtype=np.float64)
+    rows = np.zeros(MAX_ROWS, dtype=np.int64)
+    new_rows = np.zeros(MAX_ROWS, dtype=np.int64)
+    prefix = np.zeros(MAX_ROWS + 1, dtype=np.float64)
+    counts = np.zeros(N_COUNTS, dtype=np.int64)
+    squares = np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64)
+    keep_g = np.empty(top_k, dtype=np.int64)
+    keep_v = np.empty(top_k, dtype=np.float64)
+
+    if k.is_over(t, s):
+        return -1
+    states[0, :] = s
+    quilts[0, :, :] = q
+    used_slots = 1
+    action[0] = -1
+    parent[0] = -1
+    n_children[0] = -1
+    visits[0] = 0
+    value[0] = 0.0
+    mover[0] = -1
+    slot[0] = 0
+    n_nodes = 1
+
+    # Expand the root now: a forced move needs no search.
+    n = candidates(t, s, q, weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v)
+    if n == 1:
+        visits_out[0] = 0
+        return cand_a[0]
+    seat_root = k.current_player(t, s)
+    first_child[0] = n_nodes
+    n_children[0] = n
+    for i in range(n):
+        c = n_nodes + i
+        action[c] = cand_a[i]
+        parent[c] = 0
+        n_children[c] = -1
+        visits[c] = 0
+        value[c] = 0.0
+        mover[c] = seat_root
+        slot[c] = -1
+    n_nodes += n
+
+    explore = params[M_EXPLORE]
+    for it in range(iterations):
+        node = 0
+        depth = 0
+        path[depth] = 0
+        # Selection: unvisited children first (best prior first), then UCT.
+        while n_children[node] > 0:
+            fc = first_child[node]
+            nc = n_children[node]
+            best = -1
+            best_score = -1e18
+            log_n = np.log(visits[node] + 1.0)
+            for i in range(nc):
+                c = fc + i
+                if visits[c] == 0:
+                    best = c
+                    break
+                sc = value[c] / visits[c] + explore * np.sqrt(log_n / visits[c])
+                if sc > best_score:
+                    best_score = sc
+                    best = c
+            node = best
+            depth += 1
+            path[depth] = node
+            if slot[node] < 0:
+                break
+        # Materialise the node's state from its parent's.
+        if slot[node] < 0:
+            ps = slot[parent[node]]
+            sl = used_slots
+            used_slots += 1
+            states[sl, :] = states[ps, :]
+            quilts[sl, :, :] = quilts[ps, :, :]
+            k.apply(t, states[sl], quilts[sl], action[node], rng)
+            slot[node] = sl
+        sl = slot[node]
+        st = states[sl]
+        qu = quilts[sl]
+        if k.is_over(t, st):
+            v0 = 1.0 if k.winner(t, st) == 0 else 0.0
+        else:
+            if n_children[node] < 0 and n_nodes + max_children <= capacity:
+                n = candidates(
+                    t, st, qu, weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v
+                )
+                seat = k.current_player(t, st)
+                first_child[node] = n_nodes
+                n_children[node] = n
+                for i in range(n):
+                    c = n_nodes + i
+                    action[c] = cand_a[i]
+                    parent[c] = node
+                    n_children[c] = -1
+                    visits[c] = 0
+                    value[c] = 0.0
+                    mover[c] = seat
+                    slot[c] = -1
+                n_nodes += n
+            v0 = evaluate(t, st, qu, weights, params, rows, counts)
+        # Backup: each node keeps the value for the seat that moved into it.
+        for d in range(depth + 1):
+            nd = path[d]
+            visits[nd] += 1
+            if mover[nd] == 1:
+                value[nd] += 1.0 - v0
+            else:
+                value[nd] += v0
+    fc = first_child[0]
+    best = fc
+    for i in range(n_children[0]):
+        c = fc + i
+        if i < visits_out.shape[0]:
+            visits_out[i] = visits[c]
+        if visits[c] > visits[best]:
+            best = c
+    return action[best]
+
+
+@njit(cache=True)
+def choose_tuned(t, s, q, rng, iterations, weights, params):
+    """`choose` with explicit greedy weights (for the candidate order and packing) and search
+    parameters (float64[N_PARAMS])."""
+    visits_out = np.zeros(0, dtype=np.int64)
+    return search(t, s, q, rng, iterations, weights, params, visits_out)
+
+
+@njit(cache=True)
+def choose(t, s, q, rng, iterations):
+    """The MCTS action of the player to move after `iterations` UCT iterations (-1 when over).
+
+    t, s, q: the time-track kernel's tables, state and quilts (left unchanged); rng: the bot's
+    own generator (int64[4]; ties and the search's chance events draw from it)."""
+    return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS, PARAMS)
+
+
+class MctsBot:
+    """The MCTS bot for a validated time-track game (toolkit.games.timetrack.TimeTrackGame)."""
+
+    game_options: dict[str, Any] = {}
+    seat = None
+
+    def __init__(self, iterations: int = DEFAULT_ITERATIONS, params: np.ndarray | None = None):
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise UsageError(f"the MCTS budget must be 1..{MAX_ITERATIONS} iterations, got {iterations}")
+        self.iterations = int(iterations)
+        self.name = f"mcts:{self.iterations}"
+        self.params = np.ascontiguousarray(PARAMS if params is None else params, dtype=np.float64)
+        if self.params.shape != (N_PARAMS,):
+            raise UsageError(f"MCTS parameters must be {N_PARAMS} numbers, got shape {self.params.shape}")
+
+    def choose(self, game: Any, rng: np.ndarray) -> Any:
+        code = int(choose_tuned(game.tables.arrays, game.state, game.quilts, rng, self.iterations, GREEDY_WEIGHTS, self.params))
+        if code < 0:
+            raise UsageError(f"the {self.name} bot was asked to move in a finished game")
+        return game.decode(code)
+
+
+def _factory(edition: Edition, arg: str | None, **options: Any) -> MctsBot:
+    require_time_track("mcts", edition)
+    if arg is None:
+        return MctsBot()
+    try:
+        iterations = int(arg)
+    except ValueError:
+        raise UsageError(f"bot 'mcts:{arg}': the budget must be a whole number of iterations, e.g. mcts:2000") from None
+    return MctsBot(iterations)
+
+
+register_bot("mcts", _factory)
