@@ -30,6 +30,8 @@ from toolkit.specs.models import Edition
 BOARD_FRAME_MM = 7.0
 QUILT_FILL = "#f3ecdc"
 QUILT_FRAME = "#6d4c33"
+QUILT_SEAM = "#b7a585"
+"""Stitched seams of the quilt squares, one rectangle per square."""
 TRACK_FILLS = ("#f6efe0", "#e9dfc8")
 TRACK_WALL = "#4a3626"
 TRACK_HEADER_MM = 12.0
@@ -47,12 +49,9 @@ def quilt_board(edition: Edition) -> Piece:
     b = BLEED_MM
     items: list[Item] = [Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, QUILT_FRAME)]
     items.append(Rect(f, f, w - 2 * f, h - 2 * f, None, HAIRLINE, QUILT_FILL))
-    for c in range(edition.board_width + 1):
-        x = f + c * cell
-        items.append(Line(x, f, x, h - f, "#b7a585", 0.4, (1.4, 1.0)))
-    for r in range(edition.board_height + 1):
-        y = f + r * cell
-        items.append(Line(f, y, w - f, y, "#b7a585", 0.4, (1.4, 1.0)))
+    for r in range(edition.board_height):
+        for c in range(edition.board_width):
+            items.append(Rect(f + c * cell, f + r * cell, cell, cell, QUILT_SEAM, 0.4, None, (1.4, 1.0)))
     items.append(Rect(f, f, w - 2 * f, h - 2 * f, "#3b2a1c", 0.6, None))
     size = pt_for_height(2.6)
     for c in range(edition.board_width):

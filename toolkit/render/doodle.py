@@ -52,6 +52,8 @@ MIN_CELL_PRINTED = 4.0
 """Smallest printed cell a pencil can still fill: below it the paper is too small for the board."""
 SCORE_COLUMN = 42.0
 SPECIAL_HEIGHT = 54.0
+BOARD_GRID = "#8c8c8c"
+"""Stroke of the drawing-board spaces: light enough to shade over, dark enough to copy."""
 
 CARD_WIDTH = 63.0
 CARD_HEIGHT = 88.0
@@ -150,10 +152,10 @@ def sheet_items(edition: Edition) -> tuple[Item, ...]:
     board_w, board_h = bw * cell, bh * cell
     # the drawing board: light inner lines, a firm border, column letters and row numbers
     items.append(Rect(bx, by, board_w, board_h, None, HAIRLINE, "#ffffff"))
-    for c in range(1, bw):
-        items.append(Line(bx + c * cell, by, bx + c * cell, by + board_h, "#8c8c8c", 0.25))
-    for r in range(1, bh):
-        items.append(Line(bx, by + r * cell, bx + board_w, by + r * cell, "#8c8c8c", 0.25))
+    # One rectangle per space (not grid lines): each space is one element in the SVG.
+    for r in range(bh):
+        for c in range(bw):
+            items.append(Rect(bx + c * cell, by + r * cell, cell, cell, BOARD_GRID, 0.25, None))
     items.append(Rect(bx, by, board_w, board_h, INK, HEAVY, None))
     label_size = min(8.0, cell * 0.55 / 0.3528)
     for c in range(bw):

@@ -12,6 +12,7 @@ import io
 import os
 
 import reportlab
+from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -70,6 +71,10 @@ class _Painter:
             pagesize=(first.width * PT_PER_MM, first.height * PT_PER_MM),
             invariant=1,
             pageCompression=1,
+            # reportlab opens every page by selecting a font; make it ours so no page refers to
+            # a non-embedded base font.
+            initialFontName=FONT_REGULAR,
+            initialFontSize=10,
         )
         c = self.c
         c.setTitle(document.title)
@@ -225,7 +230,13 @@ def document_pdf(document: Document, duplex: str | None = None) -> bytes:
     """The PDF bytes of a document; `duplex` (long/short) records the flip edge for printers."""
     if not document.pages:
         raise ValueError("a document needs at least one page")
-    painter = _Painter(document, duplex)
-    for page in document.pages:
-        painter.page(page)
-    return painter.finish()
+    # Plain Flate streams: the ASCII85 wrapper reportlab adds by default only makes files bigger.
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        painter = _Painter(document, duplex)
+        for page in document.pages:
+            painter.page(page)
+        return painter.finish()
+    finally:
+        rl_config.useA85 = saved

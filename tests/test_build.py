@@ -1,0 +1,95 @@
+"""`patchwork build`: every promised file in the output folder, readable, with the right pages;
+a short table on stdout; an interrupted build keeps the good files it had not yet replaced."""
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from pypdf import PdfReader
+
+from toolkit.cli.app import main
+from toolkit.render import build as build_module
+from toolkit.render.paper import parse_paper
+
+PDFS = {
+    "doodle-pad.pdf": 160,
+    "doodle-cards.pdf": 10,
+    "classic-kit.pdf": None,
+    "christmas-kit.pdf": None,
+    "express-kit.pdf": None,
+    "automa-cards.pdf": 6,
+}
+SVGS = {
+    "doodle-sheet.svg", "doodle-patch-card.svg", "doodle-start-card.svg",
+    "classic-quilt-board.svg", "classic-time-board.svg", "christmas-quilt-board.svg",
+    "christmas-time-board.svg", "express-quilt-board.svg", "express-time-board.svg",
+    "classic-tile.svg", "express-tile.svg", "express-blue-tile.svg",
+    "automa-card-normal.svg", "automa-card-tactical.svg",
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build") / "output"
+    saved = sys.argv
+    sys.argv = ["patchwork", "build", "--out", str(out)]
+    try:
+        with pytest.raises(SystemExit) as stop:
+            main()
+    finally:
+        sys.argv = saved
+    assert stop.value.code in (0, None)
+    return out
+
+
+def test_build_writes_every_pdf(built):
+    for name, pages in PDFS.items():
+        reader = PdfReader(built / name)
+        assert len(reader.pages) >= 3
+        if pages is not None:
+            assert len(reader.pages) == pages, name
+        assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+
+
+def test_kits_hold_boards_then_fronts_and_backs(built):
+    reader = PdfReader(built / "classic-kit.pdf")
+    # two quilt boards and the time board, each with a blank back, then tile fronts/backs pairs
+    assert len(reader.pages) % 2 == 0
+    assert reader.pages[0].trimbox is not None
+    assert "START" in reader.pages[4].extract_text()
+    assert reader.pages[1].extract_text().strip() == ""
+
+
+def test_build_writes_an_svg_of_every_distinct_component(built):
+    found = {p.name for p in (built / "svg").iterdir()}
+    assert found == SVGS
+    for name in found:
+        root = ET.fromstring((built / "svg" / name).read_bytes())
+        assert root.get("width").endswith("mm") and root.get("viewBox").startswith("0 0 ")
+
+
+def test_build_leaves_no_partial_files(built):
+    assert not [p for p in built.rglob("*") if p.name.endswith(".part")]
+
+
+def test_interrupted_build_keeps_good_files(tmp_path, monkeypatch):
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "doodle-cards.pdf").write_bytes(b"the good cards")
+    calls = {"n": 0}
+    real_encode = build_module.encode
+
+    def failing_encode(document, fmt, flip=None):
+        calls["n"] += 1
+        if calls["n"] == 2:  # the Doodle cards, second file of the build
+            raise RuntimeError("printer on fire")
+        return real_encode(document, fmt, flip)
+
+    monkeypatch.setattr(build_module, "encode", failing_encode)
+    monkeypatch.setattr(build_module, "PAD_SHEETS", 2)
+    with pytest.raises(RuntimeError):
+        build_module.build(out, parse_paper("letter"))
+    assert (out / "doodle-cards.pdf").read_bytes() == b"the good cards"
+    assert len(PdfReader(out / "doodle-pad.pdf").pages) == 4
+    assert sorted(p.name for p in out.iterdir()) == ["doodle-cards.pdf", "doodle-pad.pdf"]

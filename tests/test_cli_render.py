@@ -1,0 +1,146 @@
+"""`patchwork render ...`: default outputs, options, and one clear error line with a non-zero exit
+for every kind of bad input; existing files survive a failed run."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from toolkit.cli.app import main
+
+VARIANT_120 = """\
+kind: variant
+name: marathon
+title: Patchwork, marathon track
+extends: classic
+time_track:
+  id: marathon-120
+  title: Marathon time board
+  final_space: 119
+  income_marks: [5, 17, 29, 41, 53, 65, 77, 89, 101, 113, 119]
+  leather_patches: [20, 40, 60, 80, 100]
+"""
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    saved = sys.argv
+    sys.argv = ["patchwork", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    finally:
+        sys.argv = saved
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_default_pad_is_the_doodle_pad(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "render", "pad")
+    assert code == 0, err
+    path = tmp_path / "output" / "doodle-pad.pdf"
+    assert path.exists() and "160 page(s)" in out
+    assert len(PdfReader(path).pages) == 160
+
+
+@pytest.mark.parametrize("component,edition,pages", [
+    ("sheet", "doodle-8x8", 1),
+    ("cards", "doodle", 5),
+    ("tiles", "classic", 3),
+    ("automa", "anniversary", 3),
+    ("boards", "express", 3),
+])
+def test_each_component_renders(capsys, tmp_path, component, edition, pages):
+    out = tmp_path / f"{component}.pdf"
+    code, stdout, err = run_cli(capsys, "render", component, edition, "--out", str(out))
+    assert code == 0, err
+    assert len(PdfReader(out).pages) == pages
+
+
+def test_pad_options(capsys, tmp_path):
+    out = tmp_path / "pad.pdf"
+    code, _, err = run_cli(capsys, "render", "pad", "--sheets", "5", "--simplex", "--numbered",
+                           "--paper", "letter", "--out", str(out))
+    assert code == 0, err
+    reader = PdfReader(out)
+    assert len(reader.pages) == 5
+    assert round(float(reader.pages[0].mediabox.width) * 25.4 / 72, 1) == 215.9
+    assert "No. 5" in reader.pages[4].extract_text()
+
+
+def test_cards_with_backs_short_flip_offset_and_proof(capsys, tmp_path):
+    out = tmp_path / "cards.pdf"
+    code, _, err = run_cli(capsys, "render", "cards", "--backs", "--flip", "short", "--back-offset",
+                           "0.5x-1mm", "--proof", "--out", str(out))
+    assert code == 0, err
+    reader = PdfReader(out)
+    assert len(reader.pages) == 10
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+
+
+def test_svg_format(capsys, tmp_path):
+    out = tmp_path / "sheet.svg"
+    code, _, err = run_cli(capsys, "render", "sheet", "--format", "svg", "--paper", "a5", "--out", str(out))
+    assert code == 0, err
+    assert b'width="148mm"' in out.read_bytes()
+
+
+def test_variant_file_with_a_long_custom_track(capsys, tmp_path):
+    spec = tmp_path / "marathon.yaml"
+    spec.write_text(VARIANT_120)
+    out = tmp_path / "boards.pdf"
+    code, _, err = run_cli(capsys, "render", "boards", str(spec), "--out", str(out))
+    assert code == 0, err
+    text = PdfReader(out).pages[2].extract_text()
+    assert "119" in text and "START" in text
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["render", "pad", "--sheets", "0"], "--sheets"),
+    (["render", "pad", "--sheets", "-4"], "--sheets"),
+    (["render", "sheet", "--paper", "b7"], "unknown paper 'b7'"),
+    (["render", "sheet", "--paper", "30x30mm"], "between"),
+    (["render", "boards", "--paper", "a5"], "does not fit"),
+    (["render", "sheet", "no-such-edition"], "no-such-edition"),
+    (["render", "automa", "express"], "no Automa deck"),
+    (["render", "cards", "classic"], "Patchwork Doodle"),
+    (["render", "tiles", "doodle"], "time-track"),
+    (["render", "sheet", "--format", "png"], "unknown format"),
+    (["render", "cards", "--backs", "--flip", "sideways"], "flip"),
+    (["render", "cards", "--back-offset", "lots"], "--back-offset"),
+    (["build", "--paper", "a5"], "a4 or letter"),
+])
+def test_bad_options_give_one_clear_line(capsys, tmp_path, monkeypatch, args, needle):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, *args)
+    assert code != 0
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert needle in lines[0]
+    assert "Traceback" not in err
+    assert not (tmp_path / "output").exists()
+
+
+def test_failed_run_leaves_the_existing_file_alone(capsys, tmp_path):
+    out = tmp_path / "pad.pdf"
+    out.write_bytes(b"a good pad")
+    code, _, _ = run_cli(capsys, "render", "pad", "--paper", "9x9mm", "--out", str(out))
+    assert code != 0
+    assert out.read_bytes() == b"a good pad"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pad.pdf"]
+
+
+def test_same_command_same_bytes_across_processes(tmp_path):
+    exe = Path(sys.executable).with_name("patchwork")
+    outputs = []
+    for run in range(2):
+        out = tmp_path / f"kit{run}.pdf"
+        subprocess.run([str(exe), "render", "kit", "express", "--backs", "--out", str(out)], check=True,
+                       capture_output=True)
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]

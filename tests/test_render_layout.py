@@ -1,0 +1,197 @@
+"""Print layout as data: paper sizes, the scene's line-width floor, n-up imposition with bleed and
+crop marks outside the trim, duplex backs, tile shelves and the spiral time board."""
+from __future__ import annotations
+
+import pytest
+
+from toolkit.errors import UsageError
+from toolkit.render.boards import spiral_order, time_board, track_cells
+from toolkit.render.imposition import (
+    BLEED_MM,
+    Duplex,
+    Piece,
+    grid_layout,
+    impose_grid,
+    impose_shelves,
+    one_up,
+)
+from toolkit.render.paper import parse_paper
+from toolkit.render.scene import MIN_LINE_MM, Group, Line, Rect
+from toolkit.render.tiles import QUILT_CELL_MM, tile_pieces
+from toolkit.specs import load_edition
+
+
+def test_named_and_custom_papers():
+    assert (parse_paper("A4").width, parse_paper("a4").height) == (210.0, 297.0)
+    assert parse_paper("letter").width == pytest.approx(215.9)
+    assert parse_paper("a5").height == 210.0
+    custom = parse_paper("100x150mm")
+    assert (custom.width, custom.height) == (100.0, 150.0)
+
+
+@pytest.mark.parametrize("text", ["b7", "100x150", "0x100mm", "10x10mm", "100 by 150mm", ""])
+def test_bad_paper_is_a_usage_error(text):
+    with pytest.raises(UsageError):
+        parse_paper(text)
+
+
+def test_strokes_thinner_than_a_quarter_point_are_refused():
+    Rect(0, 0, 1, 1, "#000000", MIN_LINE_MM)
+    with pytest.raises(ValueError, match="0.25 pt"):
+        Line(0, 0, 1, 1, "#000000", MIN_LINE_MM * 0.9)
+
+
+def _card(i: int) -> Piece:
+    return Piece(63.0, 88.0, (Rect(-3, -3, 69, 94, None, fill="#abcdef"),), (Rect(-3, -3, 69, 94, None, fill="#123456"),),
+                 f"c{i}")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_poker_cards_go_nine_up_on_a4_and_letter(paper):
+    layout = grid_layout(parse_paper(paper), 63.0, 88.0)
+    assert (layout.cols, layout.rows) == (3, 3)
+
+
+def _trims(page):
+    """Trim rectangles of the pieces on a page: their groups are translated to the trim corner."""
+    boxes = []
+    for item in page.items:
+        if isinstance(item, Group):
+            boxes.append((item.transform[4], item.transform[5]))
+    return boxes
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_stay_outside_every_trim_and_bleed(paper):
+    sheet = parse_paper(paper)
+    pages = impose_grid([_card(i) for i in range(9)], sheet)
+    page = pages[0]
+    trims = [(x, y, 63.0, 88.0) for x, y in _trims(page)]
+    assert len(trims) == 9
+    marks = [item for item in page.items if isinstance(item, Line)]
+    assert marks
+    for mark in marks:
+        assert 0 <= min(mark.x1, mark.x2) and max(mark.x1, mark.x2) <= sheet.width
+        assert 0 <= min(mark.y1, mark.y2) and max(mark.y1, mark.y2) <= sheet.height
+        for x, y, w, h in trims:
+            b = BLEED_MM
+            inside_x = max(mark.x1, mark.x2) > x - b and min(mark.x1, mark.x2) < x + w + b
+            inside_y = max(mark.y1, mark.y2) > y - b and min(mark.y1, mark.y2) < y + h + b
+            assert not (inside_x and inside_y), f"crop mark {mark} touches the piece at {(x, y)}"
+    # every vertical trim line gets a mark
+    xs = {round(x, 3) for x, _, _, _ in trims} | {round(x + 63.0, 3) for x, _, _, _ in trims}
+    assert xs <= {round(m.x1, 3) for m in marks if m.x1 == m.x2}
+
+
+def test_backs_follow_fronts_mirrored_for_the_flip_edge():
+    paper = parse_paper("a4")
+    cards = [_card(i) for i in range(11)]
+    pages = impose_grid(cards, paper, backs=True)
+    assert [p.label for p in pages] == ["fronts 1", "backs 1", "fronts 2", "backs 2"]
+    fronts = _trims(pages[0])
+    backs = _trims(pages[1])
+    # long-edge flip: the back of each card sits at the mirrored x, same y
+    for (fx, fy), (bx, by) in zip(fronts, backs):
+        assert bx == pytest.approx(paper.width - fx - 63.0)
+        assert by == pytest.approx(fy)
+    short = impose_grid(cards, paper, backs=True, duplex=Duplex("short", (1.5, -2.0)))
+    for (fx, fy), group in zip(fronts, [i for i in short[1].items if isinstance(i, Group)]):
+        a, b, c, d, e, f = group.transform
+        assert (a, d) == (-1.0, -1.0)  # turned half round in place
+        # the turned card's top-left corner lands at the vertically mirrored slot, plus the offset
+        assert e - 63.0 == pytest.approx(fx + 1.5)
+        assert f - 88.0 == pytest.approx(paper.height - fy - 88.0 - 2.0)
+
+
+def test_unknown_flip_edge_is_refused():
+    with pytest.raises(UsageError, match="flip"):
+        Duplex("diagonal")
+
+
+def test_piece_too_large_for_the_paper():
+    with pytest.raises(UsageError, match="does not fit"):
+        impose_grid([Piece(200.0, 280.0, ())], parse_paper("a5"))
+    with pytest.raises(UsageError, match="larger paper"):
+        one_up(Piece(185.0, 185.0, (), name="quilt board"), parse_paper("a5"))
+
+
+def test_one_up_pages_carry_trim_and_bleed_boxes():
+    page = one_up(Piece(100.0, 120.0, ()), parse_paper("a4"))
+    assert page.trim is not None and page.bleed is not None
+    assert (page.trim.width, page.trim.height) == (100.0, 120.0)
+    assert page.bleed.width == pytest.approx(100.0 + 2 * BLEED_MM)
+    assert page.trim.x == pytest.approx((210.0 - 100.0) / 2)
+
+
+def test_tile_shelves_never_overlap_and_stay_on_the_page():
+    edition = load_edition("classic")
+    pieces = tile_pieces(edition)
+    paper = parse_paper("a4")
+    pages = impose_shelves(pieces, paper, backs=True)
+    fronts = [p for p in pages if p.label.startswith("fronts")]
+    placed = []
+    for page in fronts:
+        boxes = []
+        for item in page.items:
+            if isinstance(item, Group):
+                boxes.append(item.transform[4:])
+        placed.append(boxes)
+    assert sum(len(b) for b in placed) == len(pieces) == 33 + 5 + 1
+    by_page = iter(placed)
+    index = 0
+    order = sorted(range(len(pieces)), key=lambda i: (-pieces[i].height, -pieces[i].width, i))
+    for page_boxes in by_page:
+        rects = []
+        for x, y in page_boxes:
+            piece = pieces[order[index]]
+            index += 1
+            rects.append((x - BLEED_MM, y - BLEED_MM, x + piece.width + BLEED_MM, y + piece.height + BLEED_MM))
+            assert rects[-1][0] >= 0 and rects[-1][1] >= 0
+            assert rects[-1][2] <= paper.width and rects[-1][3] <= paper.height
+        for i, a in enumerate(rects):
+            for b in rects[i + 1:]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert len(pages) == 2 * len(fronts)
+
+
+def test_tiles_are_at_quilt_scale():
+    edition = load_edition("classic")
+    pieces = {p.name: p for p in tile_pieces(edition, extras=False)}
+    for patch in edition.patches:
+        piece = pieces[patch.id]
+        assert {piece.width, piece.height} == {patch.shape.width * QUILT_CELL_MM, patch.shape.height * QUILT_CELL_MM}
+
+
+@pytest.mark.parametrize("side", [1, 2, 5, 8, 11])
+def test_spiral_visits_every_square_once_in_steps_of_one(side):
+    order = spiral_order(side)
+    assert len(order) == len(set(order)) == side * side
+    for (r1, c1), (r2, c2) in zip(order, order[1:]):
+        assert abs(r1 - r2) + abs(c1 - c2) == 1
+
+
+@pytest.mark.parametrize("spaces", [30, 54, 120])
+def test_track_ends_in_the_centre(spaces):
+    side, cells = track_cells(spaces)
+    assert len(cells) == spaces and side * side >= spaces > (side - 1) ** 2
+    r, c = cells[-1]
+    assert abs(r - (side - 1) / 2) <= 0.5 and abs(c - (side - 1) / 2) <= 0.5
+
+
+def test_time_board_numbers_every_space_and_refuses_illegible_tracks():
+    from dataclasses import replace
+
+    from toolkit.render.scene import Text
+
+    edition = load_edition("classic")
+    board = time_board(edition, parse_paper("a4"))
+    numbers = {item.text for item in board.front if isinstance(item, Text)}
+    assert {str(i) for i in range(54)} <= numbers
+    long_track = replace(edition.time_track, final_space=119,
+                         income_marks=tuple(range(5, 120, 6)), leather_patches=(20, 26, 32))
+    board = time_board(replace(edition, time_track=long_track), parse_paper("a4"))
+    numbers = {item.text for item in board.front if isinstance(item, Text)}
+    assert {str(i) for i in range(120)} <= numbers
+    huge = replace(edition.time_track, final_space=999, income_marks=(999,), leather_patches=())
+    with pytest.raises(UsageError, match="larger paper"):
+        time_board(replace(edition, time_track=huge), parse_paper("a4"))
