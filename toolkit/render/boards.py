@@ -16,7 +16,6 @@ from toolkit.render.imposition import BLEED_MM, EDGE_MM, MARK_GAP_MM, MARK_MIN_M
 from toolkit.render.paper import Paper
 from toolkit.render.scene import Item, Line, Rect, Text, fit_text_size
 from toolkit.render.theme import (
-    GREY,
     HAIRLINE,
     INCOME_FILL,
     INK,
@@ -155,18 +154,17 @@ def time_board(edition: Edition, paper: Paper) -> Piece:
                     y = top + (r + 1) * space
                     items.append(Line(c * space, y, (c + 1) * space, y, TRACK_WALL, wall))
     items.append(Rect(0, top, width, board, TRACK_WALL, wall * 1.4, None))
-    legend_y = top + (side - 1) * space
-    if len(cells) < side * side:
-        # unused squares of the outer ring (before the start) hold the legend
-        first_unused = side * side - spaces
-        lx = 2.0
+    unused = min(side * side - spaces, side)
+    if unused >= 3:
+        # The squares of the outer ring before the start hold the legend.
+        half = unused * space / 2
         ly = top + space * 0.5
-        if first_unused >= 3:
-            items += button(lx + space * 0.2, ly, space * 0.16, INCOME_FILL, "#7a5a10")
-            items.append(Text(lx + space * 0.45, ly + 1.2, "income: collect buttons", number_size * 0.9,
-                              "start", False, "#f6efe0"))
-            items += leather_patch(lx + space * 0.2 + min(first_unused, side) * space / 2, ly, space * 0.3)
-            items.append(Text(lx + space * 0.45 + min(first_unused, side) * space / 2, ly + 1.2,
-                              "leather patch", number_size * 0.9, "start", False, "#f6efe0"))
-    del legend_y
+        for n, (icon, text) in enumerate((
+            (button(2.0 + space * 0.2, ly, space * 0.16, INCOME_FILL, "#7a5a10"), "income: collect buttons"),
+            (leather_patch(2.0 + half + space * 0.2, ly, space * 0.3), "leather patch"),
+        )):
+            items += icon
+            x = 2.0 + n * half + space * 0.45
+            size = fit_text_size(text, half - space * 0.5, number_size * 0.9)
+            items.append(Text(x, ly + 1.2, text, size, "start", False, "#f6efe0"))
     return Piece(width, height, tuple(items), None, "time board")

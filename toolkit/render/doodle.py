@@ -22,7 +22,6 @@ from toolkit.render.scene import (
     Use,
     fit_text_size,
     scale,
-    translate,
 )
 from toolkit.render.theme import (
     CREAM,
