@@ -234,3 +234,20 @@ def test_random_human_against_automa_plays_to_the_end(level):
         game.apply(bot.choose(game, rng))
     assert game.empty_cells[1] == 81
     assert len(game.winners()) == 1
+
+
+def test_once_automa_holds_the_tile_the_human_cannot_take_it():
+    game = new(level=1)
+    game.state[k.S_BONUS_OWNER] = 1
+    width = game.edition.board_width
+    for r in range(7):
+        for c in range(7):
+            if (r, c) != (0, 0):
+                bit = r * width + c
+                game.quilts[0, bit >> 6] |= 1 << (bit & 63)
+    game.state[k.S_FILLED] = 48
+    game.state[k.S_POS] = 25
+    game.state[k.S_POS + 1] = 30
+    game.apply("advance")  # passes the leather patch at 26
+    game.apply("leather r0 c0")
+    assert game.bonus_owner == 1

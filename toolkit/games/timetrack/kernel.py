@@ -28,7 +28,14 @@ Functions
   orientation and position of every buyable patch, advance, every empty cell for leather).
 - `playout(t, s, q, rng, scratch) -> plies`: random actions to the end.
 - `score(t, s, seat)`, `winner(t, s)` (tie: the first to reach the final space),
-  `n_circle(s)`, `window_size(t, s)`, `patch_in_window(t, s, patch)`.
+  `empty_cells(t, s, seat)`, `n_circle(s)`, `window_size(t, s)`, `patch_in_window(t, s, patch)`.
+- `play_random_games(t, rng, games, level, deck, out_scores) -> plies`: many random games in one
+  call (benchmarks, tests).
+
+Copying a position for search is `s.copy(), q.copy()` (and `rng.copy()` for the chance);
+everything a game needs is in those arrays. Per-game results for the simulator's
+RESULT_FIELDS_TIME_TRACK come straight from the state: S_BUTTONS, S_FILLED, S_FIRST_FINISHER,
+S_BONUS_OWNER, S_PLIES, S_LEATHER_PLACED, S_INCOME_RECEIVED, S_BUY_SEAT, S_BUY_PLY.
 
 Action encoding (ints)
 ----------------------
