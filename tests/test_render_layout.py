@@ -2,10 +2,15 @@
 crop marks outside the trim, duplex backs, tile shelves and the spiral time board."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolkit.errors import UsageError
 from toolkit.render.boards import spiral_order, time_board, track_cells
+from toolkit.render.doodle import BOARD_GRID, sheet_items, sheet_symbol
 from toolkit.render.imposition import (
     BLEED_MM,
     Duplex,
@@ -16,7 +21,7 @@ from toolkit.render.imposition import (
     one_up,
 )
 from toolkit.render.paper import parse_paper
-from toolkit.render.scene import MIN_LINE_MM, Group, Line, Rect
+from toolkit.render.scene import MIN_LINE_MM, Group, Line, Rect, Text
 from toolkit.render.tiles import QUILT_CELL_MM, tile_pieces
 from toolkit.specs import load_edition
 
@@ -179,10 +184,6 @@ def test_track_ends_in_the_centre(spaces):
 
 
 def test_time_board_numbers_every_space_and_refuses_illegible_tracks():
-    from dataclasses import replace
-
-    from toolkit.render.scene import Text
-
     edition = load_edition("classic")
     board = time_board(edition, parse_paper("a4"))
     numbers = {item.text for item in board.front if isinstance(item, Text)}
@@ -195,3 +196,39 @@ def test_time_board_numbers_every_space_and_refuses_illegible_tracks():
     huge = replace(edition.time_track, final_space=999, income_marks=(999,), leather_patches=())
     with pytest.raises(UsageError, match="larger paper"):
         time_board(replace(edition, time_track=huge), parse_paper("a4"))
+
+
+# ----- properties over custom specs ----------------------------------------------------------------
+
+_DOODLE = load_edition("doodle")
+_CLASSIC = load_edition("classic")
+
+
+@settings(max_examples=25, deadline=None)
+@given(width=st.integers(3, 14), height=st.integers(3, 14), rounds=st.integers(1, 6))
+def test_any_doodle_variant_gets_a_matching_sheet(width, height, rounds):
+    edition = replace(_DOODLE, board_width=width, board_height=height, rounds=rounds)
+    items = sheet_items(edition)
+    spaces = [i for i in items if isinstance(i, Rect) and i.stroke == BOARD_GRID]
+    assert len(spaces) == width * height
+    texts = {i.text for i in items if isinstance(i, Text)}
+    assert {str(n) for n in range(1, rounds + 1)} <= texts
+    for item in items:  # everything stays on the reference page
+        if isinstance(item, Rect):
+            assert 0 <= item.x and item.x + item.width <= 210 + 1e-6
+            assert 0 <= item.y and item.y + item.height <= 297 + 1e-6
+    sheet_symbol(edition, parse_paper("a5"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(final=st.integers(1, 150), data=st.data())
+def test_any_custom_track_numbers_every_space_in_a_connected_path(final, data):
+    marks = tuple(sorted(data.draw(st.sets(st.integers(1, final), max_size=12)) | {final}))
+    leather = tuple(sorted(data.draw(st.sets(st.integers(1, final), max_size=8))))
+    track = replace(_CLASSIC.time_track, final_space=final, income_marks=marks, leather_patches=leather)
+    board = time_board(replace(_CLASSIC, time_track=track), parse_paper("a4"))
+    numbers = [item.text for item in board.front if isinstance(item, Text)]
+    assert {str(i) for i in range(final + 1)} <= set(numbers)
+    side, cells = track_cells(final + 1)
+    for (r1, c1), (r2, c2) in zip(cells, cells[1:]):
+        assert abs(r1 - r2) + abs(c1 - c2) == 1
