@@ -86,10 +86,11 @@ def tiles_document(edition: Edition, options: RenderOptions) -> Document:
 
 
 def board_pages(edition: Edition, options: RenderOptions) -> list[Page]:
-    """One quilt board per player (the minimum player count) and the time board, 1-up."""
+    """One quilt board per player (up to the edition's player cap) and the time board, 1-up."""
     quilt = boards_mod.quilt_board(edition)
+    players = edition.players_max if edition.players_max is not None else edition.players_min
     pages = []
-    for player in range(1, max(1, edition.players_min) + 1):
+    for player in range(1, max(1, players) + 1):
         pages.append(one_up(quilt, options.paper, proof=options.proof, label=f"quilt board {player}"))
     pages.append(one_up(boards_mod.time_board(edition, options.paper), options.paper, proof=options.proof,
                         label="time board"))
