@@ -38,6 +38,9 @@ class DoodleGreedyBot:
         return game.action_of_row(act)
 
 
+# Let the other bot modules register first, so `greedy` for the time-track editions is the
+# factory this one hands them to, whichever module is imported first.
+base._load_bot_modules()
 _previous = base._FACTORIES.get("greedy")
 
 

@@ -291,6 +291,9 @@ def _row_bits(occ_k, r, width):
     w = b >> 6
     off = b & 63
     val = occ_k[w] >> off
+    if off > 0:
+        # The words are signed: clear the copies of bit 63 that the arithmetic shift brought in.
+        val &= (1 << (64 - off)) - 1
     if off + width > 64:
         val = val | (occ_k[w + 1] << (64 - off))
     return val & ((1 << width) - 1)
@@ -698,6 +701,8 @@ def check_action(tables, st, occ, act):
     words = params[PR_WORDS]
     width = params[PR_W]
     height = params[PR_H]
+    if again != 0 and (kind == K_START or kind == K_PASS or kind == K_SCORE):
+        return ERR_SHAPE
     if kind == K_SINGLE:
         if again != 0 and again != S_SINGLE + 1:
             return ERR_SHAPE
@@ -794,9 +799,13 @@ def check_action(tables, st, occ, act):
         if cut >= cut_n[patch] or act[A_PIECE] < 0 or act[A_PIECE] > 1:
             return ERR_SHAPE
         shape = cut_piece[patch, cut, act[A_PIECE]]
+    elif cut != -1:
+        return ERR_SHAPE
     else:
         if again == S_CUT + 1:
             return ERR_AGAIN_NEEDLESS
+        if act[A_PIECE] != 0:
+            return ERR_SHAPE
         shape = patch_shape[patch]
     g = act[A_PLACE]
     if g < sh_start[shape] or g >= sh_start[shape] + sh_count[shape]:
