@@ -251,3 +251,11 @@ def test_once_automa_holds_the_tile_the_human_cannot_take_it():
     game.apply("advance")  # passes the leather patch at 26
     game.apply("leather r0 c0")
     assert game.bonus_owner == 1
+
+
+def test_the_card_without_virtual_buttons_never_buys_even_a_free_patch():
+    game = new()
+    set_circle(game, ["P16", "P03", "P06"])  # P16 costs 0 buttons
+    automa_to_move(game, 4, 10)
+    assert automa_takes(game, card_index("normal", 0, 5, ())) is None
+    assert game.positions[1] == 11

@@ -125,7 +125,9 @@ def play_game(
         if bot is not None:
             action = bot.choose(game, rngs[seat])
             game.apply(action)
-            echo(f"{_seat_label(game, seat)} ({bot.name}): {action}")
+            event = getattr(game, "last_event", "")
+            detail = f" ({event})" if event and event != f"{_seat_label(game, seat)}: {action}" else ""
+            echo(f"{_seat_label(game, seat)} ({bot.name}): {action}{detail}")
             if interactive:
                 echo(game.render_text())
             continue

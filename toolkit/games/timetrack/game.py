@@ -121,6 +121,8 @@ class TimeTrackGame:
         self.tables: TrackTables = tables_for(edition)
         self.history: list[TrackAction] = []
         self.options: dict[str, Any] = {}
+        self.last_event = ""
+        """What the last action did, in words (for the terminal)."""
         t = self.tables.arrays
         self.rng = seed_state(self.seed)
         """The game's own chance: deal, Express late patches, the Automa deck."""
@@ -330,10 +332,22 @@ class TimeTrackGame:
         seat = self.current_player
         t = self.tables.arrays
         before = self.quilts[seat].copy() if seat is not None else None
+        circle_before = self.circle
+        position_before = self.positions[seat] if seat is not None else 0
         k.apply(t, self.state, self.quilts, code, self.rng)
         self.history.append(action)
         if seat is None:
             return
+        if isinstance(action, AutomaTurn):
+            card = self.edition.automa.deck(self.options["automa_deck"])[int(self.state[k.S_CARD])]
+            taken = [pid for pid in circle_before if pid not in self.circle]
+            did = f"took {taken[0]}" if taken else f"passed from space {position_before} to {self.positions[seat]}"
+            self.last_event = (
+                f"Automa drew a card ({card.virtual_buttons} virtual buttons, income {card.income},"
+                f" filters {', '.join(card.filters) or 'none'}) and {did}"
+            )
+        else:
+            self.last_event = f"{self.seat_name(seat)}: {action}"
         if isinstance(action, Buy):
             label = _label(len([a for a in self.history if isinstance(a, Buy)]) - 1)
             self._mark(seat, before, label)

@@ -62,6 +62,9 @@ the one directly after the neutral token, S_CIRCLE_LEN long), S_LEATHER_LEFT (1 
 patch i is on the board), S_DRAW (Automa draw pile, top = last), S_DISCARD, S_BUY_SEAT and
 S_BUY_PLY per patch index (-1 = not bought).
 
+Automa's 0-button card (normal deck card #12) never buys, as the reference notes, even when a
+patch costing 0 buttons is in the window; it is a pass card.
+
 Automa leather patches: Automa has no quilt and places no patches (ruling 13), so a leather
 patch its token moves onto or past leaves play, out of the human's reach, and scores nothing
 (the reference gives Automa no pile that could count it).
@@ -485,9 +488,11 @@ def _automa_turn(t, s, q, rng):
     human = s[S_POS + 1 - seat]
     window = window_size(t, s)
     cand = 0
-    for j in range(window):
-        if t.cost[s[S_CIRCLE + j]] <= budget:
-            cand |= 1 << j
+    # A card without virtual buttons never buys, not even a patch that costs nothing.
+    if budget > 0:
+        for j in range(window):
+            if t.cost[s[S_CIRCLE + j]] <= budget:
+                cand |= 1 << j
     if cand == 0:
         # Pass: in front of the human, no buttons for the spaces (income marks still pay).
         _move(t, s, q, seat, min(human + 1, final) - pos, False)
