@@ -469,3 +469,47 @@ def test_the_python_random_bot_and_the_compiled_chooser_agree():
         action = bot.choose(game, r1)
         assert game.encode(action) == code
         game.apply(action)
+
+
+# ----- one source of truth: the validator agrees with the legal-action generator ---------------
+
+@pytest.mark.parametrize("name, options", [("classic", {}), ("express", {}), ("anniversary", {"automa_level": 2})])
+def test_check_action_accepts_exactly_the_legal_actions(name, options):
+    game = new(name, 3, **options)
+    t = game.tables.arrays
+    everything = range(game.tables.n_actions)
+    bots = {0: make_bot("random", game.edition), 1: make_bot("automa" if options else "random", game.edition, level=2)}
+    rng = seed_state(5)
+    positions = 0
+    while not game.is_over:
+        if game.state[k.S_PLIES] % 4 == 0 or game.pending_leather:
+            legal = set(game.legal_codes().tolist())
+            accepted = {a for a in everything if k.check_action(t, game.state, game.quilts, a) == k.R_OK}
+            assert accepted == legal
+            positions += 1
+        game.apply(bots[game.current_player].choose(game, rng))
+    assert positions >= 5
+
+
+def test_the_final_space_is_an_income_mark():
+    game = new()
+    game.state[k.S_INCOME] = 4
+    set_pos(game, 52, 53)
+    game.apply("advance")
+    assert game.buttons[0] == 5 + 1 + 4
+
+
+def test_only_the_moving_player_receives_income():
+    game = new()
+    game.state[k.S_INCOME] = 2
+    game.state[k.S_INCOME + 1] = 3
+    set_pos(game, 4, 8)
+    game.apply("advance")  # seat 0 passes the mark at 5
+    assert game.buttons == (5 + 5 + 2, 5)
+
+
+def test_express_board_and_time_track():
+    game = new("express")
+    assert (game.edition.board_width, game.edition.board_height) == (7, 7)
+    assert len(game.leather_left) == 6
+    assert game.empty_cells == (49, 49)
