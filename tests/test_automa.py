@@ -259,3 +259,12 @@ def test_the_card_without_virtual_buttons_never_buys_even_a_free_patch():
     automa_to_move(game, 4, 10)
     assert automa_takes(game, card_index("normal", 0, 5, ())) is None
     assert game.positions[1] == 11
+
+
+def test_the_tactical_deck_shows_the_next_cards_virtual_buttons():
+    game = new(deck="tactical")
+    card = card_index("tactical", 1, 5, ("NO_OVERTAKE", "MOST_BUTTONS", "FURTHEST"))
+    next_card(game, card)
+    assert game.next_card_buttons == 1
+    assert "next card (tactical deck, back shown): 1 virtual buttons" in game.render_text()
+    assert new(deck="normal").next_card_buttons is None

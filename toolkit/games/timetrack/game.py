@@ -203,6 +203,18 @@ class TimeTrackGame:
         return None if seat < 0 else seat
 
     @property
+    def next_card_buttons(self) -> int | None:
+        """Tactical deck only: the virtual buttons printed on the back of Automa's next card
+        (None when the deck is normal, or empty and about to be reshuffled)."""
+        if not self.automa_level or self.options.get("automa_deck") != "tactical":
+            return None
+        left = int(self.state[k.S_DRAW_LEN])
+        if left == 0:
+            return None
+        card = int(self.state[k.S_DRAW + left - 1])
+        return self.edition.automa.deck("tactical")[card].virtual_buttons
+
+    @property
     def pending_leather(self) -> int:
         return int(self.state[k.S_PENDING_LEATHER])
 
@@ -474,6 +486,7 @@ class TimeTrackGame:
                 "deck": self.options["automa_deck"],
                 "cards_in_draw_pile": int(self.state[k.S_DRAW_LEN]),
                 "cards_discarded_unseen": int(self.state[k.S_DISCARD_LEN]),
+                "next_card_virtual_buttons": self.next_card_buttons,
             }
         return info
 
@@ -505,6 +518,9 @@ class TimeTrackGame:
                 f" ({int(self.state[k.S_AUTOMA_BUTTONS_ON_PATCHES])} buttons on them),"
                 f" {int(self.state[k.S_AUTOMA_WITHOUT_BUTTONS])} without"
             )
+            ahead = self.next_card_buttons
+            if ahead is not None:
+                lines.append(f"Automa's next card (tactical deck, back shown): {ahead} virtual buttons")
         else:
             lines.append(f"   {names[0]:<{width}}    {names[1]:<{width}}")
             lines.append(f"   {cols}    {cols}")
