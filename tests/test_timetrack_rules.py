@@ -513,3 +513,16 @@ def test_express_board_and_time_track():
     assert (game.edition.board_width, game.edition.board_height) == (7, 7)
     assert len(game.leather_left) == 6
     assert game.empty_cells == (49, 49)
+
+
+def test_messages_for_leather_out_of_turn_and_patches_already_bought():
+    game = new()
+    with pytest.raises(IllegalAction, match="no leather patch to place"):
+        game.apply("leather r0 c0")
+    with pytest.raises(IllegalAction, match="not on the 9x9 quilt"):
+        game.apply("leather r9 c0")
+    set_circle(game, ["P01", "P02", "P05", "P13"])
+    game.apply(first_buy(game, "P01"))
+    set_pos(game, 2, 2, top=1)
+    with pytest.raises(IllegalAction, match="P01 was already bought by player 1"):
+        game.apply("buy P01 o0 r5 c0")
