@@ -6,6 +6,7 @@ report.pdf, all rendered in memory first and written atomically, so a failed run
 """
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 from pathlib import Path
@@ -16,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from toolkit.errors import UsageError
+from toolkit.errors import ToolkitError, UsageError
 from toolkit.fileio import atomic_write_bytes, atomic_write_text
 from toolkit.specs.models import Family
 
@@ -168,6 +169,21 @@ def balance(
         typer.echo(f"wrote {', '.join(str(out / name) for name in OUT_FILES)}")
 
 
+def _reporting_errors(command):
+    """Turn a ToolkitError of the command into one `error: ...` line and its exit code."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except ToolkitError as error:
+            from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
+
+            fail(error)
+
+    return wrapper
+
+
 def register(app: typer.Typer) -> None:
-    app.command("simulate")(simulate)
-    app.command("balance")(balance)
+    app.command("simulate")(_reporting_errors(simulate))
+    app.command("balance")(_reporting_errors(balance))

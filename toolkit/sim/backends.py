@@ -21,7 +21,7 @@ from toolkit.sim.shards import Shard, ShardResult, run_shard
 ProgressFn = Callable[[ShardResult], None]
 """Called once per finished shard, in completion order (for progress bars)."""
 
-DASK_CONNECT_TIMEOUT = 10.0
+DASK_CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before giving up."""
 
 

@@ -11,11 +11,55 @@ a compiled chooser, and return a dict of arrays named as in the RESULT_FIELDS co
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
 from toolkit.errors import UsageError
-from toolkit.games.doodle import kernel as dk
+
+# numba's on-disk cache of a function is keyed by its own file only: a changed kernel or chooser
+# would still run the stale compiled loop. So the cache of this module is dropped whenever the
+# source of anything the loops compile in changes.
+_DEPENDENCIES = (
+    "toolkit.games.rng",
+    "toolkit.games.timetrack.kernel",
+    "toolkit.games.timetrack.tables",
+    "toolkit.games.doodle.kernel",
+    "toolkit.bots.greedy",
+    "toolkit.bots.packing",
+    "toolkit.bots.mcts",
+)
+
+
+def _drop_stale_cache() -> None:
+    digest = hashlib.sha256()
+    for name in _DEPENDENCIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            digest.update(name.encode() + b"\0" + Path(spec.origin).read_bytes())
+    stamp_text = digest.hexdigest()
+    cache_dir = Path(__file__).resolve().parent / "__pycache__"
+    stamp = cache_dir / "loops.dependencies"
+    try:
+        if stamp.is_file() and stamp.read_text() == stamp_text:
+            return
+        for path in cache_dir.glob("loops.*.nb[ic]"):
+            path.unlink(missing_ok=True)
+        cache_dir.mkdir(exist_ok=True)
+        stamp.write_text(stamp_text)
+    except OSError:
+        # A read-only install keeps whatever cache it shipped with; numba then compiles in memory.
+        pass
+
+
+_drop_stale_cache()
+
+from toolkit.bots import greedy as greedy_bot  # noqa: E402
+from toolkit.bots import mcts as mcts_bot  # noqa: E402
+from toolkit.games.doodle import kernel as dk  # noqa: E402
 from toolkit.games.timetrack import kernel as tk
 from toolkit.games.timetrack.kernel import (
     AUTOMA_SEAT,
@@ -37,7 +81,7 @@ from toolkit.sim.botspec import AUTOMA, GREEDY, KIND_NAMES, MCTS, RANDOM, BotSpe
 
 @njit(cache=True)
 def _time_track_loop(
-    t, game_rngs, bot_rngs, kinds, iterations, swap, automa_level, automa_deck,
+    t, game_rngs, bot_rngs, kinds, iterations, greedy_weights, swap, automa_level, automa_deck,
     score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat, buy_ply,
 ):
     n = game_rngs.shape[0]
@@ -58,11 +102,13 @@ def _time_track_loop(
             if automa_level > 0 and seat == AUTOMA_SEAT and s[S_PENDING_LEATHER] == 0:
                 action = automa_action
             else:
-                kind = kinds[seat ^ swap[g]]
-                if kind == RANDOM:
-                    action = tk.random_action(t, s, q, bot_rng, scratch)
+                bot = seat ^ swap[g]
+                kind = kinds[bot]
+                if kind == GREEDY:
+                    action = greedy_bot.choose(t, s, q, bot_rng, greedy_weights)
+                elif kind == MCTS:
+                    action = mcts_bot.choose(t, s, q, bot_rng, iterations[bot])
                 else:
-                    # Kinds without a compiled chooser are refused in Python before the loop runs.
                     action = tk.random_action(t, s, q, bot_rng, scratch)
             tk.apply(t, s, q, action, rng)
         for seat in range(2):
@@ -80,7 +126,7 @@ def _time_track_loop(
             buy_ply[g, i] = s[S_BUY_PLY + i]
 
 
-TIME_TRACK_KINDS = {RANDOM, AUTOMA}
+TIME_TRACK_KINDS = {RANDOM, GREEDY, MCTS, AUTOMA}
 """Bot kinds the time-track loop has a compiled chooser for."""
 
 
@@ -126,7 +172,7 @@ def play_time_track(
     }
     _time_track_loop(
         tables, np.ascontiguousarray(game_rngs, dtype=np.int64), np.ascontiguousarray(bot_rngs, dtype=np.int64),
-        kinds, iterations, np.ascontiguousarray(swap, dtype=np.int64), automa_level, automa_deck,
+        kinds, iterations, greedy_bot.WEIGHTS, np.ascontiguousarray(swap, dtype=np.int64), automa_level, automa_deck,
         out["score"], out["buttons"], out["empty"], out["winner"], out["first_finisher"], out["bonus_owner"],
         out["plies"], out["leather"], out["income"], out["buy_seat"], out["buy_ply"],
     )

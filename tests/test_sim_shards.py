@@ -1,0 +1,118 @@
+"""Seeds, shards and backends: results depend on the seed only, never on how the work is split."""
+import json
+
+import numpy as np
+import pytest
+
+from toolkit.games.rng import derive_seed, seed_state
+from toolkit.games.timetrack import kernel as tk
+from toolkit.games.timetrack.tables import tables_for
+from toolkit.sim import experiment
+from toolkit.sim.botspec import parse_bots
+from toolkit.sim.shards import Shard, deal_generators, merge_results, plan_shards, run_shard
+from toolkit.specs import load_edition
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load_edition("classic")
+
+
+def _doc(refs, bots, games, seed, workers=1, scheduler=None, kind="simulation"):
+    request = experiment.prepare(refs, bots, games, seed, workers, scheduler)
+    outcome = experiment.run(request)
+    if kind == "simulation":
+        return experiment.simulation_document(request, outcome, "cmd")
+    return experiment.balance_document(request, outcome, "cmd")
+
+
+def test_deal_generators_pair_seat_swapped_games():
+    game, bots, swap = deal_generators(11, 3, 6, 2)
+    assert game.shape == (6, 4) and swap.tolist() == [0, 1] * 3
+    for d in range(3):
+        expected = seed_state(derive_seed(11, 3 + d))
+        assert np.array_equal(game[2 * d], expected) and np.array_equal(game[2 * d + 1], expected)
+        assert not np.array_equal(bots[2 * d], bots[2 * d + 1])
+    solo, _, no_swap = deal_generators(11, 3, 6, 1)
+    assert np.array_equal(solo[0], game[0]) and not no_swap.any()
+
+
+def test_plan_covers_every_deal_once_and_ignores_workers(classic):
+    bots = parse_bots("random,random", classic)
+    for deals in (1, 7, 64, 1000, 12345):
+        plan = plan_shards(deals, bots)
+        assert plan[0][0] == 0 and plan[-1][1] == deals
+        assert all(a[1] == b[0] for a, b in zip(plan, plan[1:]))
+
+
+def test_merged_shards_equal_one_shard_of_everything(classic):
+    bots = parse_bots("random,random", classic)
+    editions = (classic, load_edition("six-buttons"))
+    whole = run_shard(Shard(0, editions, bots, 5, 0, 20))
+    parts = merge_results(run_shard(Shard(i, editions, bots, 5, a, b)) for i, (a, b) in enumerate([(0, 7), (7, 8), (8, 20)]))
+    assert (parts.deals, parts.games) == (20, 40)
+    for mine, theirs in zip(parts.tallies + parts.paired, whole.tallies + whole.paired):
+        assert mine.equals(theirs)
+
+
+def test_loop_plays_the_kernel_rules_move_for_move(classic):
+    """Replaying a deal with the kernel's own functions gives the loop's results field by field."""
+    tables = tables_for(classic).arrays
+    bots = parse_bots("random,random", classic)
+    game_rngs, bot_rngs, swap = deal_generators(3, 0, 2, 2)
+    from toolkit.sim.loops import play_time_track
+
+    out = play_time_track(tables, bots, game_rngs, bot_rngs, swap)
+    for g in range(4):
+        rng, bot_rng = game_rngs[g].copy(), bot_rngs[g].copy()
+        s, q = tk.new_state(tables, rng)
+        scratch = np.zeros(int(tables.params[19]), dtype=np.int64)
+        plies = 0
+        while not tk.is_over(tables, s):
+            tk.apply(tables, s, q, tk.random_action(tables, s, q, bot_rng, scratch), rng)
+            plies += 1
+        assert out["plies"][g] == plies
+        assert out["score"][g].tolist() == [tk.score(tables, s, 0), tk.score(tables, s, 1)]
+        assert out["winner"][g] == tk.winner(tables, s)
+        assert out["buy_seat"][g].tolist() == s[tk.S_BUY_SEAT : tk.S_BUY_SEAT + len(classic.all_patches())].tolist()
+        assert out["leather"][g].sum() <= len(classic.time_track.leather_patches)
+    # Every game of a deal starts from the same circle.
+    assert (out["buy_seat"][0] >= 0).sum() > 0
+
+
+def test_same_seed_same_figures_other_seed_other_figures():
+    a = _doc(["classic"], "random,random", 40, 9)
+    b = _doc(["classic"], "random,random", 40, 9)
+    c = _doc(["classic"], "random,random", 40, 10)
+    assert json.dumps(a) == json.dumps(b)
+    assert a["figures"] != c["figures"]
+
+
+def test_two_worker_processes_give_the_same_bytes_as_one():
+    one = _doc(["classic", "revised-leather"], "random,random", 64, 4, workers=1, kind="balance")
+    two = _doc(["classic", "revised-leather"], "random,random", 64, 4, workers=2, kind="balance")
+    assert json.dumps(one) == json.dumps(two)
+
+
+def test_doodle_loop_plays_the_kernel_rules_move_for_move():
+    """Replaying Doodle games with the kernel's own functions gives the loop's results."""
+    from toolkit.games.doodle import kernel as dk
+    from toolkit.sim.loops import play_doodle
+
+    doodle = load_edition("doodle")
+    bots = parse_bots("random,random", doodle)
+    game_rngs, bot_rngs, _ = deal_generators(8, 0, 2, 1)
+    out = play_doodle(doodle, bots, game_rngs, bot_rngs)
+    tables = dk.build_tables(doodle)
+    act = np.zeros(dk.NA, dtype=np.int64)
+    for g in range(2):
+        st, occ = dk.new_state(tables, 2, game_rngs[g].copy())
+        bot_rng = bot_rngs[g].copy()
+        while st[dk.PHASE] != dk.P_OVER:
+            dk.choose_random(tables, st, occ, bot_rng, act)
+            assert dk.check_action(tables, st, occ, act) == dk.OK
+            dk.apply_action(tables, st, occ, act)
+        assert out["score"][g].tolist() == dk.final_scores(tables, st, occ).tolist()
+        assert out["empty"][g].tolist() == [dk.empty_cells(tables, st, occ, k) for k in range(2)]
+        assert out["round_scores"][g].sum(axis=1).tolist() == [
+            sum(st[st[dk.O_RSCORE] + r * 2 + k] for r in range(doodle.rounds)) for k in range(2)]
