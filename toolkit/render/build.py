@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from toolkit.fileio import atomic_write_bytes
+
 from toolkit.render import automa as automa_mod
 from toolkit.render import boards as boards_mod
 from toolkit.render import doodle as doodle_mod
@@ -22,9 +24,8 @@ from toolkit.render.documents import (
     piece_document,
     render_component,
 )
-from toolkit.render.imposition import Duplex
+from toolkit.render.imposition import Duplex, Piece
 from toolkit.render.paper import Paper
-from toolkit.fileio import atomic_write_bytes
 from toolkit.specs import load_edition
 
 PAD_SHEETS = 80
@@ -66,8 +67,7 @@ def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
                                 (0, edition.patches[0]))
             front = doodle_mod.patch_card(patch, index)
             title, name = f"{edition.title} patch card {patch.id}", patch.id
-        piece = doodle_mod.card_pieces(edition)[0]
-        return piece_document(title, type(piece)(piece.width, piece.height, front, None, name))
+        return piece_document(title, Piece(doodle_mod.CARD_WIDTH, doodle_mod.CARD_HEIGHT, front, None, name))
 
     add("svg/doodle-patch-card.svg", lambda: doodle_card(False), "svg")
     add("svg/doodle-start-card.svg", lambda: doodle_card(True), "svg")
@@ -97,10 +97,9 @@ def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
         edition = load_edition(AUTOMA_EDITION)
         assert edition.automa is not None
         card = edition.automa.deck(deck_name)[0]
-        piece = automa_mod.automa_pieces(edition)[0]
         return piece_document(f"Automa card {card.number} ({deck_name})",
-                              type(piece)(piece.width, piece.height, automa_mod.automa_front(card, deck_name),
-                                          None, f"{deck_name}-{card.number}"))
+                              Piece(automa_mod.CARD_WIDTH, automa_mod.CARD_HEIGHT,
+                                    automa_mod.automa_front(card, deck_name), None, f"{deck_name}-{card.number}"))
 
     def automa_decks() -> list[str]:
         edition = load_edition(AUTOMA_EDITION)
