@@ -228,6 +228,26 @@ def _build(edition: Edition) -> TableInfo:
         arrays.append(array)
     masks = np.ascontiguousarray(np.concatenate(arrays).view(np.int64).reshape(rows, board.words))
     sh_start = np.array(starts, dtype=np.int64)
+    # Orientation table, in placements() order: the orientations that fit the board.
+    or_start, or_count, or_h, or_w, or_base, or_ncell, cell_lists = [], [], [], [], [], [], []
+    for shape, first in zip(shapes, starts):
+        or_start.append(len(or_h))
+        count = 0
+        for image in shape.orientations(flip):
+            if image.height > board.height or image.width > board.width:
+                continue
+            or_h.append(image.height)
+            or_w.append(image.width)
+            or_base.append(first)
+            first += (board.height - image.height + 1) * (board.width - image.width + 1)
+            cells = sorted(image.cells)
+            or_ncell.append(len(cells))
+            cell_lists.append([r * 32 + c for r, c in cells])
+            count += 1
+        or_count.append(count)
+    or_cells = np.zeros((max(len(cell_lists), 1), max(or_ncell + [1])), dtype=np.int64)
+    for o, cells in enumerate(cell_lists):
+        or_cells[o, : len(cells)] = cells
     sh_count = np.array([a.shape[0] for a in arrays], dtype=np.int64)
     specials = 0
     for name in edition.special_actions:
@@ -246,7 +266,11 @@ def _build(edition: Edition) -> TableInfo:
     params[PR_NSTART] = len(edition.start_cards)
     params[PR_NPATCH] = len(patches)
     die = np.array(edition.die, dtype=np.int64)
+    def ints(values):
+        return np.array(values, dtype=np.int64)
+
     tables = (masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card,
+              ints(or_start), ints(or_count), ints(or_h), ints(or_w), ints(or_base), ints(or_ncell), or_cells,
               die, params)
     return TableInfo(
         tables=tables,
@@ -354,7 +378,8 @@ def _rolled_turns(params, rnd):
 @njit(cache=True)
 def new_state(tables, players, rng):
     """A fresh game for `players` seats; chance comes from a copy of `rng` (int64[4])."""
-    masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card, die, params = tables
+    (masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card,
+     or_start, or_count, or_h, or_w, or_base, or_ncell, or_cells, die, params) = tables
     deck = params[PR_DECK]
     rounds = params[PR_ROUNDS]
     o_circle = HEADER
@@ -491,27 +516,64 @@ def _end_step(tables, st):
 
 
 @njit(cache=True)
-def _walk_shape(masks, sh_start, sh_count, shape, occ_k, words, out, idx, target,
-                kind, card, nb, cut, piece, again):
-    for g in range(sh_start[shape], sh_start[shape] + sh_count[shape]):
-        if _fits(masks, g, occ_k, words):
-            if target == -1:
-                _put(out, idx, kind, card, nb, cut, piece, g, 0, 0, 0, again)
-            elif target == idx:
-                _put(out, 0, kind, card, nb, cut, piece, g, 0, 0, 0, again)
-                return idx + 1
-            idx += 1
+def _walk_shape(tables, shape, rows, out, idx, target, kind, card, nb, cut, piece, again):
+    """Visit the placements of one shape that fit, in placements() order (orientation, row,
+    col). Whole rows of anchors are tested at once: an anchor column is free when no cell of
+    the orientation, shifted there, meets a shaded cell."""
+    or_start = tables[8]
+    or_count = tables[9]
+    or_h = tables[10]
+    or_w = tables[11]
+    or_base = tables[12]
+    or_ncell = tables[13]
+    or_cells = tables[14]
+    params = tables[-1]
+    width = params[PR_W]
+    height = params[PR_H]
+    for o in range(or_start[shape], or_start[shape] + or_count[shape]):
+        h = or_h[o]
+        span = width - or_w[o] + 1
+        anchors = (1 << span) - 1
+        for r in range(height - h + 1):
+            bad = 0
+            for i in range(or_ncell[o]):
+                cell = or_cells[o, i]
+                bad |= rows[r + (cell >> 5)] >> (cell & 31)
+            free = ~bad & anchors
+            if free == 0:
+                continue
+            if target == -2:
+                idx += _popcount(free)
+                continue
+            if target >= 0:
+                count = _popcount(free)
+                if idx + count <= target:
+                    idx += count
+                    continue
+            base = or_base[o] + r * span
+            while free:
+                low = free & -free
+                c = 0
+                while not (low >> c) & 1:
+                    c += 1
+                if target == -1:
+                    _put(out, idx, kind, card, nb, cut, piece, base + c, 0, 0, 0, again)
+                elif target == idx:
+                    _put(out, 0, kind, card, nb, cut, piece, base + c, 0, 0, 0, again)
+                    return idx + 1
+                idx += 1
+                free ^= low
     return idx
 
 
 @njit(cache=True)
-def _walk_card(tables, occ_k, out, idx, target, card_pos, patch, nb, nb_again, cut_mode):
+def _walk_card(tables, rows, out, idx, target, card_pos, patch, nb, nb_again, cut_mode):
     """Draws of one card: whole, then (when CUT is available) every piece of every cut."""
-    masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card, die, params = tables
+    (masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card,
+     or_start, or_count, or_h, or_w, or_base, or_ncell, or_cells, die, params) = tables
     words = params[PR_WORDS]
     again = S_NEIGHBOUR + 1 if nb_again else 0
-    idx = _walk_shape(masks, sh_start, sh_count, patch_shape[patch], occ_k, words, out, idx, target,
-                      K_DRAW, card_pos, nb, -1, 0, again)
+    idx = _walk_shape(tables, patch_shape[patch], rows, out, idx, target, K_DRAW, card_pos, nb, -1, 0, again)
     if target >= 0 and idx > target:
         return idx
     if cut_mode == 0 or (cut_mode == 2 and nb_again):
@@ -520,8 +582,8 @@ def _walk_card(tables, occ_k, out, idx, target, card_pos, patch, nb, nb_again, c
         again = S_CUT + 1
     for c in range(cut_n[patch]):
         for piece in range(2):
-            idx = _walk_shape(masks, sh_start, sh_count, cut_piece[patch, c, piece], occ_k, words, out,
-                              idx, target, K_DRAW, card_pos, nb, c, piece, again)
+            idx = _walk_shape(tables, cut_piece[patch, c, piece], rows, out, idx, target, K_DRAW, card_pos,
+                              nb, c, piece, again)
             if target >= 0 and idx > target:
                 return idx
     return idx
@@ -534,7 +596,8 @@ def _walk(tables, st, occ, target, out):
     target == -2: only count; -1: write every action into out; >= 0: write action number
     `target` into out[0]. Returns the number of actions visited.
     """
-    masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card, die, params = tables
+    (masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card,
+     or_start, or_count, or_h, or_w, or_base, or_ncell, or_cells, die, params) = tables
     phase = st[PHASE]
     if phase == P_OVER:
         return 0
@@ -545,11 +608,13 @@ def _walk(tables, st, occ, target, out):
     height = params[PR_H]
     oc = st[O_CIRCLE]
     n = st[CIRCLE_N]
+    rows = np.empty(height, dtype=np.int64)
+    for r in range(height):
+        rows[r] = _row_bits(occ_k, r, width)
     idx = 0
     if phase == P_START:
         shape = start_shape[st[st[O_START] + k]]
-        idx = _walk_shape(masks, sh_start, sh_count, shape, occ_k, words, out, idx, target,
-                          K_START, -1, 0, -1, 0, 0)
+        idx = _walk_shape(tables, shape, rows, out, idx, target, K_START, -1, 0, -1, 0, 0)
         if target >= 0 and idx > target:
             return idx
         if idx == 0:
@@ -571,7 +636,7 @@ def _walk(tables, st, occ, target, out):
                 pos = (cur - 1 + n) % n
             else:
                 pos = (cur + 1) % n
-            idx = _walk_card(tables, occ_k, out, idx, target, pos, st[oc + pos], nb,
+            idx = _walk_card(tables, rows, out, idx, target, pos, st[oc + pos], nb,
                              nb > 0 and nb_mode == 2, cut_mode)
             if target >= 0 and idx > target:
                 return idx
@@ -586,7 +651,7 @@ def _walk(tables, st, occ, target, out):
                     break
             if seen:
                 continue
-            idx = _walk_card(tables, occ_k, out, idx, target, pos, patch, 0, False, cut_mode)
+            idx = _walk_card(tables, rows, out, idx, target, pos, patch, 0, False, cut_mode)
             if target >= 0 and idx > target:
                 return idx
     elif phase == P_SCORE:
@@ -597,9 +662,6 @@ def _walk(tables, st, occ, target, out):
                     return idx + 1
             idx += 1
         else:
-            rows = np.empty(height, dtype=np.int64)
-            for r in range(height):
-                rows[r] = _row_bits(occ_k, r, width)
             for r0 in range(height):
                 for c0 in range(width):
                     if not (rows[r0] >> c0) & 1:
@@ -630,6 +692,8 @@ def _walk(tables, st, occ, target, out):
     single_mode = _special_mode(params, st, k, S_SINGLE)
     if single_mode:
         again = S_SINGLE + 1 if single_mode == 2 else 0
+        if target == -2:
+            return idx + width * height - st[st[O_FILLED] + k]
         for cell in range(width * height):
             if not _cell_set(occ_k, cell):
                 if target == -1:
@@ -690,7 +754,8 @@ def _check_special(params, st, k, s, again_flag):
 @njit(cache=True)
 def check_action(tables, st, occ, act):
     """OK when `act` is legal for the seat to act, else the ERR_* code of the broken rule."""
-    masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card, die, params = tables
+    (masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card,
+     or_start, or_count, or_h, or_w, or_base, or_ncell, or_cells, die, params) = tables
     phase = st[PHASE]
     if phase == P_OVER:
         return ERR_PHASE
@@ -1094,7 +1159,8 @@ def _evaluate(rows, width, height, pre, turns_left, spare_single, gw):
 @njit(cache=True)
 def choose_greedy_weighted(tables, st, occ, bot_rng, act, gw):
     """The greedy chooser with explicit weights (see choose_greedy)."""
-    masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card, die, params = tables
+    (masks, sh_start, sh_count, patch_shape, cut_n, cut_piece, start_shape, deck_card,
+     or_start, or_count, or_h, or_w, or_base, or_ncell, or_cells, die, params) = tables
     width = params[PR_W]
     height = params[PR_H]
     words = params[PR_WORDS]
