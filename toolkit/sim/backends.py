@@ -106,13 +106,16 @@ def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None 
     try:
         workers = max(1, sum(client.nthreads().values()))
 
+        finished = distributed.as_completed(loop=client.loop)
+
         def submit(fn, shard):
             # pure=False: every shard is submitted once and must really run, never be deduplicated.
-            return client.submit(fn, shard, pure=False, key=f"patchwork-shard-{shard.seed}-{shard.index}-{id(shard)}")
+            future = client.submit(fn, shard, pure=False)
+            finished.add(future)
+            return future
 
         def wait_any(futures):
-            done = distributed.wait(futures, return_when="FIRST_COMPLETED").done
-            return [f for f in futures if f in done]
+            return [next(finished), *finished.next_batch(block=False)]
 
         yield from _ordered(shards, submit, 2 * workers, wait_any, progress)
     finally:
