@@ -48,7 +48,7 @@ def bar_chart(title: str, labels: list[str], data: list[list[float]], names: lis
     chart.x = 12 * mm
     chart.y = 16 * mm
     chart.width = width - 20 * mm
-    chart.height = height - 30 * mm
+    chart.height = height - 36 * mm
     chart.data = [tuple(d) for d in data]
     chart.categoryAxis.categoryNames = labels
     chart.categoryAxis.labels.angle = 60 if len(labels) > 10 else 0
@@ -65,8 +65,10 @@ def bar_chart(title: str, labels: list[str], data: list[list[float]], names: lis
     drawing.add(String(width / 2, height - 7 * mm, title, fontSize=9, textAnchor="middle"))
     if len(names) > 1:
         legend = Legend()
-        legend.x = width - 55 * mm
-        legend.y = height - 8 * mm
+        legend.x = 14 * mm
+        legend.y = height - 11 * mm
+        legend.columnMaximum = 1
+        legend.deltax = 45 * mm
         legend.fontSize = 7
         legend.alignment = "right"
         legend.colorNamePairs = [(SERIES_COLOURS[k % len(SERIES_COLOURS)], names[k]) for k in range(len(names))]
