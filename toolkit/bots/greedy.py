@@ -84,7 +84,7 @@ G_TEMPO = N_PACK_WEIGHTS + 4
 """Value of ending the move still behind the opponent (another turn before they move)."""
 N_WEIGHTS = N_PACK_WEIGHTS + 5
 
-WEIGHTS = np.concatenate([DEFAULT_PACK_WEIGHTS, np.array([1.0, 1.0, 1.0, 3.0, 0.0])])
+WEIGHTS = np.concatenate([DEFAULT_PACK_WEIGHTS, np.array([2.0, 0.5, 1.0, 3.0, 0.0])])
 """The tuned weights of the `greedy` bot."""
 
 

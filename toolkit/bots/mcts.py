@@ -290,7 +290,7 @@ def search(t, s, q, rng, iterations, weights, params, visits_out):
     p = t.params
     top_k = max(int(params[M_TOP_K]), 1)
     max_children = 1 + p[P_WINDOW] * top_k + top_k
-    capacity = iterations * max_children + 2
+    capacity = (iterations + 1) * max_children + 1
     slots = iterations + 2
     words = q.shape[1]
     # Tree arrays.
@@ -333,7 +333,6 @@ def search(t, s, q, rng, iterations, weights, params, visits_out):
     # Expand the root now: a forced move needs no search.
     n = candidates(t, s, q, weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v)
     if n == 1:
-        visits_out[0] = 0
         return cand_a[0]
     seat_root = k.current_player(t, s)
     first_child[0] = n_nodes

@@ -32,7 +32,7 @@ PACK_BONUS = 4
 """Value of each covered cell of the fullest bonus square (while the bonus is available)."""
 N_PACK_WEIGHTS = 5
 
-DEFAULT_PACK_WEIGHTS = np.array([0.5, 2.0, 1.0, 0.25, 0.15], dtype=np.float64)
+DEFAULT_PACK_WEIGHTS = np.array([0.5, 2.0, 1.0, 0.0, 0.15], dtype=np.float64)
 
 # ----- the figures packing_score leaves in its counts scratch ---------------------------------
 COUNT_EMPTY = 0
@@ -142,7 +142,11 @@ def popcount64(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    # Shifts and adds rather than a multiply: nothing overflows, compiled or not.
+    x = x + (x >> np.uint64(8))
+    x = x + (x >> np.uint64(16))
+    x = x + (x >> np.uint64(32))
+    return np.int64(x & np.uint64(0x7F))
 
 
 @njit(cache=True)
