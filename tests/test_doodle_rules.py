@@ -467,6 +467,6 @@ def test_render_text_shows_board_scores_and_crossed_specials():
     game = DoodleGame(EDITION, 4, players=2)
     game.apply("single r0 c0")
     text = game.render_text()
-    assert "seat 0" in text and "seat 1" in text
+    assert "player 1" in text and "player 2" in text
     assert "SINGLE [x]" in text and "NEIGHBOUR [ ]" in text
     assert "  1: -" in text and "-: 80" in text

@@ -403,14 +403,14 @@ class DoodleGame:
         phase = int(self._st[K.PHASE])
         seat = self.current_player
         if phase == K.P_START:
-            return (f"seat {seat} must first draw the start card's patch ('start oO rR cC')", RULE_START)
+            return (f"player {seat + 1} must first draw the start card's patch ('start oO rR cC')", RULE_START)
         if phase == K.P_TURN:
-            return (f"turn {self.turn + 1} of round {self.round + 1}: seat {seat} draws the current patch or passes", RULE_TURN)
+            return (f"turn {self.turn + 1} of round {self.round + 1}: player {seat + 1} draws the current patch or passes", RULE_TURN)
         if phase == K.P_FREE:
-            return (f"final turn: seat {seat} picks any card left ('free ID draw ...') or passes",
+            return (f"final turn: player {seat + 1} picks any card left ('free ID draw ...') or passes",
                     "RULINGS 15: final turn, each player picks any card left")
         if phase == K.P_SCORE:
-            return (f"intermediate scoring after round {self.round + 1}: seat {seat} names a rectangle"
+            return (f"intermediate scoring after round {self.round + 1}: player {seat + 1} names a rectangle"
                     " ('score rR cC WxH')", RULE_SCORE)
         return ("the game is over", "game end")
 
@@ -489,7 +489,7 @@ class DoodleGame:
                 "free-choice": f"round {self.round + 1}, final turn: free choice",
                 "scoring": f"intermediate scoring {self.round + 1}",
             }[self.phase]
-            lines.append(f"{where}; seat {self.current_player} to act")
+            lines.append(f"{where}; player {self.current_player + 1} to act")
         circle = self.circle()
         if circle:
             tok = self.token_card
@@ -507,7 +507,7 @@ class DoodleGame:
             sheet = self.sheet(seat)
             marker = "  <- to act" if seat == self.current_player else ""
             lines.append("")
-            lines.append(f"seat {seat} (start card {sheet.start_card}){marker}")
+            lines.append(f"player {seat + 1} (start card {sheet.start_card}){marker}")
             lines.append("    " + " ".join(str(c % 10) for c in range(board.width)))
             rows = board.text(self._mask(seat), fill="#", empty=".").split("\n")
             for r, text in enumerate(rows):

@@ -1119,7 +1119,8 @@ G_ISOLATED = 6
 G_SPECIAL = 7
 G_SINGLE_GAIN = 8
 G_BEST = 9
-GREEDY_WEIGHTS = np.array([4.0, 1.0, 2.0, 1.0, 1.0, 0.5, 3.0, 3.0, 4.0, 0.5])
+G_SPECIAL_HORIZON = 10
+GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0])
 
 
 @njit(cache=True)
@@ -1205,7 +1206,8 @@ def choose_greedy_weighted(tables, st, occ, bot_rng, act, gw):
     tmp = np.empty(words, dtype=np.int64)
     best_value = -1e18
     best_i = 0
-    special_cost = gw[G_SPECIAL] if game_left > 2 else 0.25
+    # A special action unused at the end is worth nothing, so its price falls as the game runs out.
+    special_cost = gw[G_SPECIAL] * min(1.0, game_left / gw[G_SPECIAL_HORIZON]) if game_left > 2 else 0.25
     for i in range(acts.shape[0]):
         kind = acts[i, A_KIND]
         if kind == K_SINGLE:
