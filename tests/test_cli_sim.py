@@ -124,3 +124,12 @@ def test_unreachable_scheduler_from_the_shell(tmp_path):
     assert proc.stderr.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_missing_dask_extra_is_named(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    out = tmp_path / "out"
+    result = run("simulate", "classic", "--games", "4", "--scheduler", "tcp://127.0.0.1:8786", "--out", str(out))
+    assert result.exit_code == 2
+    assert "needs Dask distributed, which is not installed" in result.output
+    assert not out.exists()

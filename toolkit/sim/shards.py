@@ -14,6 +14,7 @@ the same results; the shard plan depends only on the number of deals and the bot
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,20 +86,42 @@ def _deal_cost(bots: tuple[BotSpec, ...]) -> int:
     return cost
 
 
-def plan_shards(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> list[tuple[int, int]]:
-    """Deal ranges covering 0..deals: at most about `max_shards` of them, none too long to run."""
-    if deals <= 0:
-        return []
+def shard_size(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> int:
+    """Deals per shard: about `max_shards` shards, none too long to run (depends on nothing else)."""
     cap = max(1, 4000 // _deal_cost(bots))
-    size = max(1, min(cap, math.ceil(deals / max_shards)))
-    return [(start, min(start + size, deals)) for start in range(0, deals, size)]
+    return max(1, min(cap, math.ceil(max(deals, 1) / max_shards)))
 
 
-def make_shards(editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int) -> list[Shard]:
-    return [
-        Shard(i, editions, bots, seed, start, stop)
-        for i, (start, stop) in enumerate(plan_shards(deals, bots))
-    ]
+def plan_shards(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> list[tuple[int, int]]:
+    """Deal ranges covering 0..deals in order."""
+    plan = ShardPlan((), bots, 0, deals, max_shards)
+    return [(plan[i].start, plan[i].stop) for i in range(len(plan))]
+
+
+class ShardPlan(Sequence):
+    """The shards of a run, made on demand so a run of any length holds only the ones in flight."""
+
+    def __init__(self, editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int, max_shards: int = 64):
+        self.editions = editions
+        self.bots = bots
+        self.seed = seed
+        self.deals = deals
+        self.size = shard_size(deals, bots, max_shards)
+
+    def __len__(self) -> int:
+        return math.ceil(self.deals / self.size) if self.deals > 0 else 0
+
+    def __getitem__(self, index: int) -> Shard:
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        start = index * self.size
+        return Shard(index, self.editions, self.bots, self.seed, start, min(start + self.size, self.deals))
+
+
+def make_shards(editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int) -> ShardPlan:
+    return ShardPlan(editions, bots, seed, deals)
 
 
 # ----- playing a shard ---------------------------------------------------------------------------
