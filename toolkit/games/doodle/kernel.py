@@ -8,9 +8,10 @@ Public API for the simulator (all arrays are numpy; nothing here keeps global st
 -----------------------------------------------------------------------------------
 - ``tables = build_tables(edition)`` (plain Python, cached per edition): a tuple of arrays with
   the placements of every shape the edition can draw (deck patches, their straight-cut pieces,
-  start cards) as int64 mask words, the cut table, the die and the parameters. Pass it unchanged
-  to every compiled function. ``tables_info(edition)`` gives the Python-side lookup tables
-  (shape objects, placement coordinates) the notation layer uses.
+  start cards) as int64 mask words, an orientation table (cells of each orientation, for testing
+  a whole row of anchors at once), the cut table, the deck, the die and the parameters (last
+  element, PR_* indices). Pass it unchanged to every compiled function. ``tables_info(edition)``
+  gives the Python-side lookups (shape objects, placement coordinates) the notation layer uses.
 - ``st, occ = new_state(tables, players, rng)``: a fresh game. ``rng`` is an int64[4] generator
   state from ``toolkit.games.rng.seed_state(seed)``; it is copied into ``st`` and every chance
   event of the game (deck shuffle, token start, start cards, die rolls) draws from that copy,
@@ -23,11 +24,15 @@ Public API for the simulator (all arrays are numpy; nothing here keeps global st
 - Choosers, each writing one action row into ``act`` (int64[NA]) from a bot generator state
   ``bot_rng`` (int64[4], separate from the game's): ``choose_random(tables, st, occ, bot_rng, act)``
   (uniform over the legal actions) and ``choose_greedy(tables, st, occ, bot_rng, act)``.
-- ``play_game(tables, st, occ, bot_kinds, bot_rng)`` plays a game to the end; ``bot_kinds`` is
-  int64[players] of BOT_RANDOM / BOT_GREEDY. ``play_games(tables, players, seeds, bot_kinds,
-  bot_salt)`` plays one game per entry of ``seeds`` (game rng ``seed_words[i]``) and returns the
-  arrays of ``RESULT_FIELDS_DOODLE`` in toolkit.games.base: score, round_scores, empty,
-  start_card, specials, drawn. The seed words come from ``game_rng_words(seeds)`` in Python.
+- ``play_game(tables, st, occ, bot_kinds, bot_rng, weights)`` plays a game to the end;
+  ``bot_kinds`` is int64[players] of BOT_RANDOM / BOT_GREEDY, ``weights`` the greedy weights
+  (normally GREEDY_WEIGHTS; ``choose_greedy_weighted`` takes them too, for tuning).
+  ``play_games(tables, players, seed_words, bot_kinds, bot_words, weights)`` plays one game per
+  row of ``seed_words`` (int64[n, 4] game generator states, e.g. ``game_rng_words(seeds)``), the
+  bots drawing from the rows of ``bot_words``, and returns the arrays of
+  ``RESULT_FIELDS_DOODLE`` (toolkit.games.base) in order: score, round_scores, empty,
+  start_card, specials (times used: neighbour, single, cut, again), drawn (patch cards, the start
+  card not counted).
 - Readers of a finished (or running) state: ``final_scores(tables, st, occ)`` -> int64[players],
   ``empty_cells(tables, st, occ, seat)``, ``best_rectangle(tables, occ_row)`` -> (score, row,
   col, height, width).
@@ -38,6 +43,17 @@ after it), A_CUT (-1 or the cut index in the patch's straight_cuts()), A_PIECE (
 piece, 1 = the other), A_PLACE (global placement row for START/DRAW, cell index for SINGLE, top
 row for SCORE), A_COL, A_H, A_W (rectangle for SCORE, A_H = 0 scores nothing on an empty sheet),
 A_AGAIN (0, or 1 + the special action that AGAIN repeats).
+
+Setup: the deck (each patch `copies` times) is shuffled into the pile, the first circle_size
+cards form the circle, the token goes before a random one of them, and start cards are dealt from
+a shuffled set; with more players than start cards a fresh shuffled set follows for the next
+players, so a card repeats only after every card has been dealt once.
+
+Rounds: rounds-1 rounds of turns_per_round rolled turns, then a last round of turns_per_round-1
+rolled turns and the free choice (when final_free_choice; else all rolled). A roll of d makes the
+d-th card clockwise after the token the token card. Between rounds the leftover cards, in order
+from the token, are the next in line, followed by `refill` cards from the pile (fewer when it runs
+out; a round whose circle is empty goes straight to scoring).
 
 Serialisation of the simultaneous game: within each step (start drawing, each turn, the free
 choice, each scoring) the seats act in order 0..K-1; SINGLE does not end a seat's step, every

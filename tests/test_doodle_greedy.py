@@ -1,0 +1,108 @@
+"""The Doodle greedy bot's decisions that the strategy promises: the best rectangle at every
+scoring, SINGLE to complete a better rectangle or to spend it in the last scoring, specials
+only when they pay, and the same choice from the same position."""
+from __future__ import annotations
+
+import numpy as np
+
+import toolkit.bots.doodle_greedy  # noqa: F401  (registers the Doodle `greedy`)
+from toolkit.bots.base import make_bot
+from toolkit.bots.doodle_greedy import DoodleGreedyBot
+from toolkit.games.doodle import DoodleGame
+from toolkit.games.doodle import kernel as K
+from toolkit.games.rng import seed_state
+from toolkit.geometry.board import Board, mask_words
+from toolkit.specs import load_edition
+
+EDITION = load_edition("doodle")
+BOARD = Board(9, 9)
+BOT = make_bot("greedy", EDITION)
+
+
+def set_sheet(game, seat, cells):
+    _, st, occ = game.kernel_state()
+    occ[seat] = mask_words(BOARD.mask_of(cells), BOARD).view("int64")
+    st[st[K.O_FILLED] + seat] = len(set(cells))
+
+
+def rect_cells(row, col, width, height):
+    return [(r, c) for r in range(row, row + height) for c in range(col, col + width)]
+
+
+def to_scoring(game, rounds_done=0):
+    while game.phase == "start":
+        game.apply(game.legal_actions()[0])
+    done = 0
+    while True:
+        if game.phase == "scoring":
+            if done == rounds_done:
+                return
+            game.apply(game.best_rectangle(game.current_player))
+            done += 1
+        else:
+            game.apply("pass")
+
+
+def test_make_bot_builds_the_doodle_greedy():
+    assert isinstance(BOT, DoodleGreedyBot) and BOT.name == "greedy"
+
+
+def test_scores_the_best_rectangle():
+    game = DoodleGame(EDITION, 1, 1)
+    to_scoring(game)
+    set_sheet(game, 0, rect_cells(0, 0, 8, 3) + rect_cells(4, 0, 5, 4))
+    action = BOT.choose(game, seed_state(1))
+    assert str(action) == "score r4 c0 5x4"
+
+
+def test_single_completes_a_much_better_rectangle_before_scoring():
+    game = DoodleGame(EDITION, 1, 1)
+    to_scoring(game)
+    cells = [c for c in rect_cells(0, 0, 5, 5) if c != (4, 4)]
+    set_sheet(game, 0, cells)
+    action = BOT.choose(game, seed_state(1))
+    assert str(action) == "single r4 c4"
+    game.apply(action)
+    action = BOT.choose(game, seed_state(1))
+    assert str(action) == "score r0 c0 5x5"
+
+
+def test_single_is_kept_when_it_gains_little_mid_game():
+    game = DoodleGame(EDITION, 1, 1)
+    to_scoring(game)
+    set_sheet(game, 0, rect_cells(0, 0, 4, 4) + [(4, 0)])
+    assert BOT.choose(game, seed_state(1)).kind == "score"
+
+
+def test_last_scoring_spends_single_and_again():
+    game = DoodleGame(EDITION, 1, 1)
+    to_scoring(game, rounds_done=2)
+    set_sheet(game, 0, rect_cells(0, 0, 4, 4))
+    first = BOT.choose(game, seed_state(1))
+    assert first.kind == "single" and first.again is None
+    game.apply(first)
+    second = BOT.choose(game, seed_state(1))
+    assert second.kind == "single" and second.again == "single"
+    game.apply(second)
+    assert BOT.choose(game, seed_state(1)).kind == "score"
+
+
+def test_every_choice_is_legal_and_the_same_from_the_same_position():
+    game = DoodleGame(EDITION, 6, 2)
+    while not game.is_over:
+        a = BOT.choose(game, seed_state(3))
+        b = BOT.choose(game.copy(), seed_state(4))
+        assert a == b
+        assert a in game.legal_actions()
+        game.apply(a)
+    assert min(game.scores()) > 60
+
+
+def test_specials_are_used_during_the_game_not_wasted():
+    n = 20
+    out = K.play_games(K.build_tables(EDITION), 1, K.game_rng_words(range(n)), np.array([K.BOT_GREEDY]),
+                       K.game_rng_words(range(n)), K.GREEDY_WEIGHTS)
+    specials = out[4][:, 0, :]
+    assert (specials[:, K.S_AGAIN] == 1).all(), "AGAIN is always spent by the end"
+    assert (specials[:, K.S_SINGLE] >= 1).all()
+    assert specials[:, K.S_CUT].mean() >= 1 and specials[:, K.S_NEIGHBOUR].mean() >= 1
