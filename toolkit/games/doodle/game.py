@@ -83,6 +83,7 @@ class DoodleGame:
         self._st, self._occ = K.new_state(self._tables, players, seed_state(self.seed))
         self._deal = self._snapshot_deal()
         self._index: dict[int, dict[tuple[int, int, int], int]] = {}
+        self._misplaced: IllegalAction | None = None
 
     # ----- state views ---------------------------------------------------------------------
 
@@ -222,8 +223,12 @@ class DoodleGame:
             action = parse_action(action)
         if not isinstance(action, DoodleAction):
             raise NotationError(f"not a Doodle action: {action!r}")
+        self._misplaced = None
         row = self._to_row(action)
         code = int(K.check_action(self._tables, self._st, self._occ, row))
+        if code == K.ERR_SHAPE and self._misplaced is not None:
+            # The kernel has checked the special actions and the card; only the drawing is off.
+            raise self._misplaced
         if code != K.OK:
             raise IllegalAction(str(action), *self._reason(code, action, row))
         K.apply_action(self._tables, self._st, self._occ, row)
@@ -370,9 +375,17 @@ class DoodleGame:
         return row
 
     def _placement(self, text: str, shape: int, action: DoodleAction, what: str) -> int:
+        """The global placement row, or -1 (with the reason kept for apply) when it is off the board."""
         found = self._shape_lookup(shape).get((action.orientation, action.row, action.col))
         if found is not None:
             return found
+        try:
+            self._explain_misplaced(text, shape, action, what)
+        except IllegalAction as error:
+            self._misplaced = error
+        return -1
+
+    def _explain_misplaced(self, text: str, shape: int, action: DoodleAction, what: str) -> None:
         image_count = len(self._info.shapes[shape].orientations(self.edition.allow_flip))
         if not 0 <= action.orientation < image_count:
             raise IllegalAction(
