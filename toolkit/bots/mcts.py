@@ -157,7 +157,7 @@ def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix,
                 new_rows[r] = rows[r] | bit
                 value = packing_score(new_rows, width, height, kk, weights, counts)
                 if bonus_open and counts[COUNT_SQUARE] == bonus_k * bonus_k:
-                    value += p[P_BONUS_POINTS]
+                    value += p[P_BONUS_POINTS] / pack if pack > 0 else 0.0
                 kept = _insert_top(keep_g, keep_v, kept, top_k, r * width + c, value)
             new_rows[r] = rows[r]
         for i in range(kept):

@@ -17,7 +17,10 @@ in; `PACK_*` name the entries of that weight vector and `DEFAULT_PACK_WEIGHTS` i
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import config
+from numba.extending import intrinsic
 
 # ----- the weight vector of packing_score -----------------------------------------------------
 PACK_PERIMETER = 0
@@ -47,13 +50,63 @@ MAX_ROWS = 32
 """Rows a quilt may have (the geometry layer's largest board side)."""
 
 
-@njit(cache=True, inline="always")
-def popcount(x):
-    """Set bits of a non-negative int64 below 2**32 (rows are at most 32 cells wide)."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+@intrinsic
+def _ctpop(typingctx, x):
+    """The CPU's population count (LLVM ctpop) on a 64-bit integer."""
+    if not isinstance(x, types.Integer) or x.bitwidth != 64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, [args[0]])
+
+    return x(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """The CPU's count of trailing zero bits (LLVM cttz) of a non-zero 64-bit integer."""
+    if not isinstance(x, types.Integer) or x.bitwidth != 64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64), ir.IntType(1)])
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
+
+    return x(x), codegen
+
+
+if config.DISABLE_JIT:
+    # Interpreted (NUMBA_DISABLE_JIT=1, for debugging and coverage): plain Python, same results.
+    def popcount(x):
+        """Set bits of a non-negative integer."""
+        return bin(int(x)).count("1")
+
+    def popcount64(x):
+        """Set bits of a uint64 word."""
+        return bin(int(x)).count("1")
+
+    def lowest_bit(x):
+        """Index of the lowest set bit of a non-zero uint64 word."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+else:
+
+    @njit(cache=True, inline="always")
+    def popcount(x):
+        """Set bits of a non-negative int64."""
+        return _ctpop(np.int64(x))
+
+    @njit(cache=True, inline="always")
+    def popcount64(x):
+        """Set bits of a uint64 word."""
+        return np.int64(_ctpop(np.uint64(x)))
+
+    @njit(cache=True, inline="always")
+    def lowest_bit(x):
+        """Index of the lowest set bit of a non-zero uint64 word."""
+        return np.int64(_cttz(np.uint64(x)))
 
 
 @njit(cache=True)
@@ -136,19 +189,6 @@ def fullest_square(rows, width, height, k):
     return best
 
 
-@njit(cache=True, inline="always")
-def popcount64(x):
-    """Set bits of a uint64 word."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    # Shifts and adds rather than a multiply: nothing overflows, compiled or not.
-    x = x + (x >> np.uint64(8))
-    x = x + (x >> np.uint64(16))
-    x = x + (x >> np.uint64(32))
-    return np.int64(x & np.uint64(0x7F))
-
-
 @njit(cache=True)
 def square_counts(words, square_masks, out):
     """out[m] = covered cells of the quilt `words` inside square m (rows of square_masks)."""
@@ -157,6 +197,16 @@ def square_counts(words, square_masks, out):
         for w in range(words.shape[0]):
             c += popcount64(words[w] & square_masks[m, w])
         out[m] = c
+
+
+@njit(cache=True)
+def fullest_index(counts):
+    """Index of the square with the most covered cells (the first of equals)."""
+    best = 0
+    for m in range(1, counts.shape[0]):
+        if counts[m] > counts[best]:
+            best = m
+    return best
 
 
 @njit(cache=True)
