@@ -1,11 +1,11 @@
 """Strength ladder and speed of the time-track bots: random < greedy < mcts, with numbers.
 
     python benchmarks/bench_bots.py [--edition classic] [--games 400] [--iterations 1000] [--seed 1]
-                                    [--skip-ladder] [--skip-speed]
+                                    [--budgets 50,100,200] [--skip-ladder] [--skip-speed]
 
 Ladder: greedy vs random and mcts:N vs greedy, each over `--games` games played as seat-swapped
 pairs (every deal twice, each bot once in each seat), with the win rate, a Wilson 95% interval
-and the mean scores. Speed (CPU time of this one process): greedy-vs-greedy games/s, MCTS
+and the mean scores (`--budgets` adds mcts-vs-greedy matches at other budgets). Speed (CPU time of this one process): greedy-vs-greedy games/s, MCTS
 iterations/s (searches from positions of real games) and mcts-vs-greedy games/s.
 
 Everything is seeded: the same arguments print the same win rates.
@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=400, help="games per match (rounded down to pairs)")
     ap.add_argument("--iterations", type=int, default=mcts.DEFAULT_ITERATIONS, help="MCTS budget per move")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budgets", default="", help="also play mcts:N vs greedy for each N of this comma list")
     ap.add_argument("--skip-ladder", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
     args = ap.parse_args(argv)
@@ -187,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
         print_match("greedy vs random", r)
         r = match(t, args.seed, args.games, MCTS, GREEDY, args.iterations)
         print_match(f"mcts:{args.iterations} vs greedy", r)
+    for budget in (int(b) for b in args.budgets.split(",") if b.strip()):
+        r = match(t, args.seed, args.games, MCTS, GREEDY, budget)
+        print_match(f"mcts:{budget} vs greedy", r)
     return 0
 
 

@@ -63,19 +63,6 @@ def _ctpop(typingctx, x):
     return x(x), codegen
 
 
-@intrinsic
-def _cttz(typingctx, x):
-    """The CPU's count of trailing zero bits (LLVM cttz) of a non-zero 64-bit integer."""
-    if not isinstance(x, types.Integer) or x.bitwidth != 64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64), ir.IntType(1)])
-        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
-
-    return x(x), codegen
-
-
 if config.DISABLE_JIT:
     # Interpreted (NUMBA_DISABLE_JIT=1, for debugging and coverage): plain Python, same results.
     def popcount(x):
@@ -85,11 +72,6 @@ if config.DISABLE_JIT:
     def popcount64(x):
         """Set bits of a uint64 word."""
         return bin(int(x)).count("1")
-
-    def lowest_bit(x):
-        """Index of the lowest set bit of a non-zero uint64 word."""
-        x = int(x)
-        return (x & -x).bit_length() - 1
 
 else:
 
@@ -102,11 +84,6 @@ else:
     def popcount64(x):
         """Set bits of a uint64 word."""
         return np.int64(_ctpop(np.uint64(x)))
-
-    @njit(cache=True, inline="always")
-    def lowest_bit(x):
-        """Index of the lowest set bit of a non-zero uint64 word."""
-        return np.int64(_cttz(np.uint64(x)))
 
 
 @njit(cache=True)
@@ -125,13 +102,6 @@ def quilt_rows(words, width, height, rows):
     """Write the covered cells of each row of a quilt (uint64 words) into rows[:height]."""
     for r in range(height):
         rows[r] = bit_range(words, r * width, width)
-
-
-@njit(cache=True)
-def add_mask_rows(words, width, height, rows, out):
-    """out[:height] = rows | the mask in `words` (e.g. a placement), row by row."""
-    for r in range(height):
-        out[r] = rows[r] | bit_range(words, r * width, width)
 
 
 @njit(cache=True)
