@@ -144,3 +144,37 @@ def test_mutated_bundled_specs_never_crash(tmp_path):
                 pass
             checked += 1
     assert checked > 100
+
+
+
+@pytest.mark.parametrize("relative,user", [("patches/express.yaml", "express"),
+                                           ("tracks/express.yaml", "express"),
+                                           ("automa/automa.yaml", "anniversary"),
+                                           ("start-cards/doodle.yaml", "doodle")])
+def test_mutated_referenced_files_never_crash(tmp_path, relative, user):
+    """Corrupting nested values of a referenced file gives problems, never another exception."""
+    import shutil
+
+    from toolkit.specs import bundled_specs_dir
+
+    copy = tmp_path / "specs"
+    shutil.copytree(bundled_specs_dir(), copy)
+    target, edition = copy / relative, copy / "editions" / f"{user}.yaml"
+    lines = target.read_text(encoding="utf-8").splitlines()
+    checked = 0
+    for i, line in enumerate(lines[:45]):
+        stripped = line.lstrip(" -")
+        if ":" not in stripped or stripped.startswith(("#", "{")):
+            continue
+        key, prefix = stripped.split(":", 1)[0], line[: len(line) - len(stripped)]
+        for value in ("-1", "{}", "null", "[[1]]"):
+            target.write_text("\n".join(lines[:i] + [f"{prefix}{key}: {value}"] + lines[i + 1:]) + "\n")
+            try:
+                problems = validate_paths([edition])
+                load_edition(edition)
+            except SpecError:
+                assert problems
+            except Exception as exc:  # pragma: no cover - the point of the test
+                raise AssertionError(f"{relative} line {i + 1} = {value}: {exc!r}") from exc
+            checked += 1
+    assert checked >= 20

@@ -21,6 +21,13 @@ def _failing(error: ToolkitError) -> None:
     fail(error)
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # e.g. a name longer than the system allows
+        return False
+
+
 def validate(
     paths: Optional[List[Path]] = typer.Argument(
         None, help="Spec files or folders (folders are searched for *.yaml). Default: all bundled specs."),
@@ -36,7 +43,7 @@ def _validate(paths: Optional[List[Path]]) -> None:
     from toolkit.specs import bundled_specs_dir, validate_report
 
     targets = list(paths) if paths else [bundled_specs_dir()]
-    missing = [str(p) for p in targets if not p.exists()]
+    missing = [str(p) for p in targets if not _exists(p)]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
     report = validate_report(targets)

@@ -23,8 +23,15 @@ MIN_DECK_FOR_OUTLIERS = 8
 STATS = ("cost", "time", "income")
 
 
-def _stats(patch: LDict) -> tuple:
-    return tuple(patch.get(k, 0) for k in STATS) + (patch.get("tag"),)
+def _stats(patch: LDict) -> tuple | None:
+    """(cost, time, income, tag), or None when one of them is not a valid value."""
+    values = tuple(patch.get(k, 0) for k in STATS)
+    tag = patch.get("tag")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return None
+    if tag is not None and not isinstance(tag, str):
+        return None
+    return values + (tag,)
 
 
 def deck_problems(items: list[LDict], by_id: dict[str, LDict],
@@ -35,10 +42,11 @@ def deck_problems(items: list[LDict], by_id: dict[str, LDict],
     canon: dict[int, str] = {}
     for patch in items:
         shape = shape_of(patch)
-        if shape is None or not isinstance(patch.get("id"), str):
+        stats = _stats(patch)
+        if shape is None or stats is None or not isinstance(patch.get("id"), str):
             continue
         canon[id(patch)] = shape.canonical_key
-        keyed.setdefault((shape.canonical_key,) + _stats(patch), []).append(patch)
+        keyed.setdefault((shape.canonical_key,) + stats, []).append(patch)
     for patch in items:
         target = patch.get("duplicate_of")
         if not isinstance(target, str):
@@ -46,7 +54,8 @@ def deck_problems(items: list[LDict], by_id: dict[str, LDict],
         other = by_id.get(target)
         if other is None or other is patch:
             out.append(patch.problem("duplicate_of", f"no other patch with id {target!r} in this deck"))
-        elif canon.get(id(other)) != canon.get(id(patch)) or _stats(other) != _stats(patch):
+        elif id(patch) not in canon or canon.get(id(other)) != canon[id(patch)] \
+                or _stats(other) != _stats(patch):
             out.append(patch.problem("duplicate_of", f"{target!r} differs in shape or stats, so "
                                                      "this patch is not a duplicate of it"))
     for group in keyed.values():

@@ -32,6 +32,14 @@ TIME_TRACK_ONLY = ("time_track", "late_patches", "automa", "starting_buttons", "
 VARIANT_EDITS = ("kind", "extends", "add_patches", "remove_patches", "patch_changes")
 
 
+def _is_file(path: Path) -> bool:
+    """is_file that says no (instead of raising) for names the OS refuses: too long, NUL bytes."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _is_path_ref(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
@@ -42,20 +50,20 @@ class _Session:
 
     problems: list[Problem] = field(default_factory=list)
     trees: dict[Path, tuple[str | None, object]] = field(default_factory=dict)
-    involved: dict[Path, int] = field(default_factory=dict)
-    """Every file read, with its mtime_ns, so a cache entry can tell when it is stale."""
+    involved: dict[Path, tuple[int, int] | None] = field(default_factory=dict)
+    """Every file read, with its (mtime_ns, size), so a cache entry can tell when it is stale."""
 
     def add(self, problem: Problem) -> None:
         self.problems.append(problem)
 
     def read(self, path: Path) -> tuple[str | None, object]:
-        path = path.resolve()
+        try:
+            path = path.resolve()
+        except (OSError, ValueError):
+            pass  # read_tree reports why the file cannot be read
         if path in self.trees:
             return self.trees[path]
-        try:
-            self.involved[path] = path.stat().st_mtime_ns
-        except OSError:
-            pass
+        self.involved[path] = _stamp(path)
         try:
             tree, problems = read_tree(path)
         except UnreadableSpec as exc:
@@ -87,12 +95,12 @@ def _resolve_ref(s: _Session, kind: str, ref: str, owner: LDict, key: str) -> Pa
         if not base.is_absolute() and owner.loc.file.startswith("specs/"):
             base = bundled_specs_dir() / owner.loc.file[len("specs/"):]
         target = (base.parent / ref)
-        if not target.is_file():
+        if not _is_file(target):
             s.add(owner.problem(key, f"{kind} file {ref!r} not found (looked for {target})"))
             return None
         return target
     target = bundled_specs_dir() / REF_DIRS[kind] / f"{ref}.yaml"
-    if not target.is_file():
+    if not _is_file(target):
         known = ", ".join(list_refs(kind)) or "none"
         s.add(owner.problem(key, f"unknown {kind} {ref!r}; bundled: {known} (or give a path ending in .yaml)"))
         return None
@@ -163,7 +171,7 @@ def _extends_target(s: _Session, variant: LDict) -> Path | None:
         return _resolve_ref_path(s, variant, ref)
     for folder in (EDITIONS_DIR, VARIANTS_DIR):
         target = bundled_specs_dir() / folder / f"{ref}.yaml"
-        if target.is_file():
+        if _is_file(target):
             return target
     known = ", ".join(list_editions() + list_variants())
     s.add(variant.problem("extends", f"unknown edition or variant {ref!r}; bundled: {known} "
@@ -176,7 +184,7 @@ def _resolve_ref_path(s: _Session, owner: LDict, ref: str) -> Path | None:
     if not base.is_absolute() and owner.loc.file.startswith("specs/"):
         base = bundled_specs_dir() / owner.loc.file[len("specs/"):]
     target = base.parent / ref
-    if not target.is_file():
+    if not _is_file(target):
         s.add(owner.problem("extends", f"file {ref!r} not found (looked for {target})"))
         return None
     return target
@@ -243,24 +251,26 @@ def _apply_variant(s: _Session, parent: LDict, variant: LDict) -> LDict:
     if not isinstance(patches, LList):
         return out
     patches = LList(patches.loc, patches.path, patches, patches.locs)
-    ids = {p.get("id"): i for i, p in enumerate(patches) if isinstance(p, LDict)}
+    ids = {p["id"]: i for i, p in enumerate(patches) if isinstance(p, LDict) and isinstance(p.get("id"), str)}
     removals = variant.get("remove_patches")
     if isinstance(removals, LList):
         drop = set()
         for i, pid in enumerate(removals):
-            if pid in ids:
+            if isinstance(pid, str) and pid in ids:
                 drop.add(ids[pid])
             elif isinstance(pid, str):
                 s.add(removals.problem(i, f"no patch {pid!r} in the edition being extended"))
         kept = [(p, patches.loc_of(i)) for i, p in enumerate(patches) if i not in drop]
         patches = LList(patches.loc, patches.path, [p for p, _ in kept], [l for _, l in kept])
-        ids = {p.get("id"): i for i, p in enumerate(patches) if isinstance(p, LDict)}
+        ids = {p["id"]: i for i, p in enumerate(patches) if isinstance(p, LDict) and isinstance(p.get("id"), str)}
     changes = variant.get("patch_changes")
     if isinstance(changes, LDict):
         for pid, change in changes.items():
+            if not isinstance(change, LDict):
+                continue
             if pid not in ids:
                 s.add(changes.problem(pid, f"no patch {pid!r} in the edition being extended"))
-            elif isinstance(change, LDict):
+            else:
                 i = ids[pid]
                 patches[i] = _deep_merge(patches[i], change)
     additions = variant.get("add_patches")
@@ -449,7 +459,7 @@ def check_edition(s: _Session, e: LDict) -> None:
             s.add(late.problem("enter_at", f"{enter} is more than the {len(circle)} patches of the starting circle"))
     after = e.get("neutral_token_after")
     if isinstance(after, str) and after != "smallest" and circle:
-        if after not in {p.get("id") for p in circle}:
+        if after not in {p.get("id") for p in circle if isinstance(p.get("id"), str)}:
             s.add(e.problem("neutral_token_after",
                             f"expected 'smallest' or the id of a patch of the starting circle, got {after!r}"))
     track = e.get("time_track")
@@ -585,17 +595,19 @@ def _with_hash(edition: Edition) -> Edition:
 
 # ----- public entry points -----------------------------------------------------------------------
 
-_CACHE: dict[Path, tuple[tuple[tuple[Path, int], ...], Edition]] = {}
+_CACHE: dict[Path, tuple[tuple[tuple[Path, tuple[int, int] | None], ...], Edition]] = {}
 
 
-def _fresh(stamps: tuple[tuple[Path, int], ...]) -> bool:
-    for path, mtime in stamps:
-        try:
-            if path.stat().st_mtime_ns != mtime:
-                return False
-        except OSError:
-            return False
-    return True
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except (OSError, ValueError):
+        return None
+    return info.st_mtime_ns, info.st_size
+
+
+def _fresh(stamps: tuple[tuple[Path, tuple[int, int] | None], ...]) -> bool:
+    return all(stamp is not None and _stamp(path) == stamp for path, stamp in stamps)
 
 
 def _find(name_or_path: str | os.PathLike) -> Path:
@@ -603,10 +615,10 @@ def _find(name_or_path: str | os.PathLike) -> Path:
     if isinstance(name_or_path, str) and not _is_path_ref(text):
         for folder in (EDITIONS_DIR, VARIANTS_DIR):
             candidate = bundled_specs_dir() / folder / f"{text}.yaml"
-            if candidate.is_file():
+            if _is_file(candidate):
                 return candidate
     path = Path(text)
-    if path.is_file():
+    if _is_file(path):
         return path
     editions, variants = list_editions(), list_variants()
     raise UnknownEdition(
@@ -697,7 +709,8 @@ def validate_report(paths: Sequence[Path]) -> ValidationReport:
             resolved = _resolve_and_check(s, path)
             if resolved is not None:
                 editions += 1
-                for p in resolved.get("patches") or ():
+                listed = resolved.get("patches")
+                for p in listed if isinstance(listed, LList) else ():
                     if isinstance(p, LDict):
                         patch_ids.add((p.loc.file, str(p.get("id"))))
     return ValidationReport(_sorted(s.unique_problems()), len(files), editions, len(patch_ids))

@@ -574,7 +574,7 @@ def check_file(tree, loc: Loc) -> tuple[str | None, list[Problem]]:
         out.append(loc.problem("(top)", f"expected a mapping with `kind:` at the top, got {_describe(tree)}"))
         return None, out
     kind = tree.get("kind")
-    if kind not in FILE_KINDS:
+    if not isinstance(kind, str) or kind not in FILE_KINDS:
         where = tree.loc_of("kind") if "kind" in tree else tree.loc
         got = "it is missing" if "kind" not in tree else f"got {_describe(kind)}"
         out.append(where.problem("kind", f"expected one of: {', '.join(KINDS)} ({got})"))

@@ -240,8 +240,9 @@ def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Prob
     top = Loc(display, 0, 0)
     try:
         size = path.stat().st_size
-    except OSError as exc:
-        raise UnreadableSpec(top.problem("(file)", f"cannot read file: {exc.strerror or exc}"))
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise UnreadableSpec(top.problem("(file)", f"cannot read file: {reason}"))
     if path.is_dir():
         raise UnreadableSpec(top.problem("(file)", "is a folder, expected a YAML file"))
     if size > MAX_FILE_BYTES:
