@@ -167,3 +167,16 @@ def test_edited_track_gets_its_own_layout_name(tmp_path):
     edition = load_edition(path)
     assert edition.track_layout == "classic-original-late-pay"
     assert edition.time_track.income_marks[0] == 7
+
+
+def test_relative_references_start_at_the_referencing_file(tmp_path, monkeypatch):
+    (tmp_path / "specs" / "sub").mkdir(parents=True)
+    write(tmp_path / "specs", "base.yaml", "kind: variant\nname: b\ntitle: B\nextends: classic\n"
+                                           "starting_buttons: 9\ntime_track: ../track.yaml\n")
+    write(tmp_path, "track.yaml", "kind: time-track\nid: mine\nfinal_space: 40\n"
+                                  "income_marks: [10, 20, 40]\nleather_patches: [15]\n")
+    write(tmp_path / "specs" / "sub", "top.yaml", "kind: variant\nname: t\ntitle: T\nextends: ../base.yaml\n")
+    monkeypatch.chdir(tmp_path)  # a user folder that happens to be called specs/, like the bundled one
+    edition = load_edition("specs/sub/top.yaml")
+    assert edition.starting_buttons == 9 and edition.track_layout == "mine"
+    assert edition.source == "specs/sub/top.yaml"

@@ -50,6 +50,8 @@ class _Session:
 
     problems: list[Problem] = field(default_factory=list)
     trees: dict[Path, tuple[str | None, object]] = field(default_factory=dict)
+    real: dict[str, Path] = field(default_factory=dict)
+    """Display name of each file read -> its real path (relative references start there)."""
     involved: dict[Path, tuple[int, int] | None] = field(default_factory=dict)
     """Every file read, with its (mtime_ns, size), so a cache entry can tell when it is stale."""
 
@@ -64,6 +66,7 @@ class _Session:
         if path in self.trees:
             return self.trees[path]
         self.involved[path] = _stamp(path)
+        self.real[display_name(path)] = path
         try:
             tree, problems = read_tree(path)
         except UnreadableSpec as exc:
@@ -91,14 +94,7 @@ class _Session:
 def _resolve_ref(s: _Session, kind: str, ref: str, owner: LDict, key: str) -> Path | None:
     """Path of the file `ref` names (bundled name or path relative to the owner's file)."""
     if _is_path_ref(ref):
-        base = Path(owner.loc.file)
-        if not base.is_absolute() and owner.loc.file.startswith("specs/"):
-            base = bundled_specs_dir() / owner.loc.file[len("specs/"):]
-        target = (base.parent / ref)
-        if not _is_file(target):
-            s.add(owner.problem(key, f"{kind} file {ref!r} not found (looked for {target})"))
-            return None
-        return target
+        return _relative(s, owner, key, ref, f"{kind} file")
     target = bundled_specs_dir() / REF_DIRS[kind] / f"{ref}.yaml"
     if not _is_file(target):
         known = ", ".join(list_refs(kind)) or "none"
@@ -168,7 +164,7 @@ def _extends_target(s: _Session, variant: LDict) -> Path | None:
     if not isinstance(ref, str):
         return None
     if _is_path_ref(ref):
-        return _resolve_ref_path(s, variant, ref)
+        return _relative(s, variant, "extends", ref, "edition or variant file")
     for folder in (EDITIONS_DIR, VARIANTS_DIR):
         target = bundled_specs_dir() / folder / f"{ref}.yaml"
         if _is_file(target):
@@ -179,13 +175,12 @@ def _extends_target(s: _Session, variant: LDict) -> Path | None:
     return None
 
 
-def _resolve_ref_path(s: _Session, owner: LDict, ref: str) -> Path | None:
-    base = Path(owner.loc.file)
-    if not base.is_absolute() and owner.loc.file.startswith("specs/"):
-        base = bundled_specs_dir() / owner.loc.file[len("specs/"):]
-    target = base.parent / ref
+def _relative(s: _Session, owner: LDict, key: str, ref: str, what: str) -> Path | None:
+    """A path written in a spec file, taken relative to that file's folder."""
+    home = s.real.get(owner.loc.file)
+    target = (home.parent if home is not None else Path.cwd()) / ref
     if not _is_file(target):
-        s.add(owner.problem("extends", f"file {ref!r} not found (looked for {target})"))
+        s.add(owner.problem(key, f"{what} {ref!r} not found (looked for {target})"))
         return None
     return target
 

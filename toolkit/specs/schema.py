@@ -512,8 +512,6 @@ def _kind(name: str) -> F:
     return F(Str(enum=(name,)), f"Spec file kind: {name}.", True)
 
 
-_FILE = {"kind": None}  # kind comes first in every file
-
 PATCH_SET_FILE = Obj({
     "kind": _kind("patch-set"),
     "name": F(Str(pattern=NAME_PATTERN, max_length=64), "Name editions use to refer to this set.", True),
