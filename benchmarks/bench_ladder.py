@@ -30,7 +30,8 @@ def main() -> None:
     parser.add_argument("--doodle-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--skip", default="", help="comma-separated rungs to skip: greedy,mcts,doodle")
+    parser.add_argument("--automa-games", type=int, default=200)
+    parser.add_argument("--skip", default="", help="comma-separated rungs to skip: greedy,mcts,automa,doodle")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     targets = {"greedy": ("greedy,random", 0.75), "mcts": (f"{args.mcts},greedy", 0.80)}
@@ -45,6 +46,16 @@ def main() -> None:
               f"mean score {num(top['mean_score'])} vs {num(other['mean_score'])}; "
               f"seat 0 wins {pct(fig['seats'][0]['win_rate'])}; {elapsed:.1f} s ({fig['games'] / elapsed:.1f} games/s)",
               flush=True)
+    if "automa" not in skip:
+        # The solo game: the player bot moves first against Automa at each difficulty level.
+        for level in range(1, 6):
+            request = experiment.prepare(["anniversary"], "greedy,automa", args.automa_games, args.seed, args.workers, None, level, "normal")
+            outcome = experiment.run(request)
+            fig = experiment.simulation_document(request, outcome, "bench")["figures"]
+            player, automa = fig["bots"]
+            print(f"anniversary: greedy vs automa level {level} (normal deck), {fig['games']} games: greedy wins "
+                  f"{pct(player['win_rate'])}; mean score {num(player['mean_score'])} vs {num(automa['mean_score'])}",
+                  flush=True)
     if "doodle" not in skip:
         fig, elapsed = rung("doodle", "greedy", args.doodle_games, args.seed, args.workers)
         s = fig["score_summary"]
