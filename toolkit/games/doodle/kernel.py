@@ -1165,8 +1165,8 @@ def _evaluate(rows, width, height, pre, turns_left, spare_single, gw):
     _prefix(rows, width, height, pre)
     filled = pre[height, width]
     value = gw[G_ROUND] * _round_potential(pre, width, height, turns_left, spare_single, gw)
-    best = _best_in_rows(rows, width, height)[0]
-    value += gw[G_BEST] * best
+    if gw[G_BEST] != 0.0:
+        value += gw[G_BEST] * _best_in_rows(rows, width, height)[0]
     value += gw[G_FILLED] * filled
     value -= gw[G_ROUGH] * _roughness(rows, width, height)
     value -= gw[G_ISOLATED] * _isolated(rows, width, height)
@@ -1224,10 +1224,19 @@ def choose_greedy_weighted(tables, st, occ, bot_rng, act, gw):
     best_i = 0
     # A special action unused at the end is worth nothing, so its price falls as the game runs out.
     special_cost = gw[G_SPECIAL] * min(1.0, game_left / gw[G_SPECIAL_HORIZON]) if game_left > 2 else 0.25
+    # Many draws land on the same cells at the same price (the same piece from several cuts or
+    # cards): evaluate each (placement, number of specials) once; the first in order keeps ties.
+    seen = np.zeros(masks.shape[0], dtype=np.int64)
     for i in range(acts.shape[0]):
         kind = acts[i, A_KIND]
         if kind == K_SINGLE:
             continue
+        if kind == K_DRAW:
+            uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
+            g = acts[i, A_PLACE]
+            if (seen[g] >> uses) & 1:
+                continue
+            seen[g] |= 1 << uses
         for w in range(words):
             tmp[w] = occ_k[w]
         cost = 0.0
