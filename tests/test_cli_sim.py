@@ -63,10 +63,32 @@ def test_simulate_doodle_solo(tmp_path):
     assert "Start cards" in (out / "report.md").read_text()
 
 
-def test_simulate_automa_keeps_the_player_bot_first():
-    result = run("simulate", "anniversary", "--bots", "automa,random", "--games", "6", "--automa-level", "2")
+def test_simulate_automa_keeps_the_player_bot_first(tmp_path):
+    out = tmp_path / "solo"
+    result = run("simulate", "anniversary", "--bots", "automa,random", "--games", "7", "--automa-level", "2", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "automa" in result.output and "moves first" not in result.output  # seat rule is in the files
+    doc = json.loads((out / "results.json").read_text())
+    assert [b["name"] for b in doc["bots"]] == ["random", "automa:2:normal"]
+    assert "always moves first" in doc["seats"] and doc["games_per_deal"] == 1
+    fig = doc["figures"]
+    assert not fig["seat_swap"] and fig["games"] == 7
+    # No swap: seat 0 is the player bot in every game, so seat and bot figures coincide.
+    assert fig["seats"][0]["win_rate"] == fig["bots"][0]["win_rate"]
+    assert fig["seats"][1]["mean_score"] == fig["bots"][1]["mean_score"]
+
+
+def test_simulate_a_variant_file_and_a_doodle_table_of_three(tmp_path):
+    variant = tmp_path / "dear.yaml"
+    variant.write_text("kind: variant\nname: dearer-start\ntitle: Fewer buttons\nextends: classic\nstarting_buttons: 3\n")
+    result = run("simulate", str(variant), "--bots", "random,random", "--games", "4", "--out", str(tmp_path / "v"))
+    assert result.exit_code == 0, result.output
+    doc = json.loads((tmp_path / "v" / "results.json").read_text())
+    assert doc["edition"]["name"] == "dearer-start" and str(variant) in doc["command"]
+    result = run("simulate", "doodle", "--bots", "greedy,random,random", "--games", "3", "--out", str(tmp_path / "d"))
+    assert result.exit_code == 0, result.output
+    fig = json.loads((tmp_path / "d" / "results.json").read_text())["figures"]
+    assert fig["players"] == 3 and len(fig["seats"]) == 3
+    assert fig["seats"][0]["mean_score"]["estimate"] > fig["seats"][1]["mean_score"]["estimate"]
 
 
 def test_balance_writes_paired_differences(tmp_path):
