@@ -470,3 +470,11 @@ def test_render_text_shows_board_scores_and_crossed_specials():
     assert "player 1" in text and "player 2" in text
     assert "SINGLE [x]" in text and "NEIGHBOUR [ ]" in text
     assert "  1: -" in text and "-: 80" in text
+
+
+def test_last_event_tells_the_roll_and_the_score():
+    game = DoodleGame(EDITION, 4, players=1)
+    game.apply(first(game, lambda a: a.kind == "start"))
+    assert game.last_event == f"roll {game.roll}: the current patch is {game.circle()[game.token_card]}"
+    game.apply("single r8 c8")
+    assert game.last_event == ""

@@ -30,6 +30,20 @@ PHASE_NAMES = {
     K.P_OVER: "over",
 }
 
+NOTATION_HELP = """Doodle actions (o = orientation index, r = row, c = column, all from 0):
+  start o2 r0 c0                      draw your start card's patch
+  draw o1 r3 c4                       draw the current patch
+  pass                                draw nothing this turn
+  neighbour left draw o0 r1 c1        NEIGHBOUR: the card before (left) or after (right) the token
+  cut h2 a draw o0 r5 c5              CUT along the line between rows 1 and 2 (v: columns); piece a or b
+  neighbour right cut v1 a draw ...   NEIGHBOUR and CUT on one turn
+  single r4 c4                        SINGLE: shade one empty cell (any time; does not end your step)
+  again single r2 c2                  AGAIN: a special action a second time (again neighbour/cut ... too)
+  free D07 draw o0 r0 c0              final turn: pick any card left (with cut ... if you like)
+  score r0 c0 5x4                     score the rectangle 5 columns x 4 rows at row 0, col 0
+  score none                          score nothing (empty sheet only)
+'legal draw', 'legal cut', 'legal score' list the matching legal actions."""
+
 RULE_SPECIAL = "RULINGS 18: each special action once per game, AGAIN repeats one other"
 RULE_DRAW = "drawing rules: a patch goes on empty spaces, fully inside the drawing board"
 RULE_SCORE = "RULINGS 19: score exactly one fully shaded rectangle"
@@ -84,6 +98,8 @@ class DoodleGame:
         self._deal = self._snapshot_deal()
         self._index: dict[int, dict[tuple[int, int, int], int]] = {}
         self._misplaced: IllegalAction | None = None
+        self.last_event = ""
+        """What followed the last action (a roll, a score), in words; the CLI prints it."""
 
     # ----- state views ---------------------------------------------------------------------
 
@@ -231,8 +247,22 @@ class DoodleGame:
             raise self._misplaced
         if code != K.OK:
             raise IllegalAction(str(action), *self._reason(code, action, row))
+        seat = self.current_player
+        roll_before = (int(self._st[K.ROUND]), int(self._st[K.TURN]), int(self._st[K.PHASE]))
         K.apply_action(self._tables, self._st, self._occ, row)
         self.history.append(action)
+        events = []
+        if action.kind == "score":
+            events.append(f"player {seat + 1} scores {self.sheet(seat).round_scores[roll_before[0]]}")
+        if self.phase == "turn" and roll_before != (self.round, self.turn, int(self._st[K.PHASE])):
+            events.append(f"roll {self.roll}: the current patch is {self.circle()[self.token_card]}")
+        elif self.phase == "free-choice" and roll_before[2] != K.P_FREE:
+            events.append(f"final turn: pick any of {', '.join(self.circle())}")
+        elif self.phase == "scoring" and roll_before[2] != K.P_SCORE:
+            events.append(f"intermediate scoring {self.round + 1}: name a fully shaded rectangle")
+        elif self.is_over:
+            events.append("game over: " + ", ".join(f"player {k + 1} {v}" for k, v in enumerate(self.scores())))
+        self.last_event = "; ".join(events)
 
     def kernel_state(self) -> tuple[tuple, np.ndarray, np.ndarray]:
         """(tables, st, occ): the live kernel arrays, for compiled choosers; do not modify them."""
