@@ -1,10 +1,12 @@
 """The `greedy` bot of the Doodle editions: the kernel's compiled greedy chooser behind the Bot
 protocol.
 
-It searches every legal draw of the step (the token card whole or cut, the neighbours, the free
-choice) one ply deep and values the sheet by the coming rectangle score, shaded cells, compactness
-and isolated holes; it uses SINGLE before a scoring when that completes a better rectangle (and
-always in the last scoring), and scores the best rectangle. The strategy lives in
+It values every legal draw of the step (the token card whole or cut, the neighbours, the free
+choice) one ply deep by the coming rectangle score, shaded cells, compactness and isolated holes,
+then re-ranks the ten best by the expected best drawing of the next turn's card over the die
+faces (the circle is open, so the next card for each roll is known). It uses SINGLE before a
+scoring when that completes a better rectangle (and always in the last scoring), and scores the
+best rectangle. The strategy lives in
 toolkit.games.doodle.kernel.choose_greedy so the simulator plays the very same bot compiled.
 
 For time-track editions the name `greedy` keeps meaning the time-track greedy bot: the factory
@@ -23,7 +25,7 @@ from toolkit.specs.models import Edition, Family
 
 
 class DoodleGreedyBot:
-    """Deterministic one-ply greedy Doodle player (exact ties go to the first legal action)."""
+    """Deterministic greedy Doodle player with a one-card look-ahead (ties: first legal action)."""
 
     name = "greedy"
     game_options: dict[str, Any] = {}

@@ -1136,7 +1136,8 @@ G_SPECIAL = 7
 G_SINGLE_GAIN = 8
 G_BEST = 9
 G_SPECIAL_HORIZON = 10
-GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0])
+G_LOOKAHEAD = 11
+GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 10.0])
 
 
 @njit(cache=True)
@@ -1227,6 +1228,8 @@ def choose_greedy_weighted(tables, st, occ, bot_rng, act, gw):
     # Many draws land on the same cells at the same price (the same piece from several cuts or
     # cards): evaluate each (placement, number of specials) once; the first in order keeps ties.
     seen = np.zeros(masks.shape[0], dtype=np.int64)
+    values = np.full(acts.shape[0], -1e18)
+    costs = np.zeros(acts.shape[0])
     for i in range(acts.shape[0]):
         kind = acts[i, A_KIND]
         if kind == K_SINGLE:
@@ -1252,18 +1255,107 @@ def choose_greedy_weighted(tables, st, occ, bot_rng, act, gw):
                 cost += special_cost
         _rows_of(tmp, width, height, rows)
         value = _evaluate(rows, width, height, pre, turns_left, spare, gw) - cost
+        values[i] = value
+        costs[i] = cost
         if value > best_value:
             best_value = value
             best_i = i
+    depth = int(gw[G_LOOKAHEAD])
+    if depth > 0 and turns_left > 0 and (phase == P_START or phase == P_TURN):
+        best_i = _look_ahead(tables, st, occ_k, acts, values, costs, depth, turns_left, spare, gw, best_i)
     for j in range(NA):
         act[j] = acts[best_i, j]
 
 
 @njit(cache=True)
+def _look_ahead(tables, st, occ_k, acts, values, costs, depth, turns_left, spare, gw, best_i):
+    """Re-rank the `depth` best draws by the expected value of the best plain drawing of the
+    next turn's card, over the die faces (the circle is known, so the next card is too)."""
+    masks, sh_start, sh_count, patch_shape = tables[0], tables[1], tables[2], tables[3]
+    die = tables[-2]
+    params = tables[-1]
+    width = params[PR_W]
+    height = params[PR_H]
+    words = params[PR_WORDS]
+    oc = st[O_CIRCLE]
+    n = st[CIRCLE_N]
+    if st[PHASE] == P_TURN:
+        # The token card leaves the circle; the token stays in its place.
+        n_after = n - 1
+        nxt = st[CUR] % n_after if n_after > 0 else 0
+    else:
+        n_after = n
+        nxt = st[NEXT]
+    if n_after <= 0:
+        return best_i
+    nfaces = die.shape[0]
+    next_patch = np.empty(nfaces, dtype=np.int64)
+    for f in range(nfaces):
+        pos = (nxt + die[f] - 1) % n_after
+        if st[PHASE] == P_TURN and pos >= st[CUR]:
+            pos += 1
+        next_patch[f] = st[oc + pos]
+    rows = np.empty(height, dtype=np.int64)
+    pre = np.empty((height + 1, width + 1), dtype=np.int64)
+    board = np.empty(words, dtype=np.int64)
+    trial = np.empty(words, dtype=np.int64)
+    face_value = np.empty(nfaces)
+    chosen = np.zeros(acts.shape[0], dtype=np.bool_)
+    best_total = -1e18
+    result = best_i
+    for _ in range(depth):
+        top = -1
+        for i in range(acts.shape[0]):
+            if not chosen[i] and values[i] > -1e17 and (top < 0 or values[i] > values[top]):
+                top = i
+        if top < 0:
+            break
+        chosen[top] = True
+        for w in range(words):
+            board[w] = occ_k[w]
+        kind = acts[top, A_KIND]
+        if kind == K_START or kind == K_DRAW:
+            for w in range(words):
+                board[w] |= masks[acts[top, A_PLACE], w]
+        total = 0.0
+        for f in range(nfaces):
+            done = -1
+            for e in range(f):
+                if next_patch[e] == next_patch[f]:
+                    done = e
+                    break
+            if done >= 0:
+                face_value[f] = face_value[done]
+                total += face_value[f]
+                continue
+            shape = patch_shape[next_patch[f]]
+            _rows_of(board, width, height, rows)
+            best = _evaluate(rows, width, height, pre, turns_left - 1, spare, gw)
+            for g in range(sh_start[shape], sh_start[shape] + sh_count[shape]):
+                if not _fits(masks, g, board, words):
+                    continue
+                for w in range(words):
+                    trial[w] = board[w] | masks[g, w]
+                _rows_of(trial, width, height, rows)
+                v = _evaluate(rows, width, height, pre, turns_left - 1, spare, gw)
+                if v > best:
+                    best = v
+            face_value[f] = best
+            total += best
+        total = total / nfaces - costs[top]
+        if total > best_total:
+            best_total = total
+            result = top
+    return result
+
+
+@njit(cache=True)
 def choose_greedy(tables, st, occ, bot_rng, act):
-    """The strong Doodle bot: one-ply search over every legal draw (whole, cut, neighbour) scored
-    by the coming rectangle, shaded cells, compactness and isolated holes; SINGLE before scoring
-    when it completes a better rectangle; always the best rectangle. Deterministic: bot_rng is
+    """The strong Doodle bot: every legal draw (whole, cut, neighbour, free pick) is valued one
+    ply deep by the coming rectangle, shaded cells, compactness and isolated holes; the ten best
+    are then re-ranked by the expected best drawing of the next turn's card over the die faces
+    (the circle is open information). SINGLE before a scoring when it completes a better
+    rectangle, and always in the last one; always the best rectangle. Deterministic: bot_rng is
     unused (ties go to the first action in canonical order)."""
     choose_greedy_weighted(tables, st, occ, bot_rng, act, GREEDY_WEIGHTS)
 
