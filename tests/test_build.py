@@ -93,3 +93,68 @@ def test_interrupted_build_keeps_good_files(tmp_path, monkeypatch):
     assert (out / "doodle-cards.pdf").read_bytes() == b"the good cards"
     assert len(PdfReader(out / "doodle-pad.pdf").pages) == 4
     assert sorted(p.name for p in out.iterdir()) == ["doodle-cards.pdf", "doodle-pad.pdf"]
+
+
+def run_build(capsys, out) -> tuple[int, str]:
+    saved = sys.argv
+    sys.argv = ["patchwork", "build", "--out", str(out)]
+    try:
+        main()
+        code = 0
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        sys.argv = saved
+    return code, capsys.readouterr().err
+
+
+def assert_one_error(err: str, *needles: str) -> None:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+def test_a_directory_in_the_way_stops_the_build_before_any_file(capsys, tmp_path):
+    out = tmp_path / "kit"
+    (out / "classic-kit.pdf").mkdir(parents=True)
+    code, err = run_build(capsys, out)
+    assert code != 0
+    assert_one_error(err, str(out / "classic-kit.pdf"), "directory")
+    assert [p.name for p in out.iterdir()] == ["classic-kit.pdf"]
+
+
+def test_an_output_folder_under_a_file_is_refused(capsys, tmp_path):
+    (tmp_path / "plain").write_text("not a folder")
+    code, err = run_build(capsys, tmp_path / "plain" / "kit")
+    assert code != 0
+    assert_one_error(err, "plain", "is a file")
+    assert (tmp_path / "plain").read_text() == "not a folder"
+
+
+def test_an_unwritable_folder_is_refused_up_front(capsys, tmp_path, monkeypatch):
+    from toolkit.render import output
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    # root may write anywhere, so refuse the probe the way a read-only folder would
+    monkeypatch.setattr(output.tempfile, "mkstemp", refuse)
+    code, err = run_build(capsys, tmp_path / "kit")
+    assert code != 0
+    assert_one_error(err, "not writable", "Permission denied")
+    assert not (tmp_path / "kit").exists()
+
+
+def test_a_failed_write_is_one_error_line(capsys, tmp_path, monkeypatch):
+    from toolkit.render import output
+
+    def full_disk(path, data):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(output, "atomic_write_bytes", full_disk)
+    monkeypatch.setattr(build_module, "PAD_SHEETS", 2)
+    code, err = run_build(capsys, tmp_path / "kit")
+    assert code != 0
+    assert_one_error(err, "doodle-pad.pdf", "No space left on device")

@@ -145,3 +145,39 @@ def test_same_command_same_bytes_across_processes(capsys, tmp_path):
     code, _, err = run_cli(capsys, "render", "kit", "express", "--backs", "--out", str(here))
     assert code == 0, err
     assert there.read_bytes() == here.read_bytes()
+
+
+def _one_error(err: str, *needles: str) -> None:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+def test_out_that_cannot_be_written_gives_one_clear_line(capsys, tmp_path):
+    (tmp_path / "plain").write_text("x")
+    (tmp_path / "b-02.svg").mkdir()
+    cases = [
+        (["render", "boards", "--out", str(tmp_path)], "is a directory"),
+        (["render", "boards", "--out", str(tmp_path / "plain" / "b.pdf")], "is a file"),
+        # the second page of a multi-page SVG would land on a directory: nothing is written
+        (["render", "boards", "--format", "svg", "--out", str(tmp_path / "b.svg")], "b-02.svg"),
+    ]
+    for args, needle in cases:
+        code, _, err = run_cli(capsys, *args)
+        assert code != 0, args
+        _one_error(err, needle)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b-02.svg", "plain"]
+
+
+def test_a_failed_write_is_one_error_line(capsys, tmp_path, monkeypatch):
+    from toolkit.render import output
+
+    def refuse(path, data):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(output, "atomic_write_bytes", refuse)
+    code, _, err = run_cli(capsys, "render", "sheet", "--out", str(tmp_path / "s.pdf"))
+    assert code != 0
+    _one_error(err, "s.pdf", "Permission denied")

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from toolkit.fileio import atomic_write_bytes
-
 from toolkit.render import automa as automa_mod
 from toolkit.render import boards as boards_mod
 from toolkit.render import doodle as doodle_mod
@@ -25,6 +23,7 @@ from toolkit.render.documents import (
     render_component,
 )
 from toolkit.render.imposition import Duplex, Piece
+from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
 from toolkit.specs import load_edition
 
@@ -114,18 +113,21 @@ def build(out_dir: str | Path, paper: Paper,
           progress: Callable[[str], None] | None = None) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
 
-    Each file is rendered in memory and then replaced atomically, so an interrupted build
-    leaves every earlier good file in place.
+    Every target is checked before the first file is written (OutputError when one cannot be
+    written). Each file is rendered in memory and then replaced atomically, so an interrupted
+    build leaves every earlier good file in place.
     """
     out = Path(out_dir)
+    jobs = _jobs(paper)
+    check_targets(out / relative for relative, _ in jobs)
     written: list[Written] = []
-    for relative, make in _jobs(paper):
+    for relative, make in jobs:
         if progress:
             progress(relative)
         document, fmt = make()
         blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
         assert len(blobs) == 1, "build renders one SVG per component"
         path = out / relative
-        atomic_write_bytes(path, blobs[0])
+        write_bytes(path, blobs[0])
         written.append(Written(path, len(document.pages), len(blobs[0])))
     return written

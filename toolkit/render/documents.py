@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolkit.errors import UsageError
-from toolkit.fileio import atomic_write_bytes
 from toolkit.render import automa as automa_mod
 from toolkit.render import boards as boards_mod
 from toolkit.render import doodle as doodle_mod
 from toolkit.render import tiles as tiles_mod
 from toolkit.render.imposition import BLEED_MM, Duplex, Piece, impose_grid, impose_shelves, one_up
+from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper, parse_paper
 from toolkit.render.scene import Box, Document, Group, Page, translate
 from toolkit.specs.models import Edition
@@ -178,16 +178,19 @@ def svg_paths(out: Path, pages: int) -> list[Path]:
 
 
 def write_document(document: Document, fmt: str, out: str | Path, flip: str | None = None) -> list[Written]:
-    """Encode everything in memory first, then write each file atomically."""
+    """Encode everything in memory first, check every target, then write each file atomically.
+
+    Raises OutputError (before writing anything) when a target cannot be written.
+    """
     out = Path(out)
-    if out.exists() and out.is_dir():
+    if out.is_dir():
         raise UsageError(f"--out {out} is a directory; give a file name such as {out / ('print.' + fmt)}")
+    check_targets([out])
     blobs = encode(document, fmt, flip)
-    if fmt == "pdf":
-        atomic_write_bytes(out, blobs[0])
-        return [Written(out, len(document.pages), len(blobs[0]))]
+    paths = [out] if fmt == "pdf" else svg_paths(out, len(blobs))
+    check_targets(paths)
     written = []
-    for path, blob in zip(svg_paths(out, len(blobs)), blobs):
-        atomic_write_bytes(path, blob)
-        written.append(Written(path, 1, len(blob)))
+    for path, blob in zip(paths, blobs):
+        write_bytes(path, blob)
+        written.append(Written(path, len(document.pages) if fmt == "pdf" else 1, len(blob)))
     return written
