@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.errors import UsageError
-from toolkit.render.boards import spiral_order, time_board, track_cells
+from toolkit.render.boards import spiral_order, time_board, time_board_title, track_cells
 from toolkit.render.doodle import BOARD_GRID, sheet_items, sheet_symbol
 from toolkit.render.imposition import (
     BLEED_MM,
@@ -232,3 +232,43 @@ def test_any_custom_track_numbers_every_space_in_a_connected_path(final, data):
     side, cells = track_cells(final + 1)
     for (r1, c1), (r2, c2) in zip(cells, cells[1:]):
         assert abs(r1 - r2) + abs(c1 - c2) == 1
+
+
+LONG_TRACK = """\
+kind: variant
+name: long-track
+title: Classic on a long track
+extends: classic
+time_track:
+  id: long
+  final_space: 99
+  income_marks: [5, 11, 17, 23, 29, 35, 41, 47, 53, 60, 70, 80, 90, 99]
+  leather_patches: [20, 26, 32, 44, 50, 66, 77, 88]
+"""
+
+
+def _board_texts(edition) -> list[str]:
+    return [item.text for item in time_board(edition, parse_paper("a4")).front if isinstance(item, Text)]
+
+
+def test_time_board_title_names_the_track_actually_drawn(tmp_path):
+    base = load_edition("classic").time_track.title
+    spec = tmp_path / "longtrack.yaml"
+    spec.write_text(LONG_TRACK)
+    # a variant that edits the track inherits the base title in the spec: it must not be printed
+    for edition, title in ((load_edition(str(spec)), "Time board — Classic on a long track"),
+                           (load_edition("moved-income"), "Time board — Patchwork, first income mark on 7")):
+        texts = _board_texts(edition)
+        assert title in texts and base not in texts
+        assert time_board_title(edition) == title
+    # the bundled boards keep their own titles; an edit that lands on a bundled board is that board
+    assert time_board_title(load_edition("classic")) == base
+    assert time_board_title(load_edition("six-buttons")) == base
+    revised = load_edition("classic-revised").time_track.title
+    assert time_board_title(load_edition("revised-leather")) == revised
+
+
+def test_a_custom_track_keeps_a_title_of_its_own(tmp_path):
+    spec = tmp_path / "own.yaml"
+    spec.write_text(LONG_TRACK.replace("  id: long\n", "  id: long\n  title: Long board\n"))
+    assert time_board_title(load_edition(str(spec))) == "Long board"

@@ -10,6 +10,7 @@ unambiguously; every space carries its number.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from toolkit.errors import UsageError
 from toolkit.render.imposition import BLEED_MM, EDGE_MM, MARK_GAP_MM, MARK_MIN_MM, Piece
@@ -24,7 +25,7 @@ from toolkit.render.theme import (
     pt_for_height,
 )
 from toolkit.render.tiles import QUILT_CELL_MM, require_time_track
-from toolkit.specs.models import Edition
+from toolkit.specs.models import Edition, TimeTrack
 
 BOARD_FRAME_MM = 7.0
 QUILT_FILL = "#f3ecdc"
@@ -91,6 +92,46 @@ def time_board_size(paper: Paper) -> float:
     return min(paper.width, paper.height - TRACK_HEADER_MM) - need
 
 
+@lru_cache(maxsize=1)
+def _bundled_tracks() -> dict[str, TimeTrack]:
+    """The time tracks of the bundled editions, by id: the tracks whose titles name a real board."""
+    from toolkit.specs import list_editions, load_edition
+
+    tracks: dict[str, TimeTrack] = {}
+    for name in list_editions():
+        track = load_edition(name).time_track
+        if track is not None:
+            tracks.setdefault(track.id, track)
+    return tracks
+
+
+def _layout(track: TimeTrack) -> tuple:
+    return track.final_space, tuple(track.income_marks), tuple(track.leather_patches)
+
+
+def time_board_title(edition: Edition) -> str:
+    """The title printed over the time board: it must describe the track actually drawn.
+
+    A variant that edits a track inherits the base track's title along with its other keys, so
+    a title is only trusted when the layout is a bundled track's own, or when no bundled track
+    carries it (the spec gave the track a title of its own).
+    """
+    track = edition.time_track
+    if track is None:
+        return f"Time board — {edition.title}"
+    bundled = _bundled_tracks()
+    named = bundled.get(track.id)
+    if named is not None and _layout(named) == _layout(track):
+        return track.title or named.title or f"Time board — {edition.title}"
+    same = next((t for t in bundled.values() if _layout(t) == _layout(track) and t.title), None)
+    if same is not None:
+        # an edit that arrives at a bundled board (e.g. the revised leather layout) is that board
+        return same.title  # type: ignore[return-value]  # chosen for having a title
+    if track.title and track.title not in {t.title for t in bundled.values()}:
+        return track.title
+    return f"Time board — {edition.title}"
+
+
 def time_board(edition: Edition, paper: Paper) -> Piece:
     require_time_track(edition, "time boards")
     track = edition.time_track
@@ -109,7 +150,7 @@ def time_board(edition: Edition, paper: Paper) -> Piece:
     width, height = board, board + TRACK_HEADER_MM
     top = TRACK_HEADER_MM
     items: list[Item] = [Rect(-b, -b, width + 2 * b, height + 2 * b, None, HAIRLINE, "#5b4330")]
-    title = track.title or f"{edition.title} time board"
+    title = time_board_title(edition)
     items.append(Text(width / 2, 8.2, title, fit_text_size(title, width - 10, 14, True), "middle", True, "#f6efe0"))
     index_of = {cell: i for i, cell in enumerate(cells)}
     income = set(track.income_marks)
