@@ -154,6 +154,17 @@ def test_automa_cards_both_decks():
     assert "tactical" in reader.pages[-2].extract_text()
 
 
+def test_the_barcode_card_never_buys():
+    """The 0-virtual-button card passes, even when a patch costs nothing (Automa rules, card #12)."""
+    edition = load_edition("anniversary")
+    reader = read(pdf("automa", edition))
+    text = " ".join(page.extract_text() for page in reader.pages)
+    barcode = [card for _, cards in edition.automa.decks for card in cards if card.virtual_buttons == 0]
+    assert barcode, "the bundled normal deck holds the barcode card"
+    assert text.count("never buys") == len(barcode)
+    assert "affordable" not in text
+
+
 def test_express_kit_distinguishes_blue_patches():
     edition = load_edition("express")
     reader = read(pdf("kit", edition))

@@ -87,8 +87,14 @@ def automa_front(card, deck: str) -> tuple[Item, ...]:
     items.append(Text(35.0, 53.8, "per income", 6.2, "start", False, GREY))
     items.append(Text(35.0, 57.0, "mark crossed", 6.2, "start", False, GREY))
     items.append(Line(8, 60.5, w - 8, 60.5, lighter(colour, 0.5), 0.3))
-    # filters, top to bottom
-    if card.filters:
+    if card.virtual_buttons <= 0:
+        # The barcode card: the Automa never buys on it, not even a free patch (Automa rules,
+        # card #12); it passes, so its filters would never be read.
+        items.append(Text(w / 2, 68.0, "never buys", 7.5, "middle", True, INK))
+        note = "passes: moves just ahead of you"
+        items.append(Text(w / 2, 73.0, note, fit_text_size(note, w - 14, 6.2), "middle", False, GREY))
+    elif card.filters:
+        # filters, top to bottom
         for i, name in enumerate(card.filters):
             y = 65.0 + i * 6.0
             items.append(Text(8.0, y + 1.2, f"{i + 1}.", 7, "start", True, INK))
@@ -97,7 +103,9 @@ def automa_front(card, deck: str) -> tuple[Item, ...]:
             items.append(Text(22.0, y + 1.2, text, fit_text_size(text, w - 29, 6.8), "start", False, INK))
     else:
         items.append(Text(w / 2, 68.0, "no filters", 7.5, "middle", True, INK))
-        items.append(Text(w / 2, 73.0, "buys only an affordable patch", 6.2, "middle", False, GREY))
+        # ties always fall to the furthest patch, as in the engine
+        note = "buys the furthest affordable patch"
+        items.append(Text(w / 2, 73.0, note, fit_text_size(note, w - 14, 6.2), "middle", False, GREY))
     items.append(Text(w / 2, h - 4.9, f"#{card.number}", 6, "middle", False, GREY))
     return tuple(items)
 
