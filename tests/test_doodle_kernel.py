@@ -211,7 +211,7 @@ def test_greedy_is_strong_on_a_small_sample():
     greedy = K.play_games(TABLES, 1, K.game_rng_words(range(n)), kinds, K.game_rng_words(range(n)), K.GREEDY_WEIGHTS)[0]
     rand = K.play_games(TABLES, 1, K.game_rng_words(range(n)), np.array([K.BOT_RANDOM]),
                         K.game_rng_words(range(n)), K.GREEDY_WEIGHTS)[0]
-    assert greedy.mean() >= 90, greedy.ravel()
+    assert greedy.mean() >= 100, greedy.ravel()  # the rulebook calls 100+ a good score
     assert (greedy > rand).all()
 
 
