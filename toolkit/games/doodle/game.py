@@ -19,8 +19,8 @@ from toolkit.errors import IllegalAction, NotationError, UsageError
 from toolkit.games.doodle import kernel as K
 from toolkit.games.doodle.notation import DoodleAction, parse_action
 from toolkit.games.rng import seed_state
-from toolkit.geometry.shape import _components
-from toolkit.specs.models import Edition
+from toolkit.geometry.shape import Shape
+from toolkit.specs.models import Edition, Family
 
 PHASE_NAMES = {
     K.P_START: "start",
@@ -439,7 +439,7 @@ class DoodleGame:
                     if limit > 1 else f"{pid} has a single {kind[:-1]}: no {axis} line to cut along")
         first = frozenset(c for c in shape.cells if (c[0] if axis == "h" else c[1]) < index)
         second = shape.cells - first
-        pieces = len(_components(first)) + len(_components(second))
+        pieces = len(Shape.from_cells(first).components) + len(Shape.from_cells(second).components)
         return f"cut {axis}{index} of {pid} leaves {pieces} pieces; a cut must leave exactly two"
 
     def _phase_reason(self) -> tuple[str, str]:
@@ -571,9 +571,7 @@ class DoodleGame:
 class DoodleEngine:
     """The Doodle rules family: any number of players, parameterised by the edition spec."""
 
-    from toolkit.specs.models import Family as _Family
-
-    family = _Family.DOODLE
+    family = Family.DOODLE
 
     def new_game(self, edition: Edition, seed: int, players: int | None = None, **options: Any) -> DoodleGame:
         unknown = sorted(name for name, value in options.items() if value is not None)
