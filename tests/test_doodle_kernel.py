@@ -250,3 +250,19 @@ def test_same_game_with_the_jit_disabled():
         results.append(json.loads(proc.stdout))
     assert results[0] == results[1]
     assert len(results[0]["history"]) > 20
+
+
+def test_compiled_random_chooser_draws_what_the_python_random_bot_draws():
+    # Both pick index randbelow(rng, n) of the same canonically ordered legal list.
+    bot = make_bot("random", EDITION)
+    game = DoodleGame(EDITION, 13, players=2)
+    tables, st_, occ = game.kernel_state()
+    rng = seed_state(21)
+    act = np.zeros(K.NA, dtype=np.int64)
+    while not game.is_over:
+        python_rng = rng.copy()
+        expected = bot.choose(game, python_rng)
+        K.choose_random(tables, st_, occ, rng, act)
+        assert game.action_of_row(act) == expected
+        assert (rng == python_rng).all()
+        game.apply(expected)
