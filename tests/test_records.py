@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -82,7 +84,7 @@ def test_a_record_of_a_variant_file_names_the_file(tmp_path):
     game = TimeTrackGame(edition, 3)
     game.apply("advance")
     record = records.make_record(game, ["human", "human"])
-    assert record["edition"]["path"] == str(edition.source)
+    assert record["edition"]["path"] == str(Path(edition.source).resolve())
     assert record["final_scores"] is None
     again = records.replay(record)
     assert again.buttons == game.buttons
@@ -164,3 +166,110 @@ def test_unknown_edition_in_a_record():
     record["edition"]["name"] = "no-such-edition"
     with pytest.raises(RecordError, match="cannot be loaded"):
         records.replay(record)
+
+
+# ----- variant files replay from any working directory --------------------------------------------
+
+
+def _variant_record(tmp_path, monkeypatch):
+    """A record written as `cd tmp_path && play var/mine.yaml --record var/rec.json` would."""
+    folder = tmp_path / "var"
+    folder.mkdir()
+    (folder / "mine.yaml").write_text("kind: variant\nname: mine\ntitle: Mine\nextends: classic\nstarting_buttons: 7\n")
+    monkeypatch.chdir(tmp_path)
+    game = TimeTrackGame(load_edition("var/mine.yaml"), 3)
+    game.apply("advance")
+    path = records.write_record(folder / "rec.json", records.make_record(game, ["human", "human"]))
+    return folder, path, game
+
+
+def test_a_variant_record_replays_from_another_directory(tmp_path, monkeypatch):
+    folder, path, game = _variant_record(tmp_path, monkeypatch)
+    data = json.loads(path.read_text())
+    assert data["edition"]["path"] == str((folder / "mine.yaml").resolve())
+    assert data["edition"]["relative_path"] == "mine.yaml"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    again = records.replay(records.read_record(path), base_dir=path.parent)
+    assert again.buttons == game.buttons
+
+
+def test_a_moved_folder_replays_by_the_relative_path(tmp_path, monkeypatch):
+    folder, path, game = _variant_record(tmp_path, monkeypatch)
+    moved = tmp_path / "moved"
+    os.rename(folder, moved)
+    monkeypatch.chdir(moved)
+    again = records.replay(records.read_record(moved / "rec.json"), base_dir=moved)
+    assert again.buttons == game.buttons
+
+
+def test_a_missing_variant_file_names_the_places_looked_at(tmp_path, monkeypatch):
+    folder, path, _ = _variant_record(tmp_path, monkeypatch)
+    (folder / "mine.yaml").unlink()
+    with pytest.raises(RecordError, match=r"variant file that is not found \(looked at .*mine.yaml"):
+        records.replay(records.read_record(path), base_dir=folder)
+
+
+def test_a_changed_variant_file_is_refused_by_its_hash(tmp_path, monkeypatch):
+    folder, path, _ = _variant_record(tmp_path, monkeypatch)
+    (folder / "mine.yaml").write_text("kind: variant\nname: mine\ntitle: Mine\nextends: classic\nstarting_buttons: 8\n")
+    with pytest.raises(RecordError, match="the rules data changed"):
+        records.replay(records.read_record(path), base_dir=folder)
+
+
+# ----- unreadable and unwritable paths, wrong types -------------------------------------------------
+
+
+def test_a_non_utf8_file_is_a_record_error(tmp_path):
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe\x00{}")
+    with pytest.raises(RecordError, match="byte 0 is not UTF-8"):
+        records.read_record(path)
+    with pytest.raises(RecordError, match="is a directory"):
+        records.read_record(tmp_path)
+
+
+def test_record_paths_are_checked_before_writing(tmp_path):
+    with pytest.raises(RecordError, match="is a directory"):
+        records.check_record_path(tmp_path)
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    with pytest.raises(RecordError, match="is not a directory"):
+        records.check_record_path(afile / "rec.json")
+    assert records.check_record_path(tmp_path / "new" / "deeper" / "rec.json")
+    assert not (tmp_path / "new").exists()
+    if os.path.exists("/proc/version"):
+        with pytest.raises(RecordError, match="cannot write in /proc"):
+            records.check_record_path("/proc/version")
+    if os.path.exists("/dev/null"):
+        with pytest.raises(RecordError, match="not a regular file"):
+            records.check_record_path("/dev/null")
+
+
+def test_a_failed_write_is_a_record_error(tmp_path):
+    with pytest.raises(RecordError, match="cannot write the record"):
+        records.write_record(tmp_path, records.make_record(played(), ["random", "random"]))
+
+
+def test_a_string_format_version_is_a_type_error(tmp_path):
+    record = records.make_record(played(), ["random", "random"])
+    record["format_version"] = "1"
+    with pytest.raises(RecordError, match=r"format_version: expected a JSON integer .*got str '1'"):
+        records.check_record(record)
+
+
+@pytest.mark.parametrize("seats", [3, 1])
+def test_wrong_seats_are_worded_for_records(seats):
+    record = records.make_record(played(), ["random", "random"])
+    record["seats"] = seats
+    with pytest.raises(RecordError, match=rf"the record has seats: {seats}, but classic is played by 2") as info:
+        records.replay(record)
+    assert "--players" not in str(info.value)
+
+
+def test_seats_of_the_wrong_type_name_the_key():
+    record = records.make_record(played(), ["random", "random"])
+    record["seats"] = "2"
+    with pytest.raises(RecordError, match="seats: expected a whole number"):
+        records.check_record(record)

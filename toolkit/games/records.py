@@ -1,7 +1,9 @@
 """Game records (JSON) for both rules families: writing, reading, and replaying through the rules.
 
 A record holds what is needed to play the game again bit for bit: the edition (name, content
-hash of the resolved spec, and the variant file when it is not bundled), the seed, the players,
+hash of the resolved spec, and for a variant file that is not bundled its absolute path plus its
+path relative to the record's folder, so the record replays from any working directory and after
+the folder is moved as a whole), the seed, the players,
 the game options (Automa level and deck, Doodle player count), every action in its text notation,
 and the final scores. Replay re-plays the actions through the validating engine; the first
 illegal action stops it with its index and reason.
@@ -9,6 +11,8 @@ illegal action stops it with its index and reason.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +22,7 @@ from toolkit.fileio import atomic_write_text
 from toolkit.games.base import engine_for
 from toolkit.specs import load_edition
 from toolkit.specs.catalogue import list_editions, list_variants
-from toolkit.specs.models import Edition
+from toolkit.specs.models import Edition, Family
 
 FORMAT = "patchwork-toolkit/game-record"
 FORMAT_VERSION = 1
@@ -31,7 +35,7 @@ def edition_ref(edition: Edition) -> dict[str, Any]:
     ref: dict[str, Any] = {"name": edition.name, "content_hash": edition.content_hash}
     bundled = set(list_editions()) | set(list_variants())
     if edition.name not in bundled and edition.source:
-        ref["path"] = str(edition.source)
+        ref["path"] = str(Path(edition.source).resolve())
     return ref
 
 
@@ -62,9 +66,48 @@ def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, indent=2, sort_keys=True) + "\n"
 
 
+def check_record_path(path: str | Path) -> Path:
+    """Raise RecordError unless a record can be written at `path`.
+
+    Called before a game starts, so a game played by a person is not lost to a bad path at the
+    end. The probe creates (and removes) a temporary file beside the target, as the atomic write
+    will.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise RecordError(f"--record {path}: is a directory; give a file name, e.g. {target / 'game.json'}")
+    if target.exists() and not target.is_file():
+        raise RecordError(f"--record {path}: exists and is not a regular file")
+    parent = target.parent
+    while not parent.exists() and parent != parent.parent:  # missing folders are created on writing
+        parent = parent.parent
+    if not parent.is_dir():
+        raise RecordError(f"--record {path}: {parent} is not a directory")
+    try:
+        with tempfile.NamedTemporaryFile(prefix=f".{target.name}.", suffix=".probe", dir=parent):
+            pass
+    except OSError as error:
+        raise RecordError(f"--record {path}: cannot write in {parent}: {error.strerror or error}") from None
+    return target
+
+
 def write_record(path: str | Path, record: dict[str, Any]) -> Path:
-    """Write a record atomically."""
-    return atomic_write_text(path, dumps(record))
+    """Write a record atomically; a variant's path is also stored relative to the record's folder."""
+    target = Path(path)
+    edition = record.get("edition")
+    if isinstance(edition, dict) and edition.get("path"):
+        try:
+            relative = os.path.relpath(Path(edition["path"]).resolve(), target.resolve().parent)
+        except ValueError:  # another drive: only the absolute path can name it
+            relative = None
+        record = dict(record, edition=dict(edition))
+        record["edition"].pop("relative_path", None)
+        if relative is not None:
+            record["edition"]["relative_path"] = Path(relative).as_posix()
+    try:
+        return atomic_write_text(target, dumps(record))
+    except OSError as error:
+        raise RecordError(f"{path}: cannot write the record: {error.strerror or error}") from None
 
 
 def read_record(path: str | Path) -> dict[str, Any]:
@@ -74,6 +117,12 @@ def read_record(path: str | Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RecordError(f"{path}: no such record file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path}: is a directory, not a record file") from None
+    except UnicodeDecodeError as error:
+        raise RecordError(
+            f"{path}: not a game record: byte {error.start} is not UTF-8 text (records are JSON)"
+        ) from None
     except OSError as error:
         raise RecordError(f"{path}: cannot read: {error.strerror}") from None
     try:
@@ -90,6 +139,13 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
     if record.get("format") != FORMAT:
         raise RecordError(f"{where}: format: expected '{FORMAT}', got {record.get('format')!r}")
     version = record.get("format_version")
+    if "format_version" not in record:
+        raise RecordError(f"{where}: format_version: missing")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RecordError(
+            f"{where}: format_version: expected a JSON integer (e.g. {FORMAT_VERSION}),"
+            f" got {type(version).__name__} {version!r}"
+        )
     if version not in READABLE_VERSIONS:
         raise RecordError(
             f"{where}: format_version {version!r} is not supported by toolkit {toolkit.__version__}"
@@ -115,32 +171,88 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
     for i, action in enumerate(record["actions"]):
         if not isinstance(action, str):
             raise RecordError(f"{where}: actions[{i}]: expected action text, got {action!r}")
+    for key in ("path", "relative_path"):
+        if key in edition and not isinstance(edition[key], str):
+            raise RecordError(f"{where}: edition.{key}: expected a file path string")
+    seats = record.get("seats")
+    if seats is not None and (not isinstance(seats, int) or isinstance(seats, bool) or seats < 1):
+        raise RecordError(f"{where}: seats: expected a whole number of at least 1, got {seats!r}")
     scores = record.get("final_scores")
     if scores is not None and not (isinstance(scores, list) and all(isinstance(s, int) for s in scores)):
         raise RecordError(f"{where}: final_scores: expected a list of integers or null")
     return record
 
 
+def _edition_candidates(ref: dict[str, Any], base_dir: Path | None) -> list[Path]:
+    """Where a record's variant file may be, best first, without repeats."""
+    found: list[Path] = []
+    relative = ref.get("relative_path")
+    if relative and base_dir is not None:
+        found.append(base_dir / relative)
+    path = ref.get("path")
+    if path:
+        given = Path(path)
+        if given.is_absolute():
+            found.append(given)
+        else:  # records written before paths were absolute: relative to some working directory
+            if base_dir is not None:
+                found.append(base_dir / given)
+            found.append(given)
+    unique: list[Path] = []
+    for candidate in found:
+        if candidate not in unique:
+            unique.append(candidate)
+    return unique
+
+
 def record_edition(record: dict[str, Any], base_dir: Path | None = None) -> Edition:
-    """Load the edition a record names and check its content hash."""
+    """Load the edition a record names and check its content hash.
+
+    A variant file is looked for relative to the record's folder (`base_dir`) and at its
+    absolute path; the first file whose content hash matches is used.
+    """
     ref = record["edition"]
-    target: str | Path = ref["name"]
-    if ref.get("path"):
-        candidate = Path(ref["path"])
-        if not candidate.is_absolute() and base_dir is not None and not candidate.exists():
-            candidate = base_dir / candidate
-        target = candidate
-    try:
-        edition = load_edition(target)
-    except ToolkitError as error:
-        raise RecordError(f"the record's edition '{ref['name']}' cannot be loaded: {error.render()}") from None
-    if edition.content_hash != ref["content_hash"]:
+    targets: list[str | Path]
+    if ref.get("path") or ref.get("relative_path"):
+        candidates = _edition_candidates(ref, base_dir)
+        targets = [c for c in candidates if c.is_file()]
+        if not targets:
+            tried = ", ".join(str(c) for c in candidates)
+            raise RecordError(
+                f"the record's edition '{ref['name']}' is a variant file that is not found (looked at {tried})"
+            )
+    else:
+        targets = [ref["name"]]
+    mismatch: Edition | None = None
+    for target in targets:
+        try:
+            edition = load_edition(target)
+        except ToolkitError as error:
+            raise RecordError(f"the record's edition '{ref['name']}' cannot be loaded: {error.render()}") from None
+        if edition.content_hash == ref["content_hash"]:
+            return edition
+        mismatch = mismatch or edition
+    assert mismatch is not None
+    raise RecordError(
+        f"the record was played on edition '{ref['name']}' with content hash"
+        f" {ref['content_hash'][:12]}..., but the spec now loaded ({targets[0]}) has"
+        f" {mismatch.content_hash[:12]}...; the rules data changed, so the record cannot be replayed faithfully"
+    )
+
+
+def _check_seats(record: dict[str, Any], edition: Edition) -> None:
+    seats = record.get("seats")
+    if seats is None:
+        return
+    low, high = edition.players_min, edition.players_max
+    if edition.family == Family.TIME_TRACK:
+        low = high = 2
+    if seats < low or (high is not None and seats > high):
+        allowed = f"{low}" if low == high else f"{low} to {high}" if high is not None else f"at least {low}"
         raise RecordError(
-            f"the record was played on edition '{ref['name']}' with content hash"
-            f" {ref['content_hash'][:12]}..., but the spec now loaded has {edition.content_hash[:12]}...;"
-            " the rules data changed, so the record cannot be replayed faithfully"
+            f"the record has seats: {seats}, but {edition.name} is played by {allowed} seat(s)"
+            + (" (Automa takes the second seat in solo play)" if edition.family == Family.TIME_TRACK else "")
         )
-    return edition
 
 
 def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: bool = True) -> Any:
@@ -150,6 +262,7 @@ def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: b
     and when the final scores differ from the recorded ones.
     """
     edition = record_edition(record, base_dir)
+    _check_seats(record, edition)
     engine = engine_for(edition)
     options = dict(record["options"])
     seats = record.get("seats")
