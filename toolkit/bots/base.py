@@ -3,8 +3,9 @@
 A bot chooses one action for the player to move in a validated Game (toolkit.games.base.Game).
 It takes all its randomness from the `toolkit.games.rng` state it is given, so a seeded run is
 reproducible. Bot modules register a factory under a name with `register_bot`; `make_bot` parses
-`NAME[:ARG]` and calls the factory with the edition, the text after the colon (or None) and any
-options (e.g. `level=3, deck="tactical"` for Automa).
+`NAME[:ARG]`, imports the module(s) of that name only (BOT_PROVIDERS), and calls the factory with
+the edition, the text after the colon (or None) and any options (e.g. `level=3, deck="tactical"`
+for Automa).
 
 A bot that needs the game itself to be set up differently (Automa: it is a seat of the rules, not
 a player of them) says so with `game_options` (keyword arguments for Engine.new_game) and
@@ -38,16 +39,25 @@ class Bot(Protocol):
 
 _FACTORIES: dict[str, BotFactory] = {}
 
-BOT_MODULES: list[str] = [
-    "toolkit.bots.random",
-    "toolkit.bots.automa",
-    "toolkit.bots.greedy",
-    "toolkit.bots.mcts",
-    "toolkit.bots.doodle",
-]
-"""Modules imported on first use so that they register their bots; append to add a bot module."""
+BOT_PROVIDERS: dict[str, tuple[str, ...]] = {
+    "random": ("toolkit.bots.random",),
+    "automa": ("toolkit.bots.automa",),
+    "greedy": ("toolkit.bots.greedy", "toolkit.bots.doodle_greedy"),
+    "mcts": ("toolkit.bots.mcts",),
+}
+"""Bot name -> the modules that register it, imported in this order when the name is first asked
+for (the Doodle `greedy` wraps the time-track one, so that comes first). Only the modules of the
+bots a command uses are imported: a broken module cannot break the others."""
 
-_loaded = False
+BOT_MODULES: list[str] = []
+"""Further bot modules, imported (all of them) only for a name BOT_PROVIDERS does not list."""
+
+_failed: dict[str, str] = {}
+"""Module -> why its import failed, reported when one of its bots is asked for."""
+
+_in_order = False
+"""True while the modules of one name are imported in BOT_PROVIDERS order: a module that asks
+for the others to be loaded first (to wrap an earlier factory) is then already served."""
 
 
 def register_bot(name: str, factory: BotFactory) -> BotFactory:
@@ -56,34 +66,61 @@ def register_bot(name: str, factory: BotFactory) -> BotFactory:
     return factory
 
 
-def _load_bot_modules() -> None:
-    global _loaded
-    if _loaded:
+def _import(module: str) -> bool:
+    """Import a bot module once; False (and the reason kept) when its import fails."""
+    if module in _failed:
+        return False
+    try:
+        importlib.import_module(module)
+    except Exception as error:  # any failure: the bot is unusable, the rest must still work
+        _failed[module] = f"{type(error).__name__}: {error}"
+        return False
+    return True
+
+
+def _load_bots_named(name: str) -> None:
+    """Import the modules that register `name`; UsageError naming the module when one fails."""
+    modules = BOT_PROVIDERS.get(name)
+    if modules is None:
+        _load_bot_modules()
         return
-    _loaded = True
+    global _in_order
+    _in_order = True
+    try:
+        for module in modules:
+            if not _import(module):
+                raise UsageError(
+                    f"bot '{name}' cannot be loaded: module {module} failed to import ({_failed[module]})"
+                )
+    finally:
+        _in_order = False
+
+
+def _load_bot_modules() -> None:
+    """Import every known bot module, skipping (and remembering) those that fail to import."""
+    if _in_order:
+        return
+    for modules in BOT_PROVIDERS.values():
+        for module in modules:
+            _import(module)
     for module in BOT_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:
-            # Only a missing bot module itself is tolerated; a broken import inside it is a bug.
-            if error.name != module:
-                raise
+        _import(module)
 
 
 def bot_names() -> list[str]:
-    """Registered bot names, sorted."""
+    """Names of the bots that can be built, sorted (a bot whose module fails to import is left out)."""
     _load_bot_modules()
     return sorted(_FACTORIES)
 
 
 def make_bot(spec: str, edition: Edition, **options: Any) -> Bot:
     """The bot named by `spec` (`NAME` or `NAME:ARG`, e.g. `mcts:2000`) for `edition`."""
-    _load_bot_modules()
     text = spec.strip()
     name, _, arg = text.partition(":")
     name = name.strip().lower()
+    _load_bots_named(name)
     factory = _FACTORIES.get(name)
     if factory is None:
-        known = ", ".join(sorted(_FACTORIES)) or "none"
+        known = ", ".join(sorted(set(_FACTORIES) | set(BOT_PROVIDERS))) or "none"
         raise UsageError(f"unknown bot '{spec}' (known bots: {known}; e.g. random, greedy, mcts:2000)")
     return factory(edition, arg.strip() if arg else None, **options)
