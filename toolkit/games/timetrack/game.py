@@ -84,9 +84,15 @@ NOTATION_HELP = """\
 actions:
   advance              move in front of the opponent's token, 1 button per space moved
   buy P17 o3 r2 c4     buy patch P17 in orientation 3 with its top-left cell at row 2, col 4
-                       (rows/cols from 0; orientations: see `patchwork shape`)
-  leather r4 c5        place the leather patch you just collected on row 4, col 5
-  automa               let Automa take its turn"""
+                       (rows/cols from 0; orientation numbers: 'shapes P17' at the play prompt
+                       draws P17 in each orientation o0, o1, ...; `patchwork shape` too)
+  leather r4 c5        place the leather patch you just collected on row 4, col 5"""
+
+AUTOMA_HELP = "  automa               let Automa take its turn"
+"""The help line of the `automa` action, shown only in games against Automa."""
+
+MARKET_WIDTH = 78
+"""Text columns the drawn market may use before it wraps."""
 
 _BUY = re.compile(r"^buy\s+(\S+)\s+o(\d+)\s+r(\d+)\s+c(\d+)$", re.IGNORECASE)
 _LEATHER = re.compile(r"^leather\s+r(\d+)\s+c(\d+)$", re.IGNORECASE)
@@ -160,6 +166,11 @@ class TimeTrackGame:
         return other
 
     # ----- views ----------------------------------------------------------------------------
+
+    @property
+    def notation_help(self) -> str:
+        """The action notation, with the `automa` action only in games against Automa."""
+        return NOTATION_HELP + ("\n" + AUTOMA_HELP if self.automa_level else "")
 
     @property
     def automa_level(self) -> int:
@@ -539,6 +550,8 @@ class TimeTrackGame:
             p = e.patch(pid)
             window.append(f"{pid}(cost {p.cost}, time {p.time}, +{p.income}) {p.shape.format()}")
         lines.append("market: " + ("  |  ".join(window) if window else "empty"))
+        if self.window:
+            lines.extend(draw_side_by_side([(pid, e.patch(pid).shape.rows()) for pid in self.window]))
         rest = self.circle[len(self.window):]
         if rest:
             lines.append("then:   " + " ".join(rest))
@@ -554,6 +567,34 @@ class TimeTrackGame:
             todo = " (place the leather patch)" if self.pending_leather else ""
             lines.append(f"to move: {names[seat]}{todo}")
         return "\n".join(lines)
+
+
+def draw_side_by_side(blocks: list[tuple[str, tuple[str, ...]]], width: int = MARKET_WIDTH) -> list[str]:
+    """Labelled text pictures next to each other (wrapping at `width` columns), tops aligned."""
+    lines: list[str] = []
+    row: list[tuple[str, tuple[str, ...]]] = []
+    used = 0
+    gap = "   "
+
+    def flush() -> None:
+        widths = [max(len(label), *(len(r) for r in rows)) for label, rows in row]
+        height = max(len(rows) for _, rows in row)
+        lines.append(gap.join(label.ljust(w) for (label, _), w in zip(row, widths)).rstrip())
+        for i in range(height):
+            lines.append(
+                gap.join((rows[i] if i < len(rows) else "").ljust(w) for (_, rows), w in zip(row, widths)).rstrip()
+            )
+
+    for label, rows in blocks:
+        w = max(len(label), *(len(r) for r in rows))
+        if row and used + len(gap) + w > width:
+            flush()
+            row, used = [], 0
+        used += (len(gap) if row else 0) + w
+        row.append((label, rows))
+    if row:
+        flush()
+    return lines
 
 
 def _label(index: int) -> str:
