@@ -6,7 +6,9 @@ toolkit.games.records.
 """
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -18,7 +20,10 @@ from toolkit.errors import ToolkitError, UsageError
 from toolkit.games import records
 from toolkit.games.base import engine_for
 from toolkit.games.rng import seed_state
+from toolkit.games.timetrack.game import draw_side_by_side
+from toolkit.geometry import Shape
 from toolkit.specs import load_edition
+from toolkit.specs.catalogue import list_editions
 from toolkit.specs.models import Edition, Family
 
 HUMAN = "human"
@@ -58,12 +63,21 @@ def setup_seats(
     names = [name.strip() for name in bots.split(",")] if bots else []
     if any(not name for name in names):
         raise UsageError(f"--bots {bots!r}: empty bot name (expected e.g. random,greedy)")
-    if automa_level is not None or automa_deck is not None:
+    automa_options = [o for o, v in (("--automa-level", automa_level), ("--automa-deck", automa_deck)) if v is not None]
+    wants_automa = any(name.split(":")[0].lower() == "automa" for name in names)
+    if (automa_options or wants_automa) and edition.automa is None:
+        what = " and ".join(automa_options) if automa_options else "the automa bot"
+        raise UsageError(
+            f"{edition.name} has no Automa: {what} need{'s' if len(automa_options) < 2 else ''} an edition"
+            f" with an Automa deck ({', '.join(_automa_editions()) or 'none bundled'})"
+        )
+    if automa_options:
         if not any(name.split(":")[0].lower() == "automa" for name in names):
             names.append("automa")
     seats = _seat_count(edition, players)
     if len(names) > seats:
-        raise UsageError(f"--bots names {len(names)} players but {edition.name} is played by {seats} here")
+        hint = f" (say --players {len(names)} for more)" if players is None and edition.family == Family.DOODLE else ""
+        raise UsageError(f"--bots names {len(names)} players but {edition.name} is played by {seats} here{hint}")
     names = [HUMAN] * (seats - len(names)) + names
     options: dict[str, Any] = {}
     seat_bots: list[Any | None] = []
@@ -89,20 +103,162 @@ def setup_seats(
     return seat_bots, options
 
 
+def _automa_editions() -> list[str]:
+    """Bundled editions with an Automa deck (for messages only)."""
+    found = []
+    for name in list_editions():
+        try:
+            if load_edition(name).automa is not None:
+                found.append(name)
+        except ToolkitError:
+            continue
+    return found
+
+
+PROMPT_HELP = """\
+prompt commands:
+  shapes [ID ...]      draw every orientation of a patch or card with its number (o0, o1, ...);
+                       without an ID: the shapes in play now
+  legal [PREFIX]       list the legal actions, e.g. 'legal {example}'
+  board                show the board again
+  help                 this text
+  quit                 stop the game"""
+
+
 def _notation_help(game: Any) -> str:
     module = sys.modules.get(type(game).__module__)
     text = getattr(game, "notation_help", None) or getattr(module, "NOTATION_HELP", None)
     base = text or "type an action in the edition's notation"
-    return base + "\nprompt commands: help, legal [PREFIX], board, quit"
+    example = "draw" if game.edition.family == Family.DOODLE else "buy P17"
+    return base + "\n" + PROMPT_HELP.format(example=example)
+
+
+LEGAL_SHOWN = 60
 
 
 def _show_legal(game: Any, prefix: str) -> str:
     actions = [str(a) for a in game.legal_actions()]
     if prefix:
         actions = [a for a in actions if a.lower().startswith(prefix.lower())]
-    shown = actions[:60]
-    more = f"\n... and {len(actions) - len(shown)} more (narrow with 'legal buy P17')" if len(actions) > len(shown) else ""
+    shown = actions[:LEGAL_SHOWN]
+    more = ""
+    if len(actions) > len(shown):
+        # The hint narrows by the start of an action that was left out, so it suits any notation.
+        words = actions[len(shown)].split()
+        hint = " ".join(words[:2]) if len(words) > 2 else words[0]
+        more = f"\n... and {len(actions) - len(shown)} more (narrow with e.g. 'legal {hint}')"
     return f"{len(actions)} legal action(s):\n  " + "\n  ".join(shown) + more
+
+
+def _find_shape(edition: Edition, ident: str) -> tuple[str, Shape] | None:
+    """The patch or start card with this id (any case)."""
+    wanted = ident.strip().upper()
+    for item in (*edition.all_patches(), *edition.start_cards):
+        if item.id.upper() == wanted:
+            return item.id, item.shape
+    return None
+
+
+def _shapes_in_play(game: Any) -> list[tuple[str, str]]:
+    """(role, id) of the shapes a player chooses among now: the market, or the Doodle cards."""
+    if game.is_over:
+        return []
+    if game.edition.family != Family.DOODLE:
+        return [("market", pid) for pid in game.window]
+    phase = game.phase
+    circle = game.circle()
+    if phase == "start":
+        return [("start card", game.sheet(game.current_player).start_card)]
+    if phase == "free-choice":
+        return [("circle", pid) for pid in circle]
+    if phase == "turn" and game.token_card is not None:
+        tok, n = game.token_card, len(circle)
+        shown = [("token card", circle[tok])]
+        if n >= 2:
+            shown.append(("neighbour left", circle[(tok - 1) % n]))
+        if n >= 3:
+            shown.append(("neighbour right", circle[(tok + 1) % n]))
+        return shown
+    return []
+
+
+def _cards_in_play_text(game: Any) -> str:
+    """The Doodle cards a player may draw now, drawn as printed (orientation o0)."""
+    shown = _shapes_in_play(game)
+    if not shown:
+        return ""
+    blocks = [(f"{role} {pid}", _find_shape(game.edition, pid)[1].rows()) for role, pid in shown]
+    return "\n".join(["cards in play (as printed, o0; 'shapes ID' draws every orientation):", *draw_side_by_side(blocks)])
+
+
+def _shapes_text(game: Any, args: list[str]) -> str:
+    """Every orientation of the named shapes (or of the shapes in play), numbered as the notation."""
+    edition = game.edition
+    ids = args or [pid for _, pid in _shapes_in_play(game)]
+    if not ids:
+        return "no shapes in play now; name one, e.g. 'shapes " + edition.all_patches()[0].id + "'"
+    parts = []
+    for ident in ids:
+        found = _find_shape(edition, ident)
+        if found is None:
+            example = edition.all_patches()[0].id
+            parts.append(f"no patch or card '{ident}' in {edition.name} (ids look like {example})")
+            continue
+        pid, shape = found
+        images = shape.orientations(edition.allow_flip)
+        flip = "rotations and mirror images" if edition.allow_flip else "rotations only"
+        parts.append(f"{pid}: {len(images)} orientation(s) ({flip}); o0 is the shape as printed")
+        parts.extend(draw_side_by_side([(f"o{i}", image.rows()) for i, image in enumerate(images)]))
+    return "\n".join(parts)
+
+
+def _board_text(game: Any) -> str:
+    text = game.render_text()
+    if game.edition.family == Family.DOODLE:
+        cards = _cards_in_play_text(game)
+        if cards:
+            text += "\n" + cards
+    return text
+
+
+KERNEL_MODULES = {
+    Family.TIME_TRACK: "toolkit.games.timetrack.kernel",
+    Family.DOODLE: "toolkit.games.doodle.kernel",
+}
+
+
+def compile_likely(modules: list[str]) -> bool:
+    """True when one of these modules has compiled functions but none of them cached on disk.
+
+    Reads numba's cache index the way numba itself does (a missing index, or one stale because
+    the source changed, is empty). A module with some functions cached has been compiled before:
+    the functions a game never calls stay uncached forever. Any surprise in numba's internals
+    counts as "no compile expected", since this only decides whether to print a note.
+    """
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return False
+    try:
+        for name in modules:
+            module = importlib.import_module(name)
+            indexes = []
+            for value in vars(module).values():
+                cache = getattr(value, "_cache", None)
+                py_func = getattr(value, "py_func", None)
+                if cache is None or py_func is None or py_func.__module__ != name:
+                    continue
+                indexes.append(cache._cache_file._load_index)
+            if indexes and not any(index() for index in indexes):
+                return True
+    except Exception:
+        return False
+    return False
+
+
+def _note_compile(edition: Edition, seat_bots: list[Any | None]) -> None:
+    modules = [KERNEL_MODULES[edition.family]] if edition.family in KERNEL_MODULES else []
+    modules += sorted({type(bot).__module__ for bot in seat_bots if bot is not None})
+    if compile_likely(modules):
+        typer.echo("compiling the rules kernel (first run only, may take a minute)...", err=True)
 
 
 def play_game(
@@ -117,8 +273,8 @@ def play_game(
     read_line = read_line or _read_line
     interactive = any(bot is None for bot in seat_bots)
     if interactive:
-        echo(game.render_text())
-        echo("type 'help' for the notation, 'legal' for the legal actions")
+        echo(_board_text(game))
+        echo("type 'help' for the notation, 'legal' for the legal actions, 'shapes' for the orientations")
     while not game.is_over:
         seat = game.current_player
         bot = seat_bots[seat]
@@ -129,7 +285,7 @@ def play_game(
             detail = f" ({event})" if event and event != f"{_seat_label(game, seat)}: {action}" else ""
             echo(f"{_seat_label(game, seat)} ({bot.name}): {action}{detail}")
             if interactive:
-                echo(game.render_text())
+                echo(_board_text(game))
             continue
         line = read_line(f"{_seat_label(game, seat)}> ")
         if line is None:
@@ -143,7 +299,9 @@ def play_game(
         elif word == "legal":
             echo(_show_legal(game, text[len("legal"):].strip()))
         elif word == "board":
-            echo(game.render_text())
+            echo(_board_text(game))
+        elif word in ("shapes", "shape", "orient"):
+            echo(_shapes_text(game, text.split()[1:]))
         elif word in ("quit", "exit"):
             echo("game stopped")
             return False
@@ -153,7 +311,7 @@ def play_game(
             except ToolkitError as error:
                 echo(f"error: {error.render()}")
                 continue
-            echo(game.render_text())
+            echo(_board_text(game))
     if not interactive:
         echo(game.render_text())
     return True
@@ -219,6 +377,9 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--players must be at least 1, got {players}")
         spec = load_edition(edition)
         seat_bots, options = setup_seats(spec, bots, players, automa_level, automa_deck)
+        if record is not None:
+            records.check_record_path(record)
+        _note_compile(spec, seat_bots)
         game = new_game(spec, seed, players, options)
         finished = play_game(game, seat_bots, seed)
         if record is not None:

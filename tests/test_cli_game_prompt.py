@@ -1,0 +1,186 @@
+"""`patchwork play` and `replay`: the prompt's shapes, hints and help, bot loading, record paths
+checked before a game, messages for options an edition cannot take, the first-compile note."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from toolkit.bots import base as bot_base
+from toolkit.cli import game_cmds
+from toolkit.cli.app import app
+from toolkit.errors import ToolkitError, UsageError
+from toolkit.geometry import Shape
+from toolkit.specs import load_edition
+
+runner = CliRunner()
+
+
+def ok(*args: str, input: str | None = None):
+    result = runner.invoke(app, list(args), input=input)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def fails(*args: str, input: str | None = None) -> ToolkitError:
+    result = runner.invoke(app, list(args), input=input)
+    assert result.exit_code != 0
+    assert isinstance(result.exception, ToolkitError), result.exception
+    return result.exception
+
+
+# ----- shapes and orientation numbers ------------------------------------------------------------
+
+
+def test_shapes_draws_every_orientation_in_the_notation_order():
+    out = ok("play", "classic", "--seed", "1", "--bots", "random", input="shapes P17\nquit\n").stdout
+    images = load_edition("classic").patch("P17").shape.orientations(True)
+    assert f"P17: {len(images)} orientation(s)" in out
+    block = out.split(f"P17: {len(images)} orientation(s)")[1].split("player 1>")[0].splitlines()[1:]
+    header = block[0].split()
+    assert header == [f"o{i}" for i in range(len(images))]
+    starts = [block[0].index(label) for label in header]
+    for i, image in enumerate(images):
+        drawn = [line[starts[i]:starts[i] + image.width] for line in block[1:1 + image.height]]
+        assert Shape.parse(drawn) == image
+
+
+def test_shapes_without_an_id_draws_the_market_and_unknown_ids_are_named():
+    out = ok("play", "classic", "--seed", "1", "--bots", "random", input="shapes\nshapes Q99\nquit\n").stdout
+    deal = json.loads(ok("deal", "classic", "--seed", "1", "--json").stdout)
+    for pid in deal["window"]:
+        assert f"{pid}: " in out and "orientation(s)" in out
+    assert "no patch or card 'Q99' in classic" in out
+
+
+def test_the_board_text_draws_the_market_patches():
+    out = ok("deal", "classic", "--seed", "1").stdout
+    deal = json.loads(ok("deal", "classic", "--seed", "1", "--json").stdout)
+    edition = load_edition("classic")
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split() == deal["window"])
+    first = edition.patch(deal["window"][0]).shape
+    assert [line[:first.width] for line in lines[header + 1:header + 1 + first.height]] == list(first.rows())
+
+
+def test_help_mentions_shapes_and_automa_only_in_automa_games():
+    out = ok("play", "classic", "--seed", "1", "--bots", "random", input="help\nquit\n").stdout
+    assert "shapes P17" in out and "shapes [ID ...]" in out
+    assert "let Automa take its turn" not in out
+    solo = ok("play", "anniversary", "--seed", "1", "--automa-level", "2", input="help\nquit\n").stdout
+    assert "let Automa take its turn" in solo
+
+
+def test_the_legal_hint_narrows_with_an_action_of_the_game():
+    out = ok("play", "classic", "--seed", "1", "--bots", "random", input="legal\nquit\n").stdout
+    assert "narrow with e.g. 'legal buy P" in out
+
+
+# ----- Doodle: the cards in play are drawn --------------------------------------------------------
+
+
+def test_doodle_shows_the_start_card_and_the_neighbours():
+    doodle = load_edition("doodle")
+    text = "legal\nshapes\nstart o0 r0 c0\nquit\n"
+    out = ok("play", "doodle", "--seed", "1", "--players", "2", "--bots", "greedy", input=text).stdout
+    deal = json.loads(ok("deal", "doodle", "--seed", "1", "--players", "2", "--json").stdout)
+    start = deal["start_cards"][0]
+    assert f"start card {start}" in out
+    assert f"{start}: {len(doodle.start_cards[[c.id for c in doodle.start_cards].index(start)].shape.orientations(True))} orientation(s)" in out
+    assert "legal buy" not in out and "narrow with e.g. 'legal start o" in out
+    assert "token card D" in out and "neighbour left D" in out and "neighbour right D" in out
+
+
+# ----- bots are loaded by name --------------------------------------------------------------------
+
+
+def test_a_broken_bot_module_breaks_only_its_own_bot(tmp_path, monkeypatch):
+    (tmp_path / "broken_bot_module.py").write_text("import no_such_module_anywhere\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(bot_base.BOT_PROVIDERS, "broken", ("broken_bot_module",))
+    monkeypatch.setattr(bot_base, "_failed", {})
+    ok("play", "classic", "--seed", "1", "--bots", "random,random")
+    error = fails("play", "classic", "--seed", "1", "--bots", "broken,random")
+    assert isinstance(error, UsageError)
+    assert "bot 'broken' cannot be loaded: module broken_bot_module failed to import" in str(error)
+    assert "no_such_module_anywhere" in str(error)
+    assert "broken" not in bot_base.bot_names()
+
+
+def test_a_random_game_imports_no_other_bot_module():
+    code = textwrap.dedent("""
+        import sys
+        from toolkit.bots import make_bot
+        from toolkit.specs import load_edition
+        make_bot("random", load_edition("classic"))
+        print(sorted(m for m in sys.modules if m.startswith("toolkit.bots.") and m != "toolkit.bots.base"))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "['toolkit.bots.random']"
+
+
+def test_greedy_is_the_doodle_greedy_for_doodle():
+    out = ok("play", "doodle", "--seed", "2", "--players", "1", "--bots", "greedy").stdout
+    assert "player 1 (greedy):" in out and "Game over." in out
+
+
+# ----- record paths are checked before the game starts ---------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["dir", "proc"])
+def test_a_bad_record_path_stops_before_the_first_move(tmp_path, where):
+    target = str(tmp_path) if where == "dir" else "/proc/version"
+    if where == "proc" and not __import__("os").path.exists(target):
+        pytest.skip("no /proc")
+    result = runner.invoke(app, ["play", "classic", "--seed", "1", "--record", target], input="advance\n")
+    assert result.exit_code != 0 and isinstance(result.exception, ToolkitError)
+    assert "player 1>" not in result.stdout  # no move was asked for
+    assert "--record" in str(result.exception)
+
+
+def test_bad_records_give_one_error_line_through_the_entry_point(tmp_path):
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\x00\x81")
+    result = subprocess.run(
+        [sys.executable, "-m", "toolkit", "replay", str(binary)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert result.stderr.strip().count("\n") == 0 and "not UTF-8" in result.stderr
+
+
+# ----- messages -----------------------------------------------------------------------------------
+
+
+def test_automa_options_on_an_edition_without_automa():
+    error = fails("play", "classic", "--automa-deck", "tactical", "--bots", "random,random", "--seed", "1")
+    assert "classic has no Automa" in str(error) and "--automa-deck" in str(error)
+    assert "anniversary" in str(error) and "played by" not in str(error)
+    error = fails("play", "classic", "--bots", "random,automa", "--seed", "1")
+    assert "classic has no Automa" in str(error)
+
+
+# ----- the first-compile note ---------------------------------------------------------------------
+
+
+def test_compile_likely_until_the_module_is_cached(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "tiny_kernel_for_note.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    module = importlib.import_module("tiny_kernel_for_note")
+    try:
+        if not hasattr(module.twice, "_cache"):
+            pytest.skip("numba JIT is disabled in this run")
+        assert game_cmds.compile_likely(["tiny_kernel_for_note"])
+        assert module.twice(3) == 6
+        assert not game_cmds.compile_likely(["tiny_kernel_for_note"])
+    finally:
+        sys.modules.pop("tiny_kernel_for_note", None)
