@@ -139,8 +139,10 @@ def test_content_hash_mismatch_is_explained():
     "mutate, message",
     [
         (lambda r: r.pop("seed"), "seed: missing"),
-        (lambda r: r.update(actions="advance"), "actions: expected a JSON list"),
+        (lambda r: r.update(actions="advance"), "actions: expected a JSON array, got string"),
         (lambda r: r.update(format="other"), "format: expected"),
+        (lambda r: r.update(seed="7"), "seed: expected a JSON integer, got string"),
+        (lambda r: r.update(edition="classic"), "edition: expected a JSON object, got string"),
         (lambda r: r["actions"].append(3), r"actions\[\d+\]: expected action text"),
         (lambda r: r.update(edition={"name": "classic"}), "edition: needs"),
     ],
@@ -255,7 +257,7 @@ def test_a_failed_write_is_a_record_error(tmp_path):
 def test_a_string_format_version_is_a_type_error(tmp_path):
     record = records.make_record(played(), ["random", "random"])
     record["format_version"] = "1"
-    with pytest.raises(RecordError, match=r"format_version: expected a JSON integer .*got str '1'"):
+    with pytest.raises(RecordError, match=r"format_version: expected a JSON integer .*got string \"1\""):
         records.check_record(record)
 
 

@@ -132,6 +132,17 @@ def read_record(path: str | Path) -> dict[str, Any]:
     return check_record(record, str(path))
 
 
+_JSON_KIND = {dict: "object", list: "array", int: "integer", str: "string", float: "number", bool: "true/false"}
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return _JSON_KIND.get(type(value), type(value).__name__)
+
+
 def check_record(record: Any, where: str = "record") -> dict[str, Any]:
     """Raise RecordError naming the first key that is missing or of the wrong kind."""
     if not isinstance(record, dict):
@@ -144,7 +155,7 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
     if not isinstance(version, int) or isinstance(version, bool):
         raise RecordError(
             f"{where}: format_version: expected a JSON integer (e.g. {FORMAT_VERSION}),"
-            f" got {type(version).__name__} {version!r}"
+            f" got {_json_kind(version)} {json.dumps(version)}"
         )
     if version not in READABLE_VERSIONS:
         raise RecordError(
@@ -164,7 +175,7 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
         if key not in record:
             raise RecordError(f"{where}: {key}: missing")
         if not isinstance(record[key], kind) or isinstance(record[key], bool):
-            raise RecordError(f"{where}: {key}: expected a JSON {kind.__name__}, got {type(record[key]).__name__}")
+            raise RecordError(f"{where}: {key}: expected a JSON {_JSON_KIND[kind]}, got {_json_kind(record[key])}")
     edition = record["edition"]
     if not isinstance(edition.get("name"), str) or not isinstance(edition.get("content_hash"), str):
         raise RecordError(f"{where}: edition: needs 'name' and 'content_hash' strings")
