@@ -40,6 +40,12 @@ def diff(d: dict, is_rate: bool) -> str:
 RATE_METRICS = {"seat0_win", "bonus"}
 
 
+def p_text(p: float | None) -> str:
+    if p is None:
+        return "n/a"
+    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
 def track_line(edition: dict) -> str:
     track = edition.get("time_track")
     if not track:
@@ -173,7 +179,7 @@ def balance_rows(variant: dict) -> list[list[str]]:
         fmt = pct if rate else num
         diff_ = d["difference"]
         rows.append([d["label"], fmt(d["base"]), fmt(d["variant"]), diff(diff_, rate),
-                     "n/a" if diff_["p_value"] is None else f"{diff_['p_value']:.4f}",
+                     p_text(diff_["p_value"]),
                      "**yes**" if diff_["significant"] else "no"])
     return rows
 
