@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import toolkit
 from toolkit.errors import UsageError
+from toolkit.games.rng import derive_seed
 from toolkit.sim import figures as fig
 from toolkit.sim.backends import run_shards
 from toolkit.sim.botspec import AUTOMA, BotSpec, games_per_deal, parse_bots, swaps_seats
@@ -24,7 +25,8 @@ from toolkit.specs.models import Edition, Family
 
 SEEDING = (
     "deal i is seeded by derive_seed(seed, i): the deal and the game's chance come from "
-    "seed_state(deal seed), the bots of the deal's j-th game draw from seed_state(deal seed, 1 + j)"
+    "seed_state(deal seed), the bots of the deal's j-th game draw from seed_state(deal seed, 1 + j); "
+    "`patchwork deal EDITION --seed <deal seed>` shows deal i"
 )
 MAX_GAMES = 10**9
 
@@ -170,6 +172,7 @@ def _header(request: Request, command: str, kind: str) -> dict:
         "games_per_deal": request.per_deal,
         "seed": request.seed,
         "seeding": SEEDING,
+        "first_deal_seeds": [derive_seed(request.seed, i) for i in range(min(request.deals, 5))],
         "seats": seat_rule(request.bots, request.editions[0]),
         "intervals": "95%: Wilson for proportions, normal approximation for means and paired differences",
     }
