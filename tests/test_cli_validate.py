@@ -84,3 +84,11 @@ def test_schema_out_writes_file(tmp_path):
 def test_schema_out_to_a_folder_is_a_usage_error(tmp_path):
     result = run("schema", "--out", str(tmp_path))
     assert result.exit_code == 2
+
+
+def test_validate_an_empty_folder_is_an_error(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a spec\n")
+    result = run("validate", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"no spec files (*.yaml, *.yml) in folder: {tmp_path}" in result.stderr
+    assert "Traceback" not in result.output

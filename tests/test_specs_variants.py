@@ -127,14 +127,100 @@ def test_partial_nested_mapping_must_complete(tmp_path):
     assert (problem.line, problem.key_path) == (5, "bonus.square_size")
 
 
-def test_variant_shrinking_board_rechecks_patches(tmp_path):
+def test_variant_shrinking_board_is_blamed_on_the_board_it_sets(tmp_path):
     path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\n"
                                      "board: {width: 4, height: 4}\n")
     problems = validate_paths([path])
-    # P03 (5 in a row) and P22 (5 tall) cannot lie on a 4x4 board; the 7x7 bonus cannot either
-    assert {p.key_path for p in problems} >= {"patches[3].shape", "patches[22].shape", "bonus.square_size"}
-    p03 = next(p for p in problems if p.key_path == "patches[3].shape")
-    assert p03.file == "specs/patches/classic.yaml"
+    # P03 (5 in a row) and P22 (5 tall) cannot lie on a 4x4 board; the 7x7 bonus cannot either;
+    # the bundled files are fine, so every problem points at the line that shrank the board
+    assert problems and {(p.file, p.line, p.column, p.key_path) for p in problems} == {
+        (str(path), 5, 8, "board")}
+    messages = [p.message for p in problems]
+    assert any(m.startswith("patch P03 (shape 5x1, from <bundled>/patches/classic.yaml:")
+               and m.endswith("does not fit the 4x4 board set here in any orientation") for m in messages)
+    assert any(m.startswith("patch P22 ") for m in messages)
+    assert "the 7x7 bonus square (from <bundled>/editions/classic.yaml:10) does not fit the 4x4 " \
+           "board set here" in messages
+
+
+def test_board_problem_goes_to_the_one_side_the_variant_changed(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\n"
+                                     "board:\n  height: 4\n")
+    problems = validate_paths([path])
+    assert problems and {(p.file, p.line, p.key_path) for p in problems} == {(str(path), 6, "board.height")}
+
+
+def test_shorter_track_is_blamed_on_the_final_space_the_variant_sets(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\n"
+                                     "time_track: {final_space: 40}\n")
+    problems = validate_paths([path])
+    assert [str(p) for p in problems] == [
+        f"{path}:5:27: time_track.final_space: {what} (from <bundled>/tracks/classic-original.yaml:"
+        f"{line}) lies past final_space 40 set here"
+        for what, line in [("income mark 41", 11), ("income mark 47", 11), ("income mark 53", 11),
+                           ("leather patch 44", 12), ("leather patch 50", 12)]]
+
+
+def test_marks_a_variant_adds_past_the_bundled_final_space_are_blamed_on_the_marks(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\n"
+                                     "time_track:\n  income_marks: [5, 70]\n")
+    (problem,) = validate_paths([path])
+    assert (problem.file, problem.line, problem.key_path) == (str(path), 6, "time_track.income_marks[1]")
+    assert problem.message == ("space 70 lies past the final space 53 (final_space set at "
+                               "<bundled>/tracks/classic-original.yaml:10)")
+
+
+def test_automa_marker_off_a_shortened_track_is_blamed_on_the_track(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: anniversary\n"
+                                     "time_track:\n  final_space: 5\n  income_marks: [5]\n"
+                                     "  leather_patches: [3]\n")
+    problems = validate_paths([path])
+    assert problems and all((p.file, p.line, p.key_path) == (str(path), 6, "time_track.final_space")
+                            for p in problems), "\n".join(map(str, problems))
+    assert any("spaces before the end (from <bundled>/automa/automa.yaml:" in p.message for p in problems)
+
+
+def test_problem_goes_to_the_latest_file_that_set_a_field_involved(tmp_path):
+    write(tmp_path, "short.yaml", "kind: variant\nname: short\ntitle: S\nextends: classic\n"
+                                  "time_track: {final_space: 50}\n")
+    top = write(tmp_path, "top.yaml", "kind: variant\nname: top\ntitle: T\nextends: short.yaml\n"
+                                      "starting_buttons: 4\n")
+    problems = validate_paths([top])
+    # top.yaml changes nothing involved; short.yaml's final_space is the latest field involved
+    assert problems and {(Path(p.file).name, p.line, p.key_path) for p in problems} == {
+        ("short.yaml", 5, "time_track.final_space")}
+    with pytest.raises(SpecError) as caught:
+        load_edition(top)
+    assert all(Path(p.file).name == "short.yaml" for p in caught.value.problems)
+
+
+def test_patch_a_variant_adds_is_blamed_itself_not_the_board(tmp_path):
+    path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: classic\n"
+                                     "add_patches:\n  - {id: X1, shape: '##########', cost: 1, time: 1}\n")
+    (problem,) = validate_paths([path])
+    assert (problem.file, problem.line, problem.key_path) == (str(path), 6, "add_patches[0].shape")
+    assert problem.message == ("shape 10x1 does not fit the 9x9 board in any orientation "
+                               "(board set at <bundled>/editions/classic.yaml:7)")
+
+
+def test_minimal_variant_takes_name_from_file_and_title_from_parent(tmp_path):
+    path = write(tmp_path, "six-start.yaml", "kind: variant\nextends: classic\nstarting_buttons: 6\n")
+    assert validate_paths([path]) == []
+    edition = load_edition(path)
+    assert edition.name == "six-start" and edition.starting_buttons == 6
+    assert edition.title == f"{load_edition('classic').title} (variant six-start)"
+    named = write(tmp_path, "n.yaml", "kind: variant\nname: mine\nextends: classic\n")
+    assert load_edition(named).title == f"{load_edition('classic').title} (variant mine)"
+    track = write(tmp_path, "late-pay.yaml", "kind: variant\nextends: classic\n"
+                                             "time_track: {income_marks: [7, 11, 17, 23, 29, 35, 41, 47, 53]}\n")
+    assert load_edition(track).track_layout == "classic-original-late-pay"
+
+
+def test_minimal_variant_with_a_file_name_that_is_no_name_is_told_to_add_one(tmp_path):
+    path = write(tmp_path, "My Variant.yaml", "kind: variant\nextends: classic\n")
+    (problem,) = validate_paths([path])
+    assert (problem.line, problem.column, problem.key_path) == (1, 1, "name")
+    assert "'My Variant' cannot serve as one" in problem.message
 
 
 def test_variant_can_switch_track_by_name(tmp_path):
@@ -179,4 +265,5 @@ def test_relative_references_start_at_the_referencing_file(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)  # a user folder that happens to be called specs/, like the bundled one
     edition = load_edition("specs/sub/top.yaml")
     assert edition.starting_buttons == 9 and edition.track_layout == "mine"
-    assert edition.source == "specs/sub/top.yaml"
+    assert edition.source == "specs/sub/top.yaml"  # the user's folder, not the bundled one
+    assert load_edition("classic").source == "<bundled>/editions/classic.yaml"

@@ -41,11 +41,18 @@ def validate(
 
 def _validate(paths: Optional[List[Path]]) -> None:
     from toolkit.specs import bundled_specs_dir, validate_report
+    from toolkit.specs.loader import spec_files
 
     targets = list(paths) if paths else [bundled_specs_dir()]
     missing = [str(p) for p in targets if not _exists(p)]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    if paths:
+        # an explicit folder that holds nothing to check is a mistake (wrong folder, wrong
+        # extension), not a pass
+        empty = [str(p) for p in targets if p.is_dir() and not spec_files([p])]
+        if empty:
+            raise UsageError(f"no spec files (*.yaml, *.yml) in folder: {', '.join(empty)}")
     report = validate_report(targets)
     for problem in report.problems:
         typer.echo(str(problem))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from pathlib import Path
@@ -22,7 +23,7 @@ from toolkit.specs.catalogue import (EDITIONS_DIR, REF_DIRS, VARIANTS_DIR, bundl
                                      list_editions, list_refs, list_variants)
 from toolkit.specs.models import (Automa, AutomaCard, AutomaLevel, Bonus, Edition, Family, Patch,
                                   StartCard, TimeTrack)
-from toolkit.specs.schema import RESOLVED_EDITION, check_file, parse_shape
+from toolkit.specs.schema import NAME_PATTERN, RESOLVED_EDITION, check_file, parse_shape
 from toolkit.specs.source import LDict, LList, Loc, UnreadableSpec, display_name, read_tree
 
 DOODLE_ONLY = ("start_cards", "die", "circle_size", "rounds", "turns_per_round", "refill",
@@ -54,6 +55,17 @@ class _Session:
     """Display name of each file read -> its real path (relative references start there)."""
     involved: dict[Path, tuple[int, int] | None] = field(default_factory=dict)
     """Every file read, with its (mtime_ns, size), so a cache entry can tell when it is stale."""
+    rank: dict[str, int] = field(default_factory=dict)
+    """How late in an extends chain each file speaks: a base edition 0, a variant one more than
+    its parent, a referenced file the rank of the file referring to it. A problem between values
+    of different files is reported in the later one: that is where the user changed something."""
+
+    def rank_of(self, loc: Loc) -> int:
+        return self.rank.get(loc.file, -1)
+
+    def set_rank(self, loc_or_file, rank: int) -> None:
+        name = loc_or_file.file if isinstance(loc_or_file, Loc) else loc_or_file
+        self.rank[name] = min(self.rank.get(name, rank), rank)
 
     def add(self, problem: Problem) -> None:
         self.problems.append(problem)
@@ -113,6 +125,7 @@ def _load_ref(s: _Session, kind: str, ref: str, owner: LDict, key: str) -> LDict
     if got_kind != kind:
         s.add(owner.problem(key, f"{ref!r} is a {got_kind} file, expected a {kind} file"))
         return None
+    s.set_rank(tree.loc, s.rank_of(owner.loc))
     return tree
 
 
@@ -148,8 +161,12 @@ def _inline(s: _Session, edition: LDict, key: str, value) -> object:
     return value
 
 
-def _deep_merge(base: LDict, over: LDict) -> LDict:
+def _deep_merge(base: LDict, over: LDict, relocate: bool = True) -> LDict:
+    """`over` merged key by key onto `base`; with relocate, the result is placed where `over`
+    was written (a variant's `board: {height: 8}` is the board as this file leaves it)."""
     out = base.copy()
+    if relocate:
+        out.loc, out.path = over.loc, over.path
     for key, value in over.items():
         old = out.get(key)
         if isinstance(old, LDict) and isinstance(value, LDict):
@@ -203,6 +220,7 @@ def _resolve(s: _Session, path: Path, chain: tuple[Path, ...] = ()) -> LDict | N
         s.add(tree.problem("kind", f"this is a {kind} file; an edition or variant file is needed here"))
         return None
     if kind == "edition":
+        s.set_rank(tree.loc, 0)
         out = LDict(tree.loc, tree.path)
         for key, value in tree.items():
             out.put(key, _inline(s, tree, key, value), tree.loc_of(key), tree.path_of(key))
@@ -214,6 +232,8 @@ def _resolve(s: _Session, path: Path, chain: tuple[Path, ...] = ()) -> LDict | N
     parent = _resolve(s, parent_path, chain + (path,))
     if parent is None:
         return None
+    s.set_rank(tree.loc, s.rank_of(parent.loc) + 1)
+    tree = _with_defaults(s, tree, path, parent)
     merged = _apply_variant(s, parent, tree)
     if not s.errors:
         # the merge can leave a nested mapping incomplete, e.g. `bonus: {points: 3}` over null
@@ -221,8 +241,32 @@ def _resolve(s: _Session, path: Path, chain: tuple[Path, ...] = ()) -> LDict | N
     return merged
 
 
+def _with_defaults(s: _Session, variant: LDict, path: Path, parent: LDict) -> LDict:
+    """The variant with `name` (its file stem) and `title` ("<parent title> (variant <name>)")
+    filled in when it leaves them out."""
+    if "name" in variant and "title" in variant:
+        return variant
+    out = variant.copy()
+    if "name" not in out:
+        stem = path.stem
+        if re.match(NAME_PATTERN, stem) and len(stem) <= 64:
+            out.put("name", stem, variant.loc, "name")
+        else:
+            s.add(variant.missing("name", f"no `name:` given, and the file name {stem!r} cannot "
+                                          "serve as one (lower-case letters, digits and dashes); "
+                                          "add `name:`"))
+            return out
+    name = out.get("name")
+    if "title" not in out and isinstance(name, str):
+        parent_title = parent.get("title")
+        if isinstance(parent_title, str):
+            out.put("title", f"{parent_title} (variant {name})", variant.loc, "title")
+    return out
+
+
 def _apply_variant(s: _Session, parent: LDict, variant: LDict) -> LDict:
     out = parent.copy()
+    out.loc = variant.loc  # the resolved edition is the variant: what it lacks, it lacks here
     for key, value in variant.items():
         if key in VARIANT_EDITS:
             continue
@@ -245,7 +289,11 @@ def _apply_variant(s: _Session, parent: LDict, variant: LDict) -> LDict:
     patches = out.get("patches")
     if not isinstance(patches, LList):
         return out
-    patches = LList(patches.loc, patches.path, patches, patches.locs)
+    edits = [k for k in ("remove_patches", "patch_changes", "add_patches") if k in variant]
+    if edits:  # the deck is now this file's: a problem with the deck as a whole belongs here
+        patches = LList(variant.loc_of(edits[0]), variant.path_of(edits[0]), patches, patches.locs)
+    else:
+        patches = LList(patches.loc, patches.path, patches, patches.locs)
     ids = {p["id"]: i for i, p in enumerate(patches) if isinstance(p, LDict) and isinstance(p.get("id"), str)}
     removals = variant.get("remove_patches")
     if isinstance(removals, LList):
@@ -267,16 +315,84 @@ def _apply_variant(s: _Session, parent: LDict, variant: LDict) -> LDict:
                 s.add(changes.problem(pid, f"no patch {pid!r} in the edition being extended"))
             else:
                 i = ids[pid]
-                patches[i] = _deep_merge(patches[i], change)
+                # the patch stays where it was listed; only the changed keys move to this file
+                patches[i] = _deep_merge(patches[i], change, relocate=False)
     additions = variant.get("add_patches")
     if isinstance(additions, LList):
         for i, patch in enumerate(additions):
             patches.add(patch, additions.loc_of(i))
-    out.put("patches", patches, out.loc_of("patches"), out.path_of("patches"))
+    if edits:
+        out.put("patches", patches, patches.loc, patches.path)
+    else:
+        out.put("patches", patches, out.loc_of("patches"), out.path_of("patches"))
     return out
 
 
 # ----- cross-field rules -------------------------------------------------------------------------
+#
+# A rule between two values can be broken by either; in a variant it is the variant's change that
+# breaks it, so the problem is reported at whichever value was written latest in the extends chain
+# (Session.rank), and the message says where the other one comes from.
+
+def _where(loc: Loc) -> str:
+    return f"{loc.file}:{loc.line}"
+
+
+def _latest(s: _Session, *places: tuple[Loc, str] | None) -> tuple[Loc, str]:
+    """The place (loc, key path) written latest in the extends chain; ties go to the first."""
+    found = [p for p in places if p is not None]
+    best = found[0]
+    for place in found[1:]:
+        if s.rank_of(place[0]) > s.rank_of(best[0]):
+            best = place
+    return best
+
+
+def _place(owner: LDict, key: str) -> tuple[Loc, str] | None:
+    """Where `key` of `owner` was written, or None when it is not there."""
+    return (owner.loc_of(key), owner.path_of(key)) if key in owner else None
+
+
+def _note(here: Loc, other: Loc, what: str) -> str:
+    """' (what set at file:line)' when the other value comes from another file."""
+    return "" if here.file == other.file else f" ({what} set at {_where(other)})"
+
+
+@dataclass(frozen=True)
+class _Board:
+    """The board size with where it was last set, for problems of things that must fit it."""
+
+    width: int
+    height: int
+    loc: Loc
+    path: str
+
+
+def _board_of(s: _Session, spec) -> _Board | None:
+    if not isinstance(spec, LDict):
+        return None
+    w, h = spec.get("width"), spec.get("height")
+    if not (isinstance(w, int) and isinstance(h, int) and not isinstance(w, bool)
+            and not isinstance(h, bool) and w > 0 and h > 0):
+        return None
+    wl, hl = spec.loc_of("width"), spec.loc_of("height")
+    if s.rank_of(wl) == s.rank_of(hl):
+        return _Board(w, h, spec.loc, spec.path or "board")
+    loc, path = _latest(s, _place(spec, "width"), _place(spec, "height"))
+    return _Board(w, h, loc, path)
+
+
+def _misfit(s: _Session, item: LDict, what: str, shape: Shape, board: _Board) -> Problem:
+    """A shape that fits the board in no orientation, reported at the later of the two."""
+    size = f"{board.width}x{board.height}"
+    here = item.loc_of("shape")
+    if s.rank_of(board.loc) > s.rank_of(here):
+        return board.loc.problem(board.path, f"{what} (shape {shape.width}x{shape.height}, from "
+                                             f"{_where(here)}) does not fit the {size} board set "
+                                             "here in any orientation")
+    return item.problem("shape", f"shape {shape.width}x{shape.height} does not fit the {size} "
+                                 f"board in any orientation{_note(here, board.loc, 'board')}")
+
 
 def _ints(value) -> list[int]:
     if not isinstance(value, list):
@@ -287,7 +403,8 @@ def _ints(value) -> list[int]:
 def check_track(s: _Session, track: LDict) -> None:
     """Marks ascending and within the track."""
     final = track.get("final_space")
-    for key in ("income_marks", "leather_patches"):
+    final_loc = track.loc_of("final_space")
+    for key, label in (("income_marks", "income mark"), ("leather_patches", "leather patch")):
         marks = track.get(key)
         if not isinstance(marks, LList):
             continue
@@ -296,13 +413,21 @@ def check_track(s: _Session, track: LDict) -> None:
             if not isinstance(mark, int) or isinstance(mark, bool):
                 continue
             if isinstance(final, int) and mark > final:
-                s.add(marks.problem(i, f"space {mark} lies past the final space {final}"))
+                here = marks.loc_of(i)
+                if s.rank_of(final_loc) > s.rank_of(here):
+                    s.add(final_loc.problem(track.path_of("final_space"),
+                                            f"{label} {mark} (from {_where(here)}) lies past "
+                                            f"final_space {final} set here"))
+                else:
+                    s.add(marks.problem(i, f"space {mark} lies past the final space {final}"
+                                           f"{_note(here, final_loc, 'final_space')}"))
             if previous is not None and mark < previous:  # equal ones are reported as listed twice
                 s.add(marks.problem(i, f"spaces must be ascending: {mark} comes after {previous}"))
             previous = mark
 
 
-def check_automa(s: _Session, automa: LDict, final_space: int | None) -> None:
+def check_automa(s: _Session, automa: LDict, final_space: int | None,
+                 final_loc: Loc | None = None) -> None:
     """Unique level and card numbers; markers on the track; setup discards leave a deck."""
     levels = automa.get("levels")
     if isinstance(levels, LList):
@@ -317,8 +442,16 @@ def check_automa(s: _Session, automa: LDict, final_space: int | None) -> None:
                 seen[number] = i
             back = level.get("spaces_from_end")
             if isinstance(back, int) and isinstance(final_space, int) and back >= final_space:
-                s.add(level.problem("spaces_from_end",
-                                    f"{back} spaces before the end is not on a track of {final_space} spaces"))
+                here = level.loc_of("spaces_from_end")
+                if final_loc is not None and s.rank_of(final_loc) > s.rank_of(here):
+                    s.add(final_loc.problem(getattr(final_loc, "key_path", "") or "time_track.final_space",
+                                            f"level {number} puts its marker {back} spaces before "
+                                            f"the end (from {_where(here)}), which is not on the "
+                                            f"track of {final_space} spaces set here"))
+                else:
+                    note = _note(here, final_loc, "final_space") if final_loc else ""
+                    s.add(level.problem("spaces_from_end", f"{back} spaces before the end is not "
+                                                           f"on a track of {final_space} spaces{note}"))
     decks = automa.get("decks")
     if isinstance(decks, LDict):
         numbers: dict[int, str] = {}
@@ -327,8 +460,9 @@ def check_automa(s: _Session, automa: LDict, final_space: int | None) -> None:
             if not isinstance(cards, LList):
                 continue
             if isinstance(discard, int) and discard >= len(cards):
-                s.add(decks.problem(name, f"deck {name!r} has {len(cards)} cards; discarding "
-                                          f"{discard} at setup would leave none"))
+                loc, path = _latest(s, _place(decks, name), _place(automa, "discard_at_setup"))
+                s.add(loc.problem(path, f"deck {name!r} has {len(cards)} cards; discarding "
+                                        f"{discard} at setup would leave none"))
             for card in cards:
                 if not isinstance(card, LDict):
                     continue
@@ -355,7 +489,7 @@ def _fits(shape: Shape, width: int, height: int) -> bool:
         (shape.height <= width and shape.width <= height)
 
 
-def check_patch_list(s: _Session, patches: LList, board: tuple[int, int] | None) -> None:
+def check_patch_list(s: _Session, patches: LList, board: _Board | None) -> None:
     """Unique ids, shapes that fit the board, declared duplicates, deck statistics."""
     seen: dict[str, LDict] = {}
     items = [p for p in patches if isinstance(p, LDict)]
@@ -369,13 +503,12 @@ def check_patch_list(s: _Session, patches: LList, board: tuple[int, int] | None)
             else:
                 seen[pid] = patch
         shape = _shape_of(patch)
-        if shape is not None and board is not None and not _fits(shape, *board):
-            s.add(patch.problem("shape", f"shape {shape.width}x{shape.height} does not fit the "
-                                         f"{board[0]}x{board[1]} board in any orientation"))
+        if shape is not None and board is not None and not _fits(shape, board.width, board.height):
+            s.add(_misfit(s, patch, f"patch {pid}", shape, board))
     s.problems.extend(deck.deck_problems(items, seen, _shape_of))
 
 
-def check_start_cards(s: _Session, cards: LList, board: tuple[int, int] | None) -> None:
+def check_start_cards(s: _Session, cards: LList, board: _Board | None) -> None:
     size = getattr(cards, "card_size", None)
     owner = getattr(cards, "card_size_where", None)
     seen: set[str] = set()
@@ -398,30 +531,28 @@ def check_start_cards(s: _Session, cards: LList, board: tuple[int, int] | None) 
         elif size is None and owner is None and sizes and shape.size != sizes[0]:
             s.add(card.problem("shape", f"start card has {shape.size} cells; the first card has "
                                         f"{sizes[0]} and all start cards must be the same size"))
-        if board is not None and not _fits(shape, *board):
-            s.add(card.problem("shape", f"shape {shape.width}x{shape.height} does not fit the "
-                                        f"{board[0]}x{board[1]} board in any orientation"))
+        if board is not None and not _fits(shape, board.width, board.height):
+            s.add(_misfit(s, card, f"start card {cid}", shape, board))
 
 
 def check_edition(s: _Session, e: LDict) -> None:
     """Rules across keys of a resolved edition (the schema has checked each key already)."""
     family = e.get("family")
-    board_spec = e.get("board")
-    board = None
-    if isinstance(board_spec, LDict):
-        w, h = board_spec.get("width"), board_spec.get("height")
-        if isinstance(w, int) and isinstance(h, int) and not isinstance(w, bool) and w > 0 and h > 0:
-            board = (w, h)
+    board = _board_of(s, e.get("board"))
     if family == "time-track":
         for key in DOODLE_ONLY:
             if key in e:
-                s.add(e.problem(key, f"`{key}` applies only to doodle editions"))
+                loc, path = _latest(s, _place(e, key), _place(e, "family"))
+                s.add(loc.problem(path, f"`{key}` applies only to doodle editions (family is "
+                                        f"{family})"))
         if e.get("time_track") is None and "time_track" not in e:
             s.add(e.missing("time_track", "missing required key 'time_track' (time-track editions race on a time board)"))
     elif family == "doodle":
         for key in TIME_TRACK_ONLY:
             if key in e and e.get(key) is not None:
-                s.add(e.problem(key, f"`{key}` applies only to time-track editions"))
+                loc, path = _latest(s, _place(e, key), _place(e, "family"))
+                s.add(loc.problem(path, f"`{key}` applies only to time-track editions (family "
+                                        f"is {family})"))
         for key in ("start_cards", "die"):
             if key not in e:
                 s.add(e.missing(key, f"missing required key '{key}' (doodle editions need it)"))
@@ -429,13 +560,22 @@ def check_edition(s: _Session, e: LDict) -> None:
     if isinstance(players, LDict):
         lo, hi = players.get("min"), players.get("max")
         if isinstance(lo, int) and isinstance(hi, int) and hi < lo:
-            s.add(players.problem("max", f"max {hi} is below min {lo}"))
+            loc, path = _latest(s, _place(players, "max"), _place(players, "min"))
+            s.add(loc.problem(path, f"max {hi} is below min {lo}"))
     bonus = e.get("bonus")
     if isinstance(bonus, LDict) and board is not None:
         k = bonus.get("square_size")
-        if isinstance(k, int) and k > min(board):
-            s.add(bonus.problem("square_size", f"a {k}x{k} square does not fit the {board[0]}x{board[1]} board"))
+        if isinstance(k, int) and k > min(board.width, board.height):
+            size = f"{board.width}x{board.height}"
+            here = bonus.loc_of("square_size")
+            if s.rank_of(board.loc) > s.rank_of(here):
+                s.add(board.loc.problem(board.path, f"the {k}x{k} bonus square (from {_where(here)}) "
+                                                    f"does not fit the {size} board set here"))
+            else:
+                s.add(bonus.problem("square_size", f"a {k}x{k} square does not fit the {size} "
+                                                   f"board{_note(here, board.loc, 'board')}"))
     patches = e.get("patches")
+    deck_place = _place(e, "patches")
     circle: list[LDict] = []
     if isinstance(patches, LList):
         check_patch_list(s, patches, board)
@@ -446,30 +586,47 @@ def check_edition(s: _Session, e: LDict) -> None:
         late_ones = [p for p in circle if p.get("tag") == tag]
         circle = [p for p in circle if p.get("tag") != tag]
         if not late_ones:
-            s.add(late.problem("tag", f"no patch has tag {tag!r}"))
+            loc, path = _latest(s, _place(late, "tag"), deck_place)
+            s.add(loc.problem(path, f"no patch has tag {tag!r}"))
         if not circle:
-            s.add(late.problem("tag", f"every patch has tag {tag!r}; the starting circle would be empty"))
+            loc, path = _latest(s, _place(late, "tag"), deck_place)
+            s.add(loc.problem(path, f"every patch has tag {tag!r}; the starting circle would be empty"))
         enter = late.get("enter_at")
         if isinstance(enter, int) and enter > len(circle):
-            s.add(late.problem("enter_at", f"{enter} is more than the {len(circle)} patches of the starting circle"))
+            loc, path = _latest(s, _place(late, "enter_at"), deck_place)
+            s.add(loc.problem(path, f"late patches enter_at {enter}: more than the {len(circle)} "
+                                    "patches of the starting circle"))
     after = e.get("neutral_token_after")
     if isinstance(after, str) and after != "smallest" and circle:
         if after not in {p.get("id") for p in circle if isinstance(p.get("id"), str)}:
-            s.add(e.problem("neutral_token_after",
-                            f"expected 'smallest' or the id of a patch of the starting circle, got {after!r}"))
+            loc, path = _latest(s, _place(e, "neutral_token_after"), deck_place)
+            s.add(loc.problem(path, f"neutral_token_after {after!r} is not a patch of the starting "
+                                    "circle; expected 'smallest' or the id of one"))
     track = e.get("time_track")
     final = None
+    final_loc = None
     if isinstance(track, LDict):
         check_track(s, track)
         final = track.get("final_space")
+        if "final_space" in track:
+            final_loc = track.loc_of("final_space")
+            final_loc = _KeyedLoc(final_loc.file, final_loc.line, final_loc.column,
+                                  track.path_of("final_space"))
     automa = e.get("automa")
     if isinstance(automa, LDict):
-        check_automa(s, automa, final if isinstance(final, int) else None)
+        check_automa(s, automa, final if isinstance(final, int) else None, final_loc)
     cards = e.get("start_cards")
     if isinstance(cards, LList):
         check_start_cards(s, cards, board)
     if family == "doodle" and isinstance(patches, LList):
         _check_doodle_counts(s, e, patches)
+
+
+@dataclass(frozen=True)
+class _KeyedLoc(Loc):
+    """A Loc that also knows the key path written there (to report at it from elsewhere)."""
+
+    key_path: str = ""
 
 
 def _check_doodle_counts(s: _Session, e: LDict, patches: LList) -> None:
@@ -483,12 +640,17 @@ def _check_doodle_counts(s: _Session, e: LDict, patches: LList) -> None:
         return
     needed = circle + refill * (rounds - 1)
     if needed > total:
-        s.add(e.problem("rounds" if "rounds" in e else None,
-                        f"{rounds} rounds need {needed} cards ({circle} + {rounds - 1} x {refill}) "
-                        f"but the deck holds {total}"))
+        places = [_place(e, k) for k in ("rounds", "circle_size", "refill", "patches")]
+        if not any(places):
+            places = [(e.loc, "")]
+        loc, path = _latest(s, *places)
+        s.add(loc.problem(path, f"{rounds} rounds need {needed} cards ({circle} + {rounds - 1} "
+                                f"x {refill}) but the deck holds {total}"))
     if turns > circle:
-        s.add(e.problem("turns_per_round", f"{turns} turns per round need at least {turns} cards "
-                                           f"in the circle, which holds {circle}"))
+        loc, path = _latest(s, _place(e, "turns_per_round"), _place(e, "circle_size"),
+                            (e.loc, "turns_per_round"))
+        s.add(loc.problem(path, f"{turns} turns per round need at least {turns} cards in the "
+                                f"circle, which holds {circle}"))
 
 
 # ----- models ------------------------------------------------------------------------------------
@@ -665,7 +827,8 @@ class ValidationReport:
         return [p for p in self.problems if p.severity == "warning"]
 
 
-def _spec_files(paths: Sequence[Path]) -> list[Path]:
+def spec_files(paths: Sequence[Path]) -> list[Path]:
+    """The files `validate` checks: files as given, folders searched for *.yaml and *.yml."""
     files: list[Path] = []
     for path in paths:
         path = Path(path)
@@ -679,7 +842,7 @@ def _spec_files(paths: Sequence[Path]) -> list[Path]:
 def validate_report(paths: Sequence[Path]) -> ValidationReport:
     """Check spec files and folders (recursively, *.yaml): each alone, and editions resolved."""
     s = _Session()
-    files = _spec_files(paths)
+    files = spec_files(paths)
     editions = 0
     patch_ids: set[tuple[str, str]] = set()
     for path in files:

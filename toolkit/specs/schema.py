@@ -544,8 +544,9 @@ RESOLVED_EDITION = Obj({k: f for k, f in _EDITION_FIELDS.items()})
 """A resolved edition (references inlined, variants merged) is checked against this again."""
 VARIANT_FILE = Obj({
     "kind": _kind("variant"),
-    "name": F(Str(pattern=NAME_PATTERN, max_length=64), "Registry name of the variant.", True),
-    "title": F(Str(max_length=200), "Display title.", True),
+    "name": F(Str(pattern=NAME_PATTERN, max_length=64),
+              "Registry name of the variant (default: the file name without .yaml)."),
+    "title": F(Str(max_length=200), "Display title (default: '<parent title> (variant <name>)')."),
     "extends": F(Ref("edition or variant"), "The edition or variant this one builds on.", True),
     **{k: f for k, f in _VARIANT_EDITION.fields.items() if k not in ("name", "title")},
     "add_patches": F(List(PATCH, min_items=1), "Patches added to the parent's."),

@@ -8,6 +8,7 @@ safe loader) and scalars are resolved by their standard tags.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,11 +30,14 @@ _COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 @dataclass(frozen=True)
 class Loc:
-    """Where a value was written: file as shown to the user, 1-based line and column."""
+    """Where a value was written: file as shown to the user, 1-based line and column.
+
+    A problem about the file as a whole (unreadable, binary, not a mapping) sits at 1:1.
+    """
 
     file: str
-    line: int = 0
-    column: int = 0
+    line: int = 1
+    column: int = 1
 
     def problem(self, key_path: str, message: str, severity: str = "error") -> Problem:
         return Problem(self.file, self.line, self.column, key_path or "(top)", message, severity)
@@ -153,7 +157,7 @@ class _Builder:
                 "refusing a file that expands this far"))
         if depth > MAX_DEPTH:
             raise UnreadableSpec(self.loc(node).problem(
-                _short(path), f"nested deeper than {MAX_DEPTH} levels (recursive alias?)"))
+                _short(path), f"nested deeper than {MAX_DEPTH} levels"))
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
@@ -215,13 +219,132 @@ class _Builder:
         return INVALID
 
 
+BUNDLED_PREFIX = "<bundled>/"
+"""How bundled files are named in messages, the same in a checkout and after a wheel install
+(where the real folder sits deep inside site-packages); `<bundled>/tracks/x.yaml` is the file
+`patchwork validate` checks by default and `extends: x` / `time_track: x` name."""
+
+
+def _expanded_sizes(root, display: str, text: str) -> dict[int, int]:
+    """Node count of every node with aliases expanded (an alias is the anchored node again).
+
+    Memoised by node identity, so a billion-laughs file costs one visit per distinct node.
+    Raises UnreadableSpec for an alias inside the value it refers to (it would expand forever).
+    """
+    sizes: dict[int, int] = {}
+    stack = [(root, False, 0, "")]
+    busy: dict[int, str] = {}
+    """Nodes being counted (the ancestors of the current one), with their key paths."""
+    while stack:
+        node, done, depth, path = stack.pop()
+        key = id(node)
+        if done:
+            busy.pop(key, None)
+            sizes[key] = 1 + sum(sizes.get(id(c), 1) for c in _children(node))
+            continue
+        if key in busy:
+            where = busy[key]
+            anchor = _anchor_at(text, node.start_mark)
+            name = f"&{anchor}" if anchor else "here"
+            raise UnreadableSpec(_mark_loc(display, node.start_mark).problem(
+                _short(where) or "(top)",
+                f"the value anchored {name} contains an alias to itself (at {_short(path)}); "
+                "a recursive alias would expand forever"))
+        if key in sizes or depth > MAX_DEPTH:  # too deep: the builder reports it
+            continue
+        busy[key] = path
+        stack.append((node, True, depth, path))
+        stack.extend((c, False, depth + 1, p) for c, p in reversed(_named_children(node, path)))
+    return sizes
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [v for _, v in node.value]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _anchor_at(text: str, mark) -> str | None:
+    """The anchor written where a node starts (composed nodes do not keep it)."""
+    if mark is None:
+        return None
+    found = re.match(r"&([^\s\[\]{},]+)", text[mark.index:mark.index + 200])
+    return found.group(1) if found else None
+
+
+def _refuse_alias_bombs(root, display: str, text: str) -> None:
+    """Refuse a file whose aliases expand past MAX_NODES, naming the value that blows up.
+
+    The culprit is the deepest value that alone expands past the limit (for a billion-laughs
+    file, the anchored list whose items each stay under it); when no single value does, the
+    top-level key at which the running total crosses it.
+    """
+    sizes = _expanded_sizes(root, display, text)
+    if sizes.get(id(root), 1) <= MAX_NODES:
+        return
+    node, path = root, ""
+    while True:
+        child = _oversized_child(node, path, sizes)
+        if child is None:
+            break
+        node, path = child
+    if node is root:
+        total = 1
+        for sub, sub_path in _named_children(root, ""):
+            total += sizes.get(id(sub), 1)
+            if total > MAX_NODES:
+                # an alias is the anchored node itself, so its mark is the anchor's: name the key
+                key = _key_node(root, sub_path)
+                anchor = _anchor_at(text, sub.start_mark)
+                what = f"*{anchor} ({sizes.get(id(sub), 1):,} nodes)" if anchor else \
+                    f"{sizes.get(id(sub), 1):,} nodes"
+                raise UnreadableSpec(_mark_loc(display, (key or sub).start_mark).problem(
+                    _short(sub_path), f"this value, {what}, brings the file to {total:,} YAML nodes "
+                    f"with aliases expanded (limit {MAX_NODES:,}); refusing a file that expands "
+                    "this far"))
+    loc = _mark_loc(display, node.start_mark)
+    anchor = _anchor_at(text, node.start_mark)
+    what = f"the value anchored &{anchor}" if anchor else "this value"
+    raise UnreadableSpec(loc.problem(
+        _short(path) or "(top)",
+        f"{what} expands to {sizes.get(id(node), 1):,} YAML nodes through aliases (limit "
+        f"{MAX_NODES:,} for the whole file); refusing a file that expands this far"))
+
+
+def _key_node(mapping, path: str):
+    if isinstance(mapping, yaml.MappingNode):
+        for key, _ in mapping.value:
+            if isinstance(key, yaml.ScalarNode) and str(key.value) == path:
+                return key
+    return None
+
+
+def _named_children(node, path: str) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [(v, f"{path}.{k.value}" if path else str(k.value)) for k, v in node.value
+                if isinstance(k, yaml.ScalarNode)]
+    if isinstance(node, yaml.SequenceNode):
+        return [(v, f"{path}[{i}]") for i, v in enumerate(node.value)]
+    return []
+
+
+def _oversized_child(node, path: str, sizes: dict[int, int]):
+    for child, child_path in _named_children(node, path):
+        if sizes.get(id(child), 1) > MAX_NODES:
+            return child, child_path
+    return None
+
+
 def display_name(path: Path) -> str:
-    """How a file is named in messages: bundled files as `specs/...`, others relative to cwd."""
+    """How a file is named in messages: bundled files as `<bundled>/...`, others relative to
+    the working folder (or absolute when outside it)."""
     from toolkit.specs.catalogue import bundled_specs_dir
 
     resolved = path.resolve()
     try:
-        return "specs/" + resolved.relative_to(bundled_specs_dir().resolve()).as_posix()
+        return BUNDLED_PREFIX + resolved.relative_to(bundled_specs_dir().resolve()).as_posix()
     except ValueError:
         pass
     try:
@@ -237,7 +360,7 @@ def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Prob
     YAML syntax error, alias bomb).
     """
     display = display or display_name(path)
-    top = Loc(display, 0, 0)
+    top = Loc(display)  # the file as a whole
     try:
         size = path.stat().st_size
     except (OSError, ValueError) as exc:
@@ -278,6 +401,7 @@ def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Prob
         raise UnreadableSpec(top.problem("(yaml)", f"nested deeper than the parser allows"))
     if node is None:
         raise UnreadableSpec(Loc(display, 1, 1).problem("(top)", "file is empty; expected a spec mapping with `kind:`"))
+    _refuse_alias_bombs(node, display, text)
     builder = _Builder(display)
     tree = builder.build(node, "", 0)
     return tree, builder.problems
