@@ -105,7 +105,6 @@ def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None 
     client = connect(address)
     try:
         workers = max(1, sum(client.nthreads().values()))
-
         finished = distributed.as_completed(loop=client.loop)
 
         def submit(fn, shard):
@@ -118,6 +117,8 @@ def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None 
             return [next(finished), *finished.next_batch(block=False)]
 
         yield from _ordered(shards, submit, 2 * workers, wait_any, progress)
+    except (OSError, TimeoutError, cf.CancelledError) as error:  # lost workers or scheduler
+        raise ToolkitError(f"the Dask cluster at {address} failed during the run: {error!r}") from None
     finally:
         client.close()
 
