@@ -51,7 +51,6 @@ from toolkit.games.timetrack.kernel import (
     S_BONUS_OWNER,
     S_BUTTONS,
     S_CIRCLE,
-    S_INCOME,
     S_LEATHER_LEFT,
     S_PENDING_LEATHER,
     S_POS,
