@@ -52,7 +52,19 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
     parser.add_argument("--skip-workers", action="store_true", help="only the single-core figures")
     parser.add_argument("--long", type=int, default=200000, help="games of the memory run (0: skip)")
+    parser.add_argument("--scaling", type=int, default=100000, help="random games of the 1-vs-2-worker run (0: skip)")
+    parser.add_argument("--only-scaling", action="store_true", help="only the 1-vs-2-worker run")
     args = parser.parse_args()
+    if args.scaling:
+        # Starting a pool costs seconds (fresh interpreters load the compiled loops), so worker
+        # scaling shows on long runs only; the start-up is measured on its own.
+        startup = even(4) / speed("classic", "random,random", even(4), 2)[0]
+        one = speed("classic", "random,random", even(args.scaling), 1)[0]
+        two = speed("classic", "random,random", even(args.scaling), 2)[0]
+        print(f"scaling, {even(args.scaling)} random games: 1 worker {one:,.0f} games/s, 2 workers {two:,.0f} "
+              f"games/s (pool start-up {startup:.1f} s included)", flush=True)
+    if args.only_scaling:
+        return
     # On a shared machine the wall-clock rate depends on the load; the CPU-second rate of the
     # in-process run does not, so both are printed.
     print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
