@@ -230,6 +230,8 @@ def test_bot_names_and_arguments(classic):
         make_bot("mcts:lots", classic)
     with pytest.raises(UsageError, match="1.."):
         make_bot("mcts:0", classic)
+    with pytest.raises(UsageError, match="1.."):
+        make_bot(f"mcts:{mcts.MAX_ITERATIONS + 1}", classic)
     with pytest.raises(UsageError, match="no argument"):
         make_bot("greedy:3", classic)
     doodle = load_edition("doodle")

@@ -110,7 +110,8 @@ PARAMS = np.array([0.7, 2.0, 2.0, 1.0, 6.0, 1.0, 0.5], dtype=np.float64)
 """The tuned search parameters."""
 
 DEFAULT_ITERATIONS = 1000
-MAX_ITERATIONS = 10_000_000
+MAX_ITERATIONS = 200_000
+"""The search keeps every node's state: about 3 KB per iteration, so 200,000 is some 600 MB."""
 
 
 # ----- candidate actions ----------------------------------------------------------------------
