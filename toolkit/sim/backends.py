@@ -16,7 +16,7 @@ import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.sim.shards import Shard, ShardResult, run_shard
+from toolkit.sim.shards import Shard, ShardResult, run_shard, warm_up
 
 ProgressFn = Callable[[ShardResult], None]
 """Called once per finished shard, in completion order (for progress bars)."""
@@ -37,7 +37,9 @@ def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | 
             yield result
         return
     # Fresh interpreters, not forks: the parent may run threads (the progress bar), and forking a
-    # threaded process can deadlock; compiled kernels load from numba's on-disk cache.
+    # threaded process can deadlock; compiled kernels load from numba's on-disk cache, which the
+    # warm-up fills once here rather than in every worker.
+    warm_up(shards[0])
     context = multiprocessing.get_context("spawn")
     try:
         with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -103,6 +105,7 @@ def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None 
     """Run shards on the Dask cluster at `address`; yield results in shard order."""
     distributed = _import_distributed()
     client = connect(address)
+    warm_up(shards[0])  # workers on this machine then load the compiled loops from the cache
     try:
         workers = max(1, sum(client.nthreads().values()))
         finished = distributed.as_completed(loop=client.loop)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolkit.games.rng import derive_seed, seed_state
-from toolkit.sim.botspec import AUTOMA, GREEDY, MCTS, BotSpec, games_per_deal
+from toolkit.sim.botspec import AUTOMA, GREEDY, MCTS, RANDOM, BotSpec, games_per_deal
 from toolkit.sim.stats import Tally
 from toolkit.specs.models import Edition, Family
 
@@ -140,6 +140,18 @@ def _play(edition: Edition, bots: tuple[BotSpec, ...], game_rngs, bot_rngs, swap
                 deck = tables.deck_names.index(bot.automa_deck)
         return loops.play_time_track(tables.arrays, bots, game_rngs, bot_rngs, swap, deck)
     return loops.play_doodle(edition, bots, game_rngs, bot_rngs)
+
+
+def warm_up(shard: Shard) -> None:
+    """Compile or load the shard's turn loop in this process, playing one throw-away game.
+
+    Worker processes then load the loop from numba's on-disk cache instead of each compiling it.
+    The bot kinds are runtime values of the one compiled loop, so random bots warm it fully.
+    """
+    edition = shard.editions[0]
+    bots = tuple(BotSpec("random", RANDOM) for _ in shard.bots)
+    game_rngs, bot_rngs, swap = deal_generators(shard.seed, 0, 1, 1)
+    _play(edition, bots, game_rngs, bot_rngs, swap)
 
 
 def run_shard(shard: Shard) -> ShardResult:
