@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from toolkit.cli.app import app
 from toolkit.geometry import Shape
+from reference import reference_file
 
-CLASSIC_REFERENCE = Path("/work/shared/reference/patchwork-classic.yaml")
 
 runner = CliRunner()
 
@@ -125,7 +125,7 @@ def test_bad_board_exit_code_2(board, message):
 
 
 def reference_twins(shape: Shape) -> list[str]:
-    data = yaml.safe_load(CLASSIC_REFERENCE.read_text())
+    data = yaml.safe_load(reference_file("patchwork-classic.yaml").read_text())
     return [
         p["id"] for p in data["patches"] if Shape.parse(p["shape"]).canonical_key == shape.canonical_key
     ]
@@ -139,7 +139,7 @@ def test_deck_same_shape_matches_reference(shape):
 
 
 def test_deck_reports_repeated_shapes_and_uses_deck_board():
-    data = yaml.safe_load(CLASSIC_REFERENCE.read_text())
+    data = yaml.safe_load(reference_file("patchwork-classic.yaml").read_text())
     p17 = next(p for p in data["patches"] if p["id"] == "P17")
     rotated = Shape.parse(p17["shape"]).rotate().mirror()
     facts = run_json(rotated.format(), "--deck", "classic")

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from toolkit.errors import ShapeError, ToolkitError
 from toolkit.geometry import Cut, Shape
 from toolkit.geometry.shape import MAX_SIDE
+from reference import reference_file
 
-CLASSIC_REFERENCE = Path("/work/shared/reference/patchwork-classic.yaml")
 
 cell_sets = st.frozensets(
     st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=20
@@ -188,7 +188,7 @@ def test_orientation_algebra(shape):
 
 
 def test_classic_reference_orientation_counts():
-    data = yaml.safe_load(CLASSIC_REFERENCE.read_text())
+    data = yaml.safe_load(reference_file("patchwork-classic.yaml").read_text())
     patches = data["patches"]
     assert len(patches) == 33
     for patch in patches:
