@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolkit.bots.mcts import MAX_ITERATIONS as MAX_MCTS_ITERATIONS
 from toolkit.errors import UsageError
 from toolkit.specs.models import Edition, Family
 
@@ -20,7 +21,6 @@ AUTOMA = 3
 KIND_NAMES = {RANDOM: "random", GREEDY: "greedy", MCTS: "mcts", AUTOMA: "automa"}
 KNOWN = ("random", "greedy", "mcts:N", "automa")
 DEFAULT_MCTS_ITERATIONS = 1000
-MAX_MCTS_ITERATIONS = 10_000_000
 AUTOMA_LEVELS = range(1, 6)
 
 
