@@ -117,50 +117,55 @@ def row_prefix(rows, width, height, weights, prefix):
 
 
 @njit(cache=True)
-def best_placement(t, q, seat, patch, rows, new_rows, prefix, weights, squares, bonus_open):
-    """(placement row, packing score, fullest bonus square) of the best free placement of
-    `patch` on seat's quilt: `rows` (with its row_prefix in `prefix`) and, while the bonus is
-    open, its per-square counts `squares`; row -1 when the patch fits nowhere."""
+def placement_score(t, q, seat, g, rows, new_rows, prefix, weights, squares, bonus_open):
+    """(packing score, fullest bonus square) of global placement `g` on seat's quilt: `rows`
+    (with its row_prefix in `prefix`) and, while the bonus is open, its per-square counts
+    `squares`. Score -1e18 when the placement overlaps the quilt. Only the rows the patch
+    touches, and their neighbours, are rescored."""
     p = t.params
     width = p[P_WIDTH]
     height = p[P_HEIGHT]
-    words = q.shape[1]
+    masks = t.place_masks[g]
+    for w in range(q.shape[1]):
+        if q[seat, w] & masks[w]:
+            return -1e18, -1
+    top = height
+    bottom = -1
+    for r in range(height):
+        start = r * width
+        w = start >> 6
+        off = start & 63
+        v = masks[w] >> np.uint64(off)
+        if off + width > 64:
+            v |= masks[w + 1] << np.uint64(64 - off)
+        bits = np.int64(v & np.uint64((1 << width) - 1))
+        new_rows[r] = rows[r] | bits
+        if bits:
+            if r < top:
+                top = r
+            bottom = r
+    lo = max(top - 1, 0)
+    hi = min(bottom + 2, height - 1)
+    value = prefix[height] - (prefix[hi + 1] - prefix[lo]) + shape_rows(new_rows, width, height, lo, hi, weights)
+    square = 0
+    if bonus_open:
+        square = fullest_square_with(squares, t.bonus_masks, masks)
+        value += weights[PACK_BONUS] * square
+    return value, square
+
+
+@njit(cache=True)
+def best_placement(t, q, seat, patch, rows, new_rows, prefix, weights, squares, bonus_open):
+    """(placement row, packing score, fullest bonus square) of the best free placement of
+    `patch` on seat's quilt (see placement_score); row -1 when the patch fits nowhere."""
     first = t.place_first[patch]
     best_g = -1
     best_value = -1e18
     best_square = 0
-    total = prefix[height]
     for g in range(first, first + t.place_count[patch]):
-        masks = t.place_masks[g]
-        free = True
-        for w in range(words):
-            if q[seat, w] & masks[w]:
-                free = False
-                break
-        if not free:
+        value, square = placement_score(t, q, seat, g, rows, new_rows, prefix, weights, squares, bonus_open)
+        if square < 0:
             continue
-        top = height
-        bottom = -1
-        for r in range(height):
-            start = r * width
-            w = start >> 6
-            off = start & 63
-            v = masks[w] >> np.uint64(off)
-            if off + width > 64:
-                v |= masks[w + 1] << np.uint64(64 - off)
-            bits = np.int64(v & np.uint64((1 << width) - 1))
-            new_rows[r] = rows[r] | bits
-            if bits:
-                if r < top:
-                    top = r
-                bottom = r
-        lo = max(top - 1, 0)
-        hi = min(bottom + 2, height - 1)
-        value = total - (prefix[hi + 1] - prefix[lo]) + shape_rows(new_rows, width, height, lo, hi, weights)
-        square = 0
-        if bonus_open:
-            square = fullest_square_with(squares, t.bonus_masks, masks)
-            value += weights[PACK_BONUS] * square
         if value > best_value:
             best_value = value
             best_g = g

@@ -43,6 +43,7 @@ from toolkit.bots.greedy import (
     WEIGHTS as GREEDY_WEIGHTS,
     leather_crossed,
     marks_ahead,
+    placement_score,
     require_time_track,
     row_prefix,
 )
@@ -50,11 +51,8 @@ from toolkit.bots.packing import (
     COUNT_SQUARE,
     MAX_ROWS,
     N_COUNTS,
-    PACK_BONUS,
-    fullest_square_with,
     packing_score,
     quilt_rows,
-    shape_rows,
     square_counts,
 )
 from toolkit.errors import UsageError
@@ -187,8 +185,6 @@ def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix,
     row_prefix(rows, width, height, weights, prefix)
     if bonus_open:
         square_counts(q[seat], t.bonus_masks, squares)
-    total = prefix[height]
-    words = q.shape[1]
     for j in range(k.window_size(t, s)):
         patch = s[S_CIRCLE + j]
         if t.cost[patch] > buttons:
@@ -201,37 +197,11 @@ def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix,
         kept = 0
         first = t.place_first[patch]
         for g in range(first, first + t.place_count[patch]):
-            masks = t.place_masks[g]
-            free = True
-            for w in range(words):
-                if q[seat, w] & masks[w]:
-                    free = False
-                    break
-            if not free:
+            value, square = placement_score(t, q, seat, g, rows, new_rows, prefix, weights, squares, bonus_open)
+            if square < 0:
                 continue
-            top = height
-            bottom = -1
-            for r in range(height):
-                start = r * width
-                w = start >> 6
-                off = start & 63
-                v = masks[w] >> np.uint64(off)
-                if off + width > 64:
-                    v |= masks[w + 1] << np.uint64(64 - off)
-                bits = np.int64(v & np.uint64((1 << width) - 1))
-                new_rows[r] = rows[r] | bits
-                if bits:
-                    if r < top:
-                        top = r
-                    bottom = r
-            lo = max(top - 1, 0)
-            hi = min(bottom + 2, height - 1)
-            value = total - (prefix[hi + 1] - prefix[lo]) + shape_rows(new_rows, width, height, lo, hi, weights)
-            if bonus_open:
-                square = fullest_square_with(squares, t.bonus_masks, masks)
-                value += weights[PACK_BONUS] * square
-                if square == bonus_k * bonus_k:
-                    value += p[P_BONUS_POINTS] / pack if pack > 0 else 0.0
+            if bonus_open and square == bonus_k * bonus_k:
+                value += p[P_BONUS_POINTS] / pack if pack > 0 else 0.0
             kept = _insert_top(keep_g, keep_v, kept, top_k, g, value)
         for i in range(kept):
             actions[n] = 1 + keep_g[i]
