@@ -161,7 +161,7 @@ def tables_for(edition: Edition) -> TrackTables:
 
 
 def _problem(edition: Edition, key: str, message: str) -> SpecError:
-    return SpecError([Problem(edition.source or edition.name, 0, 0, key, message)])
+    return SpecError([Problem(edition.source or edition.name, 1, 1, key, message)])
 
 
 def build_tables(edition: Edition) -> TrackTables:
