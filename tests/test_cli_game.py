@@ -7,26 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import fails, ok
 
-from toolkit.cli.app import app
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import UsageError
 
-runner = CliRunner()
 PATCHWORK = [sys.executable, "-m", "toolkit"]
-
-
-def ok(*args: str, input: str | None = None):
-    result = runner.invoke(app, list(args), input=input)
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result
-
-
-def fails(*args: str, input: str | None = None) -> ToolkitError:
-    result = runner.invoke(app, list(args), input=input)
-    assert result.exit_code != 0
-    assert isinstance(result.exception, ToolkitError), result.exception
-    return result.exception
 
 
 def doodle_available() -> bool:

@@ -8,7 +8,7 @@ import sys
 import textwrap
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import fails, ok, runner
 
 from toolkit.bots import base as bot_base
 from toolkit.cli import game_cmds
@@ -16,21 +16,6 @@ from toolkit.cli.app import app
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.geometry import Shape
 from toolkit.specs import load_edition
-
-runner = CliRunner()
-
-
-def ok(*args: str, input: str | None = None):
-    result = runner.invoke(app, list(args), input=input)
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result
-
-
-def fails(*args: str, input: str | None = None) -> ToolkitError:
-    result = runner.invoke(app, list(args), input=input)
-    assert result.exit_code != 0
-    assert isinstance(result.exception, ToolkitError), result.exception
-    return result.exception
 
 
 # ----- shapes and orientation numbers ------------------------------------------------------------
