@@ -452,10 +452,12 @@ class TimeTrackGame:
         return [int(k.score(t, self.state, 0)), int(k.score(t, self.state, 1))]
 
     def winners(self) -> list[int]:
-        """The winning seat (ties broken by who reached the final space first)."""
+        """The winning seat, or both seats when equal scores share the victory (tie_break: shared);
+        with the default tie_break a tie goes to who reached the final space first."""
         if not self.is_over:
             return []
-        return [int(k.winner(self.tables.arrays, self.state))]
+        win = int(k.winner(self.tables.arrays, self.state))
+        return [0, 1] if win == k.NO_WINNER else [win]
 
     # ----- drawing and the deal -------------------------------------------------------------
 
@@ -557,11 +559,13 @@ class TimeTrackGame:
             lines.append("then:   " + " ".join(rest))
         if self.is_over:
             sc = self.scores()
-            win = self.winners()[0]
-            lines.append(
-                f"game over: {names[0]} {sc[0]}, {names[1]} {sc[1]}; {names[win]} wins"
-                + (" (tie broken: first to the final space)" if sc[0] == sc[1] else "")
-            )
+            winners = self.winners()
+            if len(winners) == 2:
+                verdict = "a shared victory (tie_break: shared)"
+            else:
+                verdict = f"{names[winners[0]]} wins" + (
+                    " (tie broken: first to the final space)" if sc[0] == sc[1] else "")
+            lines.append(f"game over: {names[0]} {sc[0]}, {names[1]} {sc[1]}; {verdict}")
         else:
             seat = self.current_player
             todo = " (place the leather patch)" if self.pending_leather else ""
