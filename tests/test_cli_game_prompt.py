@@ -86,7 +86,12 @@ def test_doodle_shows_the_start_card_and_the_neighbours():
 def test_a_broken_bot_module_breaks_only_its_own_bot(tmp_path, monkeypatch):
     (tmp_path / "broken_bot_module.py").write_text("import no_such_module_anywhere\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(bot_base.BOT_PROVIDERS, "broken", ("broken_bot_module",))
+    from toolkit.bots import registry
+    from toolkit.specs.models import Family
+
+    monkeypatch.setitem(registry._ENTRIES, (Family.TIME_TRACK, "broken"),
+                        registry.BotEntry("broken", Family.TIME_TRACK, registry.RANDOM))
+    monkeypatch.setitem(bot_base.BOT_PROVIDERS, (Family.TIME_TRACK, "broken"), ("broken_bot_module",))
     monkeypatch.setattr(bot_base, "_failed", {})
     ok("play", "classic", "--seed", "1", "--bots", "random,random")
     error = fails("play", "classic", "--seed", "1", "--bots", "broken,random")
@@ -102,7 +107,7 @@ def test_a_random_game_imports_no_other_bot_module():
         from toolkit.bots import make_bot
         from toolkit.specs import load_edition
         make_bot("random", load_edition("classic"))
-        print(sorted(m for m in sys.modules if m.startswith("toolkit.bots.") and m != "toolkit.bots.base"))
+        print(sorted(m for m in sys.modules if m.startswith("toolkit.bots.") and m not in ("toolkit.bots.base", "toolkit.bots.registry")))
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "['toolkit.bots.random']"

@@ -8,9 +8,6 @@ faces (the circle is open, so the next card for each roll is known). It uses SIN
 scoring when that completes a better rectangle (and always in the last scoring), and scores the
 best rectangle. The strategy lives in
 toolkit.games.doodle.kernel.choose_greedy so the simulator plays the very same bot compiled.
-
-For time-track editions the name `greedy` keeps meaning the time-track greedy bot: the factory
-registered here hands those editions to whatever `greedy` factory was registered before it.
 """
 from __future__ import annotations
 
@@ -40,20 +37,10 @@ class DoodleGreedyBot:
         return game.action_of_row(act)
 
 
-# Let the other bot modules register first, so `greedy` for the time-track editions is the
-# factory this one hands them to, whichever module is imported first.
-base._load_bot_modules()
-_previous = base._FACTORIES.get("greedy")
-
-
 def _factory(edition: Edition, arg: str | None, **options: Any) -> Any:
-    if edition.family != Family.DOODLE:
-        if _previous is None:
-            raise UsageError(f"no greedy bot plays the {edition.family.value} editions")
-        return _previous(edition, arg, **options)
     if arg:
         raise UsageError(f"the Doodle greedy bot takes no argument, got 'greedy:{arg}'")
     return DoodleGreedyBot()
 
 
-base.register_bot("greedy", _factory)
+base.register_bot("greedy", _factory, families=(Family.DOODLE,))

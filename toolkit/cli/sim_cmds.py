@@ -19,7 +19,6 @@ from rich.table import Table
 
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.fileio import atomic_write_bytes, atomic_write_text
-from toolkit.specs.models import Family
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
 
@@ -86,11 +85,13 @@ def _write(out: Path, doc: dict, md: str, pdf: bytes) -> None:
 
 
 def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
-    if bots:
+    if bots is not None:
         return bots
+    from toolkit.games.family import family_of
     from toolkit.specs import load_edition
 
-    return "random" if load_edition(edition_ref).family == Family.DOODLE else "random,random"
+    edition = load_edition(edition_ref)
+    return family_of(edition).default_bots(edition)
 
 
 def simulate(

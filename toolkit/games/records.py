@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import toolkit
-from toolkit.errors import RecordError, ToolkitError
+from toolkit.games.family import family_of
+from toolkit.errors import RecordError, ToolkitError, UsageError
 from toolkit.fileio import atomic_write_text
 from toolkit.games.base import engine_for
 from toolkit.specs import load_edition
 from toolkit.specs.catalogue import list_editions, list_variants
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition
 
 FORMAT = "patchwork-toolkit/game-record"
 FORMAT_VERSION = 1
@@ -255,15 +256,10 @@ def _check_seats(record: dict[str, Any], edition: Edition) -> None:
     seats = record.get("seats")
     if seats is None:
         return
-    low, high = edition.players_min, edition.players_max
-    if edition.family == Family.TIME_TRACK:
-        low = high = 2
-    if seats < low or (high is not None and seats > high):
-        allowed = f"{low}" if low == high else f"{low} to {high}" if high is not None else f"at least {low}"
-        raise RecordError(
-            f"the record has seats: {seats}, but {edition.name} is played by {allowed} seat(s)"
-            + (" (Automa takes the second seat in solo play)" if edition.family == Family.TIME_TRACK else "")
-        )
+    try:
+        family_of(edition).seats(edition, seats)
+    except UsageError as error:
+        raise RecordError(f"the record has seats: {seats}, but {error}") from None
 
 
 def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: bool = True) -> Any:

@@ -22,6 +22,7 @@ import numpy as np
 
 from toolkit.errors import IllegalAction, NotationError, UsageError
 from toolkit.games.rng import seed_state
+from toolkit.games.text import draw_side_by_side
 from toolkit.games.timetrack import kernel as k
 from toolkit.games.timetrack.tables import (
     P_ACTION_AUTOMA,
@@ -571,34 +572,6 @@ class TimeTrackGame:
             todo = " (place the leather patch)" if self.pending_leather else ""
             lines.append(f"to move: {names[seat]}{todo}")
         return "\n".join(lines)
-
-
-def draw_side_by_side(blocks: list[tuple[str, tuple[str, ...]]], width: int = MARKET_WIDTH) -> list[str]:
-    """Labelled text pictures next to each other (wrapping at `width` columns), tops aligned."""
-    lines: list[str] = []
-    row: list[tuple[str, tuple[str, ...]]] = []
-    used = 0
-    gap = "   "
-
-    def flush() -> None:
-        widths = [max(len(label), *(len(r) for r in rows)) for label, rows in row]
-        height = max(len(rows) for _, rows in row)
-        lines.append(gap.join(label.ljust(w) for (label, _), w in zip(row, widths)).rstrip())
-        for i in range(height):
-            lines.append(
-                gap.join((rows[i] if i < len(rows) else "").ljust(w) for (_, rows), w in zip(row, widths)).rstrip()
-            )
-
-    for label, rows in blocks:
-        w = max(len(label), *(len(r) for r in rows))
-        if row and used + len(gap) + w > width:
-            flush()
-            row, used = [], 0
-        used += (len(gap) if row else 0) + w
-        row.append((label, rows))
-    if row:
-        flush()
-    return lines
 
 
 def _label(index: int) -> str:

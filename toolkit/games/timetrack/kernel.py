@@ -72,7 +72,7 @@ patch its token moves onto or past leaves play, out of the human's reach, and sc
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from toolkit.jit import njit
 
 from toolkit.games.rng import randbelow, shuffle
 from toolkit.games.timetrack.tables import (
