@@ -23,7 +23,7 @@ def set_sheet(game: DoodleGame, seat: int, cells) -> None:
     _, st, occ = game.kernel_state()
     mask = BOARD.mask_of(cells)
     occ[seat] = mask_words(mask, BOARD).view("int64")
-    st[st[K.O_FILLED] + seat] = len(set(cells))
+    st[st[K.S_FILLED_AT] + seat] = len(set(cells))
 
 
 def rect_cells(row, col, width, height):

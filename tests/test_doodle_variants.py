@@ -7,10 +7,12 @@ import dataclasses
 import numpy as np
 import pytest
 
+from toolkit.bots.doodle.loop import play_doodle
 from toolkit.errors import IllegalAction
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import seed_state
+from toolkit.sim.botspec import GREEDY, BotSpec
 from toolkit.specs import load_edition
 
 BASE = load_edition("doodle")
@@ -39,9 +41,9 @@ def test_other_board_sizes_play_to_the_end_inside_the_board(size):
         sheet = game.sheet(seat)
         assert all(0 <= r < size[1] and 0 <= c < size[0] for r, c in sheet.shaded)
         assert sheet.empty == size[0] * size[1] - len(sheet.shaded)
-    out = K.play_games(K.build_tables(edition), 1, K.game_rng_words([1, 2]), np.array([K.BOT_GREEDY]),
-                       K.game_rng_words([1, 2]), K.GREEDY_WEIGHTS)
-    assert (out[2] >= 0).all() and (out[2] <= size[0] * size[1]).all()
+    words = K.game_rng_words([1, 2])
+    empty = play_doodle(edition, (BotSpec("greedy", GREEDY),), words, words)["empty"]
+    assert (empty >= 0).all() and (empty <= size[0] * size[1]).all()
 
 
 def test_rounds_turns_and_no_free_choice_from_the_spec():

@@ -42,7 +42,7 @@ _FACTORIES: dict[str, BotFactory] = {}
 BOT_PROVIDERS: dict[str, tuple[str, ...]] = {
     "random": ("toolkit.bots.random",),
     "automa": ("toolkit.bots.automa",),
-    "greedy": ("toolkit.bots.greedy", "toolkit.bots.doodle_greedy"),
+    "greedy": ("toolkit.bots.greedy", "toolkit.bots.doodle.greedy"),
     "mcts": ("toolkit.bots.mcts",),
 }
 """Bot name -> the modules that register it, imported in this order when the name is first asked

@@ -27,7 +27,6 @@ _DEPENDENCIES = (
     "toolkit.games.rng",
     "toolkit.games.timetrack.kernel",
     "toolkit.games.timetrack.tables",
-    "toolkit.games.doodle.kernel",
     "toolkit.bots.greedy",
     "toolkit.bots.packing",
     "toolkit.bots.mcts",
@@ -59,7 +58,7 @@ _drop_stale_cache()
 
 from toolkit.bots import greedy as greedy_bot  # noqa: E402
 from toolkit.bots import mcts as mcts_bot  # noqa: E402
-from toolkit.games.doodle import kernel as dk  # noqa: E402
+from toolkit.bots.doodle.loop import DOODLE_KINDS, play_doodle  # noqa: E402,F401  (the Doodle loop)
 from toolkit.games.timetrack import kernel as tk
 from toolkit.games.timetrack.kernel import (
     AUTOMA_SEAT,
@@ -175,62 +174,5 @@ def play_time_track(
         kinds, iterations, greedy_bot.WEIGHTS, np.ascontiguousarray(swap, dtype=np.int64), automa_level, automa_deck,
         out["score"], out["buttons"], out["empty"], out["winner"], out["first_finisher"], out["bonus_owner"],
         out["plies"], out["leather"], out["income"], out["buy_seat"], out["buy_ply"],
-    )
-    return out
-
-
-# ----- Doodle ---------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _doodle_loop(tables, players, game_rngs, bot_rngs, kinds, score, round_scores, empty, start_card, specials, drawn):
-    n = game_rngs.shape[0]
-    rounds = round_scores.shape[2]
-    act = np.zeros(dk.NA, dtype=np.int64)
-    bot_rng = np.zeros(4, dtype=np.int64)
-    for g in range(n):
-        st, occ = dk.new_state(tables, players, game_rngs[g])
-        bot_rng[:] = bot_rngs[g]
-        while st[dk.PHASE] != dk.P_OVER:
-            if kinds[st[dk.SEAT]] == GREEDY:
-                dk.choose_greedy(tables, st, occ, bot_rng, act)
-            else:
-                dk.choose_random(tables, st, occ, bot_rng, act)
-            dk.apply_action(tables, st, occ, act)
-        final = dk.final_scores(tables, st, occ)
-        for k in range(players):
-            score[g, k] = final[k]
-            for r in range(rounds):
-                round_scores[g, k, r] = st[st[dk.O_RSCORE] + r * players + k]
-            empty[g, k] = dk.empty_cells(tables, st, occ, k)
-            start_card[g, k] = st[st[dk.O_START] + k]
-            for sp in range(4):
-                specials[g, k, sp] = st[st[dk.O_USED] + 4 * k + sp]
-            drawn[g, k] = st[st[dk.O_DRAWN] + k]
-
-
-DOODLE_KINDS = {RANDOM, GREEDY}
-"""Bot kinds the Doodle loop has a compiled chooser for."""
-
-
-def play_doodle(edition, bots: tuple[BotSpec, ...], game_rngs: np.ndarray, bot_rngs: np.ndarray) -> dict[str, np.ndarray]:
-    """Play one Doodle game per row of `game_rngs`, one bot per player (seat k plays bots[k])."""
-    check_available(bots, DOODLE_KINDS, "Doodle")
-    tables = dk.build_tables(edition)
-    n = game_rngs.shape[0]
-    players = len(bots)
-    rounds = edition.rounds
-    out = {
-        "score": np.zeros((n, players), dtype=np.int32),
-        "round_scores": np.zeros((n, players, rounds), dtype=np.int32),
-        "empty": np.zeros((n, players), dtype=np.int32),
-        "start_card": np.zeros((n, players), dtype=np.int16),
-        "specials": np.zeros((n, players, 4), dtype=np.int8),
-        "drawn": np.zeros((n, players), dtype=np.int32),
-    }
-    kinds = np.array([b.kind for b in bots], dtype=np.int64)
-    _doodle_loop(
-        tables, players, np.ascontiguousarray(game_rngs, dtype=np.int64), np.ascontiguousarray(bot_rngs, dtype=np.int64),
-        kinds, out["score"], out["round_scores"], out["empty"], out["start_card"], out["specials"], out["drawn"],
     )
     return out

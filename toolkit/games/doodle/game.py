@@ -23,11 +23,11 @@ from toolkit.geometry.shape import Shape
 from toolkit.specs.models import Edition, Family
 
 PHASE_NAMES = {
-    K.P_START: "start",
-    K.P_TURN: "turn",
-    K.P_FREE: "free-choice",
-    K.P_SCORE: "scoring",
-    K.P_OVER: "over",
+    K.PH_START: "start",
+    K.PH_TURN: "turn",
+    K.PH_FREE: "free-choice",
+    K.PH_SCORE: "scoring",
+    K.PH_OVER: "over",
 }
 
 NOTATION_HELP = """Doodle actions (o = orientation index, r = row, c = column, all from 0):
@@ -106,53 +106,53 @@ class DoodleGame:
     @property
     def phase(self) -> str:
         """start, turn, free-choice, scoring or over."""
-        return PHASE_NAMES[int(self._st[K.PHASE])]
+        return PHASE_NAMES[int(self._st[K.S_PHASE])]
 
     @property
     def round(self) -> int:
         """0-based round (equal to the number of rounds once the game is over)."""
-        return int(self._st[K.ROUND])
+        return int(self._st[K.S_ROUND])
 
     @property
     def turn(self) -> int:
         """0-based rolled turn within the round."""
-        return int(self._st[K.TURN])
+        return int(self._st[K.S_TURN])
 
     @property
     def roll(self) -> int:
         """The last die roll (0 before the first)."""
-        return int(self._st[K.ROLL])
+        return int(self._st[K.S_ROLL])
 
     @property
     def current_player(self) -> int | None:
-        return None if self.is_over else int(self._st[K.SEAT])
+        return None if self.is_over else int(self._st[K.S_SEAT])
 
     @property
     def is_over(self) -> bool:
-        return int(self._st[K.PHASE]) == K.P_OVER
+        return int(self._st[K.S_PHASE]) == K.PH_OVER
 
     def circle(self) -> list[str]:
         """Patch ids of the circle, clockwise from position 0."""
         st = self._st
-        oc = int(st[K.O_CIRCLE])
-        return [self._info.patch_ids[int(st[oc + i])] for i in range(int(st[K.CIRCLE_N]))]
+        oc = int(st[K.S_CIRCLE_AT])
+        return [self._info.patch_ids[int(st[oc + i])] for i in range(int(st[K.S_CIRCLE_LEN]))]
 
     @property
     def token_card(self) -> int | None:
         """Circle position of the token card during a rolled turn, else None."""
-        cur = int(self._st[K.CUR])
+        cur = int(self._st[K.S_CUR])
         return None if cur < 0 else cur
 
     @property
     def next_card(self) -> int:
         """Circle position of the first card clockwise after the token."""
-        return int(self._st[K.NEXT])
+        return int(self._st[K.S_NEXT])
 
     def pile(self) -> list[str]:
         """Patch ids still face down, top first."""
         st = self._st
-        op = int(st[K.O_PILE])
-        return [self._info.patch_ids[int(st[op + i])] for i in range(int(st[K.PILE_POS]), len(self._info.tables[7]))]
+        op = int(st[K.S_PILE_AT])
+        return [self._info.patch_ids[int(st[op + i])] for i in range(int(st[K.S_PILE_POS]), len(self._info.tables.deck_card))]
 
     def sheet(self, seat: int) -> Sheet:
         """A typed view of one player's sheet."""
@@ -164,17 +164,17 @@ class DoodleGame:
         rounds = self.edition.rounds
         done = self.round if not self.is_over else rounds
         scores = tuple(
-            int(st[int(st[K.O_RSCORE]) + r * players + seat]) if r < done else None for r in range(rounds)
+            int(st[int(st[K.S_ROUND_SCORES_AT]) + r * players + seat]) if r < done else None for r in range(rounds)
         )
-        used = {name: int(st[int(st[K.O_USED]) + 4 * seat + s]) for s, name in enumerate(K.SPECIAL_NAMES)}
+        used = {name: int(st[int(st[K.S_USED_AT]) + 4 * seat + s]) for s, name in enumerate(K.SPECIAL_NAMES)}
         empty = board.cells - len(shaded)
         return Sheet(
             seat=seat,
-            start_card=self._info.start_ids[int(st[int(st[K.O_START]) + seat])],
+            start_card=self._info.start_ids[int(st[int(st[K.S_START_AT]) + seat])],
             shaded=shaded,
             round_scores=scores,
             specials_used=used,
-            drawn=int(st[int(st[K.O_DRAWN]) + seat]),
+            drawn=int(st[int(st[K.S_DRAWN_AT]) + seat]),
             empty=empty,
             score=sum(s for s in scores if s is not None) - empty,
         )
@@ -220,7 +220,7 @@ class DoodleGame:
                 "next": nxt,
             },
             "pile": self.pile(),
-            "start_cards": [self._info.start_ids[int(self._st[int(self._st[K.O_START]) + k])] for k in range(self.players)],
+            "start_cards": [self._info.start_ids[int(self._st[int(self._st[K.S_START_AT]) + k])] for k in range(self.players)],
         }
 
     # ----- actions ---------------------------------------------------------------------------
@@ -248,23 +248,23 @@ class DoodleGame:
         if code != K.OK:
             raise IllegalAction(str(action), *self._reason(code, action, row))
         seat = self.current_player
-        roll_before = (int(self._st[K.ROUND]), int(self._st[K.TURN]), int(self._st[K.PHASE]))
+        roll_before = (int(self._st[K.S_ROUND]), int(self._st[K.S_TURN]), int(self._st[K.S_PHASE]))
         K.apply_action(self._tables, self._st, self._occ, row)
         self.history.append(action)
         events = []
         if action.kind == "score":
             events.append(f"player {seat + 1} scores {self.sheet(seat).round_scores[roll_before[0]]}")
-        if self.phase == "turn" and roll_before != (self.round, self.turn, int(self._st[K.PHASE])):
+        if self.phase == "turn" and roll_before != (self.round, self.turn, int(self._st[K.S_PHASE])):
             events.append(f"roll {self.roll}: the current patch is {self.circle()[self.token_card]}")
-        elif self.phase == "free-choice" and roll_before[2] != K.P_FREE:
+        elif self.phase == "free-choice" and roll_before[2] != K.PH_FREE:
             events.append(f"final turn: pick any of {', '.join(self.circle())}")
-        elif self.phase == "scoring" and roll_before[2] != K.P_SCORE:
+        elif self.phase == "scoring" and roll_before[2] != K.PH_SCORE:
             events.append(f"intermediate scoring {self.round + 1}: name a fully shaded rectangle")
         elif self.is_over:
             events.append("game over: " + ", ".join(f"player {k + 1} {v}" for k, v in enumerate(self.scores())))
         self.last_event = "; ".join(events)
 
-    def kernel_state(self) -> tuple[tuple, np.ndarray, np.ndarray]:
+    def kernel_state(self) -> tuple[K.DoodleTables, np.ndarray, np.ndarray]:
         """(tables, st, occ): the live kernel arrays, for compiled choosers; do not modify them."""
         return self._tables, self._st, self._occ
 
@@ -307,11 +307,11 @@ class DoodleGame:
         if kind == K.K_START:
             return DoodleAction("start", placement.orientation, placement.row, placement.col)
         card = None
-        if int(self._st[K.PHASE]) == K.P_FREE:
+        if int(self._st[K.S_PHASE]) == K.PH_FREE:
             card = self.circle()[row[K.A_CARD]]
         cut = piece = None
         if row[K.A_CUT] >= 0:
-            patch = int(self._st[int(self._st[K.O_CIRCLE]) + row[K.A_CARD]])
+            patch = int(self._st[int(self._st[K.S_CIRCLE_AT]) + row[K.A_CARD]])
             c = self._info.cuts[patch][row[K.A_CUT]]
             cut = f"{c.axis}{c.index}"
             piece = "ab"[row[K.A_PIECE]]
@@ -349,17 +349,17 @@ class DoodleGame:
                 row[K.A_H] = action.height
                 row[K.A_W] = action.width
             return row
-        phase = int(st[K.PHASE])
+        phase = int(st[K.S_PHASE])
         if action.kind == "start":
             row[K.A_KIND] = K.K_START
-            shape = int(self._tables[6][int(st[int(st[K.O_START]) + seat])])
+            shape = int(self._tables.start_shape[int(st[int(st[K.S_START_AT]) + seat])])
             row[K.A_PLACE] = self._placement(text, shape, action, f"start card {self.sheet(seat).start_card}")
             return row
         row[K.A_KIND] = K.K_DRAW
         row[K.A_NB] = 0 if action.neighbour is None else 1 + ("left", "right").index(action.neighbour)
         circle = self.circle()
         n = len(circle)
-        if phase == K.P_FREE:
+        if phase == K.PH_FREE:
             if action.card is None:
                 raise IllegalAction(
                     text, f"the final turn has no token card: pick one of {', '.join(circle)} with 'free ID draw ...'",
@@ -371,10 +371,10 @@ class DoodleGame:
                 raise IllegalAction(text, f"{action.card} is not in the circle (cards left: {', '.join(circle)})",
                                     "RULINGS 15: final turn, each player picks any card left")
             pos = positions[0]
-        elif phase == K.P_TURN:
+        elif phase == K.PH_TURN:
             if action.card is not None:
                 raise IllegalAction(text, "'free' picks a card only on the final, un-rolled turn", RULE_TURN)
-            cur = int(st[K.CUR])
+            cur = int(st[K.S_CUR])
             if action.neighbour is None:
                 pos = cur
             elif n < 2:
@@ -386,10 +386,10 @@ class DoodleGame:
         row[K.A_CARD] = pos
         if pos < 0:
             return row
-        patch = int(st[int(st[K.O_CIRCLE]) + pos])
+        patch = int(st[int(st[K.S_CIRCLE_AT]) + pos])
         patch_id = self._info.patch_ids[patch]
         if action.cut is None:
-            shape = int(self._tables[3][patch])
+            shape = int(self._tables.patch_shape[patch])
             what = f"patch {patch_id}"
         else:
             axis, index = action.cut[0], int(action.cut[1:])
@@ -399,7 +399,7 @@ class DoodleGame:
                 raise IllegalAction(text, self._bad_cut(patch, axis, index), RULE_CUT)
             row[K.A_CUT] = found[0]
             row[K.A_PIECE] = "ab".index(action.piece)
-            shape = int(self._tables[5][patch, found[0], row[K.A_PIECE]])
+            shape = int(self._tables.cut_piece[patch, found[0], row[K.A_PIECE]])
             what = f"piece {action.piece} of {patch_id} cut {action.cut}"
         row[K.A_PLACE] = self._placement(text, shape, action, what)
         return row
@@ -443,16 +443,16 @@ class DoodleGame:
         return f"cut {axis}{index} of {pid} leaves {pieces} pieces; a cut must leave exactly two"
 
     def _phase_reason(self) -> tuple[str, str]:
-        phase = int(self._st[K.PHASE])
+        phase = int(self._st[K.S_PHASE])
         seat = self.current_player
-        if phase == K.P_START:
+        if phase == K.PH_START:
             return (f"player {seat + 1} must first draw the start card's patch ('start oO rR cC')", RULE_START)
-        if phase == K.P_TURN:
+        if phase == K.PH_TURN:
             return (f"turn {self.turn + 1} of round {self.round + 1}: player {seat + 1} draws the current patch or passes", RULE_TURN)
-        if phase == K.P_FREE:
+        if phase == K.PH_FREE:
             return (f"final turn: player {seat + 1} picks any card left ('free ID draw ...') or passes",
                     "RULINGS 15: final turn, each player picks any card left")
-        if phase == K.P_SCORE:
+        if phase == K.PH_SCORE:
             return (f"intermediate scoring after round {self.round + 1}: player {seat + 1} names a rectangle"
                     " ('score rR cC WxH')", RULE_SCORE)
         return ("the game is over", "game end")
@@ -543,7 +543,7 @@ class DoodleGame:
                 shown.append(f"[{pid}]" if i == tok else pid)
             lines.append("circle: " + " ".join(shown) + ("  ([x] token card)" if tok is not None else "  (| token)"))
             if tok is not None:
-                patch = self.edition.patches[int(self._st[int(self._st[K.O_CIRCLE]) + tok])]
+                patch = self.edition.patches[int(self._st[int(self._st[K.S_CIRCLE_AT]) + tok])]
                 lines.append(f"current patch {patch.id}: {patch.shape.format()}")
         board = self._info.board
         for seat in range(self.players):
