@@ -122,7 +122,7 @@ def test_check_action_accepts_exactly_the_listed_actions():
         listed = {tuple(row) for row in legal.tolist()}
         assert len(listed) == legal.shape[0], "no action is listed twice"
         for row in legal[:: max(1, legal.shape[0] // 40)]:
-            assert K.check_action(TABLES, st_, occ, row) == K.OK
+            assert K.check_action(TABLES, st_, occ, row) == K.R_OK
         # Perturbed rows: legal exactly when they are in the list.
         for _ in range(60):
             row = legal[K.randbelow(rng, legal.shape[0])].copy()
@@ -131,8 +131,15 @@ def test_check_action_accepts_exactly_the_listed_actions():
                 continue
             field = fields[K.randbelow(rng, len(fields))]
             row[field] += (-1, 1, 2, 7)[K.randbelow(rng, 4)]
-            verdict = K.check_action(TABLES, st_, occ, row) == K.OK
-            assert verdict == (tuple(row.tolist()) in listed), (row, field)
+            code = K.check_action(TABLES, st_, occ, row)
+            assert (code == K.R_OK) == (tuple(row.tolist()) in listed), (row, field)
+            assert code == K.R_OK or code in K.REASONS
+
+
+def test_every_reason_code_has_one_message_and_rule():
+    codes = {value for name, value in vars(K).items() if name.startswith("R_") and name != "R_OK"}
+    assert codes == set(K.REASONS) and len(codes) == len([n for n in vars(K) if n.startswith("R_")]) - 1
+    assert all(message and rule for message, rule in K.REASONS.values())
 
 
 def test_nth_action_matches_the_list():

@@ -23,8 +23,8 @@ Public API (all arrays are numpy; nothing here keeps global state)
 - ``st[S_PHASE] == PH_OVER`` ends the game; ``st[S_SEAT]`` is the seat to act.
 - ``n = count_actions(tables, st, occ)``; ``acts = list_actions(tables, st, occ)`` ->
   int64[n, NA] in the canonical order; ``apply_action(tables, st, occ, act)`` applies one legal
-  action row (unchecked); ``check_action(tables, st, occ, act)`` -> OK or the ERR_* code of the
-  rule the action breaks.
+  action row (unchecked); ``check_action(tables, st, occ, act)`` -> R_OK or the R_* code of the
+  one rule the action breaks; REASONS words each code.
 - ``choose_random(tables, st, occ, bot_rng, act)`` writes a uniform legal action row into
   ``act`` (int64[NA]) from a bot generator state ``bot_rng`` (int64[4], separate from the game's).
 - Readers of a finished (or running) state: ``final_scores(tables, st, occ)`` -> int64[players],
@@ -158,23 +158,85 @@ P_PENALTY = 12
 """Points lost per empty cell at the end (the edition's empty_penalty)."""
 N_PARAMS = 13
 
-# ----- check_action codes -------------------------------------------------------------------
-OK = 0
-ERR_PHASE = 1
-ERR_SPECIAL_USED = 2
-ERR_AGAIN_USED = 3
-ERR_AGAIN_NEEDLESS = 4
-ERR_SPECIAL_OFF = 5
-ERR_OVERLAP = 6
-ERR_NO_NEIGHBOUR = 7
-ERR_CARD = 8
-ERR_SHAPE = 9
-ERR_NOT_FILLED = 10
-ERR_CELL_SHADED = 11
-ERR_SCORE_NONE = 12
-ERR_MUST_DRAW = 13
-ERR_RECT = 14
-ERR_TWO_AGAIN = 15
+# ----- check_action reasons: one code per rule broken, worded by REASONS ---------------------
+R_OK = 0
+R_GAME_OVER = 1
+R_START_FIRST = 2
+R_START_DONE = 3
+R_SCORING_NOW = 4
+R_NOT_SCORING = 5
+R_UNKNOWN_KIND = 6
+R_SPECIAL_OFF = 7
+R_SPECIAL_USED = 8
+R_AGAIN_USED = 9
+R_AGAIN_NEEDLESS = 10
+R_AGAIN_MISMATCH = 11
+R_TWO_AGAIN = 12
+R_OFF_BOARD = 13
+R_OVERLAP = 14
+R_MUST_DRAW_START = 15
+R_NOT_TOKEN_CARD = 16
+R_NO_NEIGHBOUR = 17
+R_NEIGHBOUR_FREE_CHOICE = 18
+R_PICK_A_CARD = 19
+R_NOT_IN_CIRCLE = 20
+R_NOT_A_CUT = 21
+R_NO_SUCH_PIECE = 22
+R_CELL_OFF_BOARD = 23
+R_CELL_SHADED = 24
+R_RECT_OFF_BOARD = 25
+R_NOT_FILLED = 26
+R_SCORE_NONE = 27
+
+_SPECIALS_RULE = "RULINGS 18: each special action once per game, AGAIN repeats one other"
+_DRAW_RULE = "drawing rules: a patch goes on empty spaces, fully inside the drawing board"
+_SCORE_RULE = "RULINGS 19: score exactly one fully shaded rectangle"
+_TURN_RULE = "RULINGS 14-15: the token card (or a neighbour, or the free choice on the final turn)"
+_FREE_RULE = "RULINGS 15: final turn, each player picks any card left"
+_START_RULE = "RULINGS 17: each player starts by drawing the start card's patch"
+_CUT_RULE = "RULINGS 18: CUT is one full straight line leaving exactly two connected pieces"
+_SINGLE_RULE = "RULINGS 18: SINGLE shades one empty space"
+
+REASONS: dict[int, tuple[str, str]] = {
+    R_GAME_OVER: ("the game is over", "game end"),
+    R_START_FIRST: ("player {player} first draws the start card's patch ('start oO rR cC'); the start card is"
+                    " drawn at setup, before any turn or special action", _START_RULE),
+    R_START_DONE: ("the start card's patch is drawn only at setup", _START_RULE),
+    R_SCORING_NOW: ("intermediate scoring after round {round}: player {player} names a rectangle"
+                    " ('score rR cC WxH')", _SCORE_RULE),
+    R_NOT_SCORING: ("{step}: rectangles are scored only after the round's last turn", _SCORE_RULE),
+    R_UNKNOWN_KIND: ("not a Doodle action", _TURN_RULE),
+    R_SPECIAL_OFF: ("the {edition} edition has no {special} special action", _SPECIALS_RULE),
+    R_SPECIAL_USED: ("{special} already used{again_hint}", _SPECIALS_RULE),
+    R_AGAIN_USED: ("AGAIN already used", _SPECIALS_RULE),
+    R_AGAIN_NEEDLESS: ("{special} has not been used yet; AGAIN only repeats a special action already used",
+                       _SPECIALS_RULE),
+    R_AGAIN_MISMATCH: ("AGAIN repeats the special action the action itself uses", _SPECIALS_RULE),
+    R_TWO_AGAIN: ("AGAIN repeats only one special action; NEIGHBOUR and CUT both need it here", _SPECIALS_RULE),
+    R_OFF_BOARD: ("{what} in orientation o{orientation} at row {row}, col {col} does not fit inside the"
+                  " {board} board ({orientations} orientation(s): o0..o{last})", _DRAW_RULE),
+    R_OVERLAP: ("cell (row {overlap_row}, col {overlap_col}) is already shaded", _DRAW_RULE),
+    R_MUST_DRAW_START: ("the start card's patch fits, so it must be drawn", _START_RULE),
+    R_NOT_TOKEN_CARD: ("{step}: player {player} draws the token card (or a neighbour with NEIGHBOUR)",
+                       _TURN_RULE),
+    R_NO_NEIGHBOUR: ("the circle has only the token card: it has no neighbour", _SPECIALS_RULE),
+    R_NEIGHBOUR_FREE_CHOICE: ("NEIGHBOUR needs a token card; on the final turn any card may be picked with"
+                              " 'free ID'", _SPECIALS_RULE),
+    R_PICK_A_CARD: ("the final turn has no token card: pick one of {circle} with 'free ID draw ...'", _FREE_RULE),
+    R_NOT_IN_CIRCLE: ("{card} is not in the circle (cards left: {circle})", _FREE_RULE),
+    R_NOT_A_CUT: ("{cut} is not a cut of {patch}: a cut is one full straight line leaving exactly two"
+                  " connected pieces (its cuts: {cuts})", _CUT_RULE),
+    R_NO_SUCH_PIECE: ("a cut leaves two pieces, a and b", _CUT_RULE),
+    R_CELL_OFF_BOARD: ("cell (row {row}, col {col}) is outside the {board} board", _SINGLE_RULE),
+    R_CELL_SHADED: ("cell (row {row}, col {col}) is already shaded", _SINGLE_RULE),
+    R_RECT_OFF_BOARD: ("rectangle {width}x{height} at row {row}, col {col} does not lie on the {board} board",
+                       _SCORE_RULE),
+    R_NOT_FILLED: ("rectangle {width}x{height} at row {row}, col {col} has an empty cell at (row {empty_row},"
+                   " col {empty_col})", _SCORE_RULE),
+    R_SCORE_NONE: ("the sheet has shaded cells: name a rectangle to score (the best is '{best}')", _SCORE_RULE),
+}
+"""Reason code -> (message, rule). The message's {fields} are filled by the game layer from the
+position and the action (toolkit.games.doodle.game.DoodleGame.explain)."""
 
 
 DoodleTables = namedtuple(
@@ -799,22 +861,38 @@ def nth_action(tables, st, occ, i, act):
 def _check_special(params, st, k, s, again_flag):
     """Whether seat k may use special s now, given whether the action says AGAIN for it."""
     if not (params[P_SPECIALS] >> s) & 1:
-        return ERR_SPECIAL_OFF
+        return R_SPECIAL_OFF
     mode = special_mode(params, st, k, s)
     if mode == 0:
         if st[st[S_USED_AT] + 4 * k + s] >= 1 and again_flag:
-            return ERR_AGAIN_USED
-        return ERR_SPECIAL_USED
+            return R_AGAIN_USED
+        return R_SPECIAL_USED
     if mode == 1 and again_flag:
-        return ERR_AGAIN_NEEDLESS
+        return R_AGAIN_NEEDLESS
     if mode == 2 and not again_flag:
-        return ERR_SPECIAL_USED
-    return OK
+        return R_SPECIAL_USED
+    return R_OK
+
+
+@njit(cache=True)
+def _check_step(phase, kind):
+    """R_OK when an action of this kind belongs to the step in play."""
+    if phase == PH_OVER:
+        return R_GAME_OVER
+    if phase == PH_START:
+        return R_OK if kind == K_START or kind == K_PASS or kind == K_SINGLE else R_START_FIRST
+    if kind == K_START:
+        return R_START_DONE
+    if phase == PH_SCORE:
+        return R_OK if kind == K_SCORE or kind == K_SINGLE else R_SCORING_NOW
+    if kind == K_SCORE:
+        return R_NOT_SCORING
+    return R_OK
 
 
 @njit(cache=True)
 def check_action(tables, st, occ, act):
-    """OK when `act` is legal for the seat to act, else the ERR_* code of the broken rule."""
+    """R_OK when `act` is legal for the seat to act, else the R_* code of the rule it breaks."""
     masks = tables.place_masks
     sh_start = tables.shape_first
     sh_count = tables.shape_count
@@ -823,128 +901,126 @@ def check_action(tables, st, occ, act):
     cut_piece = tables.cut_piece
     start_shape = tables.start_shape
     params = tables.params
+    kind = act[A_KIND]
+    if kind < K_START or kind > K_SCORE:
+        return R_UNKNOWN_KIND
     phase = st[S_PHASE]
-    if phase == PH_OVER:
-        return ERR_PHASE
+    code = _check_step(phase, kind)
+    if code != R_OK:
+        return code
     k = st[S_SEAT]
     occ_k = occ[k]
-    kind = act[A_KIND]
     again = act[A_AGAIN]
     words = params[P_WORDS]
     width = params[P_WIDTH]
     height = params[P_HEIGHT]
     if again != 0 and (kind == K_START or kind == K_PASS or kind == K_SCORE):
-        return ERR_SHAPE
+        return R_AGAIN_MISMATCH
     if kind == K_SINGLE:
         if again != 0 and again != SP_SINGLE + 1:
-            return ERR_SHAPE
+            return R_AGAIN_MISMATCH
         code = _check_special(params, st, k, SP_SINGLE, again != 0)
-        if code != OK:
+        if code != R_OK:
             return code
         cell = act[A_PLACE]
         if cell < 0 or cell >= width * height:
-            return ERR_RECT
+            return R_CELL_OFF_BOARD
         if cell_set(occ_k, cell):
-            return ERR_CELL_SHADED
-        return OK
+            return R_CELL_SHADED
+        return R_OK
     if kind == K_START:
-        if phase != PH_START:
-            return ERR_PHASE
         g = act[A_PLACE]
         shape = start_shape[st[st[S_START_AT] + k]]
         if g < sh_start[shape] or g >= sh_start[shape] + sh_count[shape]:
-            return ERR_SHAPE
+            return R_OFF_BOARD
         if not fits(masks, g, occ_k, words):
-            return ERR_OVERLAP
-        return OK
+            return R_OVERLAP
+        return R_OK
     if kind == K_PASS:
-        if phase == PH_SCORE:
-            return ERR_PHASE
         if phase == PH_START:
             shape = start_shape[st[st[S_START_AT] + k]]
             for g in range(sh_start[shape], sh_start[shape] + sh_count[shape]):
                 if fits(masks, g, occ_k, words):
-                    return ERR_MUST_DRAW
-        return OK
+                    return R_MUST_DRAW_START
+        return R_OK
     if kind == K_SCORE:
-        if phase != PH_SCORE:
-            return ERR_PHASE
         h = act[A_H]
         w = act[A_W]
         if h == 0:
             if st[st[S_FILLED_AT] + k] != 0:
-                return ERR_SCORE_NONE
-            return OK
+                return R_SCORE_NONE
+            return R_OK
         r0 = act[A_PLACE]
         c0 = act[A_COL]
         if h < 0 or w <= 0 or r0 < 0 or c0 < 0 or r0 + h > height or c0 + w > width:
-            return ERR_RECT
+            return R_RECT_OFF_BOARD
         line = ((1 << w) - 1) << c0
         for r in range(r0, r0 + h):
             if row_bits(occ_k, r, width) & line != line:
-                return ERR_NOT_FILLED
-        return OK
-    if kind != K_DRAW:
-        return ERR_SHAPE
-    if phase != PH_TURN and phase != PH_FREE:
-        return ERR_PHASE
+                return R_NOT_FILLED
+        return R_OK
+    # K_DRAW, on a rolled turn or the final free choice.
     n = st[S_CIRCLE_LEN]
     oc = st[S_CIRCLE_AT]
     pos = act[A_CARD]
     nb = act[A_NB]
     if again != 0 and again != SP_NEIGHBOUR + 1 and again != SP_CUT + 1:
-        return ERR_SHAPE
+        return R_AGAIN_MISMATCH
     if phase == PH_TURN:
         cur = st[S_CUR]
         if nb == 0:
             if pos != cur:
-                return ERR_CARD
+                return R_NOT_TOKEN_CARD
         else:
             code = _check_special(params, st, k, SP_NEIGHBOUR, again == SP_NEIGHBOUR + 1)
-            if code != OK:
+            if code != R_OK:
                 return code
             if n < 2:
-                return ERR_NO_NEIGHBOUR
+                return R_NO_NEIGHBOUR
             if nb == 1:
                 want = (cur - 1 + n) % n
             elif nb == 2:
                 want = (cur + 1) % n
             else:
-                return ERR_CARD
+                return R_NOT_TOKEN_CARD
             if pos != want:
-                return ERR_CARD
+                return R_NOT_TOKEN_CARD
     else:
         if nb != 0:
-            return ERR_NO_NEIGHBOUR
+            return R_NEIGHBOUR_FREE_CHOICE
+        if pos == -1:
+            return R_PICK_A_CARD
         if pos < 0 or pos >= n:
-            return ERR_CARD
+            return R_NOT_IN_CIRCLE
     if again == SP_NEIGHBOUR + 1 and nb == 0:
-        return ERR_AGAIN_NEEDLESS
+        return R_AGAIN_NEEDLESS
     patch = st[oc + pos]
     cut = act[A_CUT]
     if cut >= 0:
         code = _check_special(params, st, k, SP_CUT, again == SP_CUT + 1)
-        if code == ERR_SPECIAL_USED and again == SP_NEIGHBOUR + 1 and special_mode(params, st, k, SP_CUT) == 2:
-            return ERR_TWO_AGAIN
-        if code != OK:
+        if code == R_SPECIAL_USED and again == SP_NEIGHBOUR + 1 and special_mode(params, st, k, SP_CUT) == 2:
+            return R_TWO_AGAIN
+        if code != R_OK:
             return code
-        if cut >= cut_n[patch] or act[A_PIECE] < 0 or act[A_PIECE] > 1:
-            return ERR_SHAPE
+        if cut >= cut_n[patch]:
+            return R_NOT_A_CUT
+        if act[A_PIECE] < 0 or act[A_PIECE] > 1:
+            return R_NO_SUCH_PIECE
         shape = cut_piece[patch, cut, act[A_PIECE]]
     elif cut != -1:
-        return ERR_SHAPE
+        return R_NOT_A_CUT
     else:
         if again == SP_CUT + 1:
-            return ERR_AGAIN_NEEDLESS
+            return R_AGAIN_NEEDLESS
         if act[A_PIECE] != 0:
-            return ERR_SHAPE
+            return R_NO_SUCH_PIECE
         shape = patch_shape[patch]
     g = act[A_PLACE]
     if g < sh_start[shape] or g >= sh_start[shape] + sh_count[shape]:
-        return ERR_SHAPE
+        return R_OFF_BOARD
     if not fits(masks, g, occ_k, words):
-        return ERR_OVERLAP
-    return OK
+        return R_OVERLAP
+    return R_OK
 
 
 @njit(cache=True)
