@@ -280,10 +280,26 @@ def test_again_only_repeats_an_action_already_used():
         game.apply("again single r8 c8")
 
 
+def test_the_start_card_is_drawn_at_setup_before_any_special_action():
+    # RULINGS 17-18: the rulebook's setup ends with drawing the start patch; special actions
+    # belong to the course of play, so none can come before it.
+    game = DoodleGame(EDITION, 3, players=2)
+    assert {a.kind for a in game.legal_actions()} == {"start"}
+    for text in ("single r8 c8", "again single r8 c8", "score r0 c0 1x1", "draw o0 r0 c0"):
+        with pytest.raises(IllegalAction, match="before any turn or special action"):
+            game.apply(text)
+    game.apply(game.legal_actions()[0])
+    assert {a.kind for a in game.legal_actions()} == {"start"}, "every seat draws its start patch first"
+    game.apply(game.legal_actions()[0])
+    assert game.phase == "turn" and "single" in {a.kind for a in game.legal_actions()}
+
+
 def test_single_shades_one_empty_cell_at_any_time_even_in_scoring():
     game = DoodleGame(EDITION, 3, players=1)
+    finish_start(game)
+    assert (8, 8) not in game.sheet(0).shaded
     game.apply("single r8 c8")
-    assert (8, 8) in game.sheet(0).shaded and game.phase == "start", "SINGLE does not end the step"
+    assert (8, 8) in game.sheet(0).shaded and game.phase == "turn", "SINGLE does not end the step"
     with pytest.raises(IllegalAction, match="already shaded"):
         game.apply("again single r8 c8")
     advance(game, "scoring")
@@ -320,6 +336,23 @@ def test_a_piece_that_needs_two_lines_is_not_a_cut():
     assert Shape.parse("##").canonical_key in pieces
     # The bar's middle cell alone, or the stem with one arm, would need two lines.
     assert Shape.parse("##/#.").canonical_key not in pieces
+
+
+def test_a_cut_is_one_full_straight_line_never_part_way():
+    # RULINGS 18: a line that stopped part-way across the 2x3 block would leave an L and a
+    # domino-plus-one; one full line leaves two straight pieces only.
+    block = Shape.parse("###/###")
+    pieces = {(c.axis, c.index): {p.canonical_key for p in c.pieces} for c in block.straight_cuts()}
+    assert set(pieces) == {("h", 1), ("v", 1), ("v", 2)}
+    assert pieces[("h", 1)] == {Shape.parse("###").canonical_key}
+    assert pieces[("v", 1)] == {Shape.parse("#/#").canonical_key, Shape.parse("##/##").canonical_key}
+    every = set().union(*pieces.values())
+    assert Shape.parse("##/#.").canonical_key not in every
+    # The rulebook's patch 8 (a T) cuts only into its bar's end and the rest: each piece is one
+    # side of one full line.
+    for cut in CUT_T.straight_cuts():
+        side = {cell for cell in CUT_T.cells if (cell[0] if cut.axis == "h" else cell[1]) < cut.index}
+        assert set(cut.piece_cells[0]) == side and set(cut.piece_cells[1]) == set(CUT_T.cells) - side
 
 
 def _play_to_card(shape_id: str):
@@ -470,11 +503,12 @@ def test_illegal_after_the_end():
 
 def test_render_text_shows_board_scores_and_crossed_specials():
     game = DoodleGame(EDITION, 4, players=2)
-    game.apply("single r0 c0")
+    finish_start(game)
+    game.apply(first(game, lambda a: a.kind == "single"))
     text = game.render_text()
     assert "player 1" in text and "player 2" in text
     assert "SINGLE [x]" in text and "NEIGHBOUR [ ]" in text
-    assert "  1: -" in text and "-: 80" in text
+    assert "  1: -" in text and "-: 73" in text
 
 
 def test_last_event_tells_the_roll_and_the_score():

@@ -812,7 +812,8 @@ def _walk(tables, st, occ, target, out):
             if target >= 0:
                 return idx + 1
         idx += 1
-    single_mode = special_mode(params, st, k, SP_SINGLE)
+    # SINGLE any time after setup: the start card's patch comes before every special action.
+    single_mode = special_mode(params, st, k, SP_SINGLE) if phase != PH_START else 0
     if single_mode:
         again = SP_SINGLE + 1 if single_mode == 2 else 0
         if target == -2:
@@ -880,7 +881,8 @@ def _check_step(phase, kind):
     if phase == PH_OVER:
         return R_GAME_OVER
     if phase == PH_START:
-        return R_OK if kind == K_START or kind == K_PASS or kind == K_SINGLE else R_START_FIRST
+        # The start card's patch is drawn at setup, before any special action (RULINGS 17, 18).
+        return R_OK if kind == K_START or kind == K_PASS else R_START_FIRST
     if kind == K_START:
         return R_START_DONE
     if phase == PH_SCORE:
