@@ -517,3 +517,39 @@ def test_last_event_tells_the_roll_and_the_score():
     assert game.last_event == f"roll {game.roll}: the current patch is {game.circle()[game.token_card]}"
     game.apply("single r8 c8")
     assert game.last_event == ""
+
+
+def test_chance_log_has_each_turns_roll_token_card_and_the_cards_drawn():
+    game = DoodleGame(EDITION, 11, players=2)
+    finish_start(game)
+    rolls = []
+    while not game.is_over:
+        if game.phase == "turn" and (not rolls or rolls[-1][:2] != (game.round, game.turn)):
+            rolls.append((game.round, game.turn, game.roll, game.circle()[game.token_card]))
+        if game.phase == "scoring":
+            game.apply(game.best_rectangle(game.current_player))
+        else:
+            draws = [a for a in game.legal_actions() if a.kind == "draw" and a.neighbour is None and a.cut is None]
+            game.apply(draws[0] if draws and game.current_player == 0 else "pass")
+    log = game.chance_log()
+    assert [(e["round"] - 1, e["turn"] - 1, e["roll"], e["card"]) for e in log if e["turn"] != "final"] == rolls
+    assert len(log) == 3 * 6 and log[-1]["turn"] == "final" and log[-1]["roll"] is None
+    assert all(e["roll"] in EDITION.die for e in log[:-1])
+    first_turn = log[0]
+    assert first_turn["drawn"][1] is None
+    assert first_turn["drawn"][0] in (None, first_turn["card"])
+    assert any(e["drawn"][0] == e["card"] for e in log[:-1])
+    assert log[-1]["drawn"][0] is None or log[-1]["drawn"][0] in EDITION_PATCH_IDS
+
+
+EDITION_PATCH_IDS = {p.id for p in EDITION.patches}
+
+
+def test_every_seat_that_scores_is_told_its_score():
+    game = DoodleGame(EDITION, 4, players=2)
+    finish_start(game)
+    advance(game, "scoring")
+    for seat in range(2):
+        best = game.best_rectangle(seat)
+        game.apply(best)
+        assert game.last_event.startswith(f"player {seat + 1} scores {rectangle_score(best.width, best.height)}")

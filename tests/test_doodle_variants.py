@@ -82,3 +82,20 @@ def test_small_circle_and_pile_running_out_still_end_the_game():
     game = play_random(edition, 2)
     assert game.is_over
     assert all(score is not None for score in game.sheet(0).round_scores)
+
+
+def test_empty_penalty_changes_the_score_of_the_same_seeded_games():
+    # No silent field: a variant that makes empty cells cost 2 scores the same seeded games lower
+    # by one more point per empty cell, in the turn loop and in the validated game alike.
+    dearer = variant(empty_penalty=2)
+    words = K.game_rng_words(range(6))
+    bots = (BotSpec("random", 0),)
+    base_out = play_doodle(BASE, bots, words, words)
+    dear_out = play_doodle(dearer, bots, words, words)
+    assert (base_out["empty"] == dear_out["empty"]).all(), "the same games were played"
+    assert (base_out["score"] - dear_out["score"] == base_out["empty"]).all()
+    assert (base_out["score"] != dear_out["score"]).any()
+    base_game, dear_game = play_random(BASE, 8), play_random(dearer, 8)
+    empty = base_game.sheet(0).empty
+    assert empty > 0 and base_game.history == dear_game.history
+    assert dear_game.scores() == [base_game.scores()[0] - empty] == [dear_game.sheet(0).score]

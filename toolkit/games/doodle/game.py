@@ -61,7 +61,7 @@ class Sheet:
     empty: int
     """Empty cells."""
     score: int
-    """Intermediate scores so far minus the empty cells."""
+    """Intermediate scores so far minus empty_penalty per empty cell."""
 
 
 class DoodleGame:
@@ -167,7 +167,7 @@ class DoodleGame:
             specials_used=used,
             drawn=int(st[int(st[K.S_DRAWN_AT]) + seat]),
             empty=empty,
-            score=sum(s for s in scores if s is not None) - empty,
+            score=sum(s for s in scores if s is not None) - self.edition.empty_penalty * empty,
         )
 
     def _mask(self, seat: int) -> int:
@@ -177,7 +177,7 @@ class DoodleGame:
         return mask
 
     def scores(self) -> list[int]:
-        """Per seat: the intermediate scores so far minus 1 per empty cell (final once over)."""
+        """Per seat: the intermediate scores so far minus empty_penalty per empty cell (final once over)."""
         return [int(x) for x in K.final_scores(self._tables, self._st, self._occ)]
 
     def winners(self) -> list[int]:

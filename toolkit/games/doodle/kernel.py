@@ -1088,7 +1088,7 @@ def empty_cells(tables, st, occ, k):
 
 @njit(cache=True)
 def final_scores(tables, st, occ):
-    """Intermediate scores so far minus one per empty cell, per seat."""
+    """Intermediate scores so far minus the edition's empty_penalty per empty cell, per seat."""
     players = st[S_PLAYERS]
     rounds = tables.params[P_ROUNDS]
     out = np.zeros(players, dtype=np.int64)
@@ -1096,7 +1096,7 @@ def final_scores(tables, st, occ):
         total = 0
         for r in range(rounds):
             total += st[st[S_ROUND_SCORES_AT] + r * players + k]
-        out[k] = total - empty_cells(tables, st, occ, k)
+        out[k] = total - tables.params[P_PENALTY] * empty_cells(tables, st, occ, k)
     return out
 
 
