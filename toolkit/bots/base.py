@@ -45,7 +45,7 @@ BOT_PROVIDERS: dict[tuple[Family, str], tuple[str, ...]] = {
     (Family.DOODLE, "random"): ("toolkit.bots.random",),
     (Family.TIME_TRACK, "automa"): ("toolkit.bots.automa",),
     (Family.TIME_TRACK, "greedy"): ("toolkit.bots.greedy",),
-    (Family.DOODLE, "greedy"): ("toolkit.bots.doodle_greedy",),
+    (Family.DOODLE, "greedy"): ("toolkit.bots.doodle.greedy",),
     (Family.TIME_TRACK, "mcts"): ("toolkit.bots.mcts",),
 }
 """(family, bot name) -> the modules that register its Python bot, imported when it is first asked

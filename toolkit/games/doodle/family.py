@@ -78,7 +78,7 @@ class DoodleFamily(RulesFamily):
         build_tables(edition)
 
     def play(self, edition, bots, game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:
-        from toolkit.bots.doodle_loop import play_doodle
+        from toolkit.bots.doodle.loop import play_doodle
 
         return play_doodle(edition, bots, game_rngs, bot_rngs)
 

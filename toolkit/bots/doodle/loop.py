@@ -1,13 +1,23 @@
-"""The simulator's compiled turn loop of the Doodle family (random and greedy choosers of the
-Doodle kernel): one game per row of generator states, the arrays of `RESULT_FIELDS_DOODLE`."""
+"""The one compiled Doodle turn loop: plays a batch of seeded games with the compiled choosers.
+
+`play_doodle(edition, bots, game_rngs, bot_rngs)` plays one game per row of `game_rngs` (int64[n, 4]
+generator states: the deal and every chance event of the game) with one bot per seat (`bots`,
+toolkit.sim.botspec.BotSpec values; seat k plays bots[k]), the bots drawing from the rows of
+`bot_rngs`, and returns the per-game arrays of `RESULT_FIELDS_DOODLE` (toolkit.games.base) by
+name. The simulator and the tests run this loop; the rules come only from the kernel.
+"""
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from toolkit.bots.registry import GREEDY, RANDOM, BotSpec
+from toolkit.bots.doodle.greedy import choose_greedy
+from toolkit.errors import UsageError
 from toolkit.games.doodle import kernel as dk
-from toolkit.jit import njit
+from toolkit.sim.botspec import GREEDY, KIND_NAMES, RANDOM, BotSpec
 
+DOODLE_KINDS = {RANDOM, GREEDY}
+"""Bot kinds the Doodle loop has a compiled chooser for."""
 
 
 @njit(cache=True)
@@ -19,9 +29,10 @@ def _doodle_loop(tables, players, game_rngs, bot_rngs, kinds, score, round_score
     for g in range(n):
         st, occ = dk.new_state(tables, players, game_rngs[g])
         bot_rng[:] = bot_rngs[g]
-        while st[dk.PHASE] != dk.P_OVER:
-            if kinds[st[dk.SEAT]] == GREEDY:
-                dk.choose_greedy(tables, st, occ, bot_rng, act)
+        while st[dk.S_PHASE] != dk.PH_OVER:
+            kind = kinds[st[dk.S_SEAT]]
+            if kind == GREEDY:
+                choose_greedy(tables, st, occ, bot_rng, act)
             else:
                 dk.choose_random(tables, st, occ, bot_rng, act)
             dk.apply_action(tables, st, occ, act)
@@ -29,20 +40,21 @@ def _doodle_loop(tables, players, game_rngs, bot_rngs, kinds, score, round_score
         for k in range(players):
             score[g, k] = final[k]
             for r in range(rounds):
-                round_scores[g, k, r] = st[st[dk.O_RSCORE] + r * players + k]
+                round_scores[g, k, r] = st[st[dk.S_ROUND_SCORES_AT] + r * players + k]
             empty[g, k] = dk.empty_cells(tables, st, occ, k)
-            start_card[g, k] = st[st[dk.O_START] + k]
+            start_card[g, k] = st[st[dk.S_START_AT] + k]
             for sp in range(4):
-                specials[g, k, sp] = st[st[dk.O_USED] + 4 * k + sp]
-            drawn[g, k] = st[st[dk.O_DRAWN] + k]
-
-
-DOODLE_KINDS = {RANDOM, GREEDY}
-"""Bot kinds the Doodle loop has a compiled chooser for."""
+                specials[g, k, sp] = st[st[dk.S_USED_AT] + 4 * k + sp]
+            drawn[g, k] = st[st[dk.S_DRAWN_AT] + k]
 
 
 def play_doodle(edition, bots: tuple[BotSpec, ...], game_rngs: np.ndarray, bot_rngs: np.ndarray) -> dict[str, np.ndarray]:
     """Play one Doodle game per row of `game_rngs`, one bot per player (seat k plays bots[k])."""
+    for bot in bots:
+        if bot.kind not in DOODLE_KINDS:
+            raise UsageError(
+                f"bot '{bot.name}' has no compiled chooser for Doodle games in this build of the "
+                f"toolkit (available: {', '.join(sorted(KIND_NAMES[k] for k in DOODLE_KINDS))})")
     tables = dk.build_tables(edition)
     n = game_rngs.shape[0]
     players = len(bots)
