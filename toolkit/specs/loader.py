@@ -831,6 +831,7 @@ def load_edition(name_or_path: str | os.PathLike) -> Edition:
         raise SpecError([p for p in s.unique_problems() if p.severity == "error"])
     edition = _build(tree, display_name(path))
     _CACHE[path] = (tuple(s.involved.items()), edition)
+    _SPECS[edition.content_hash] = {"kind": "edition", **_plain_tree(tree)}
     return edition
 
 
@@ -918,6 +919,18 @@ def _plain_tree(value):
     return value
 
 
+_SPECS: dict[str, dict] = {}
+"""Content hash -> the self-contained spec of every edition loaded in this process."""
+
+
+def spec_of(edition: Edition) -> dict:
+    """The self-contained `kind: edition` spec an Edition was built from (plain data, a copy)."""
+    spec = _SPECS.get(edition.content_hash)
+    if spec is None:
+        raise KeyError(f"edition {edition.name!r} was not loaded from a spec in this process")
+    return json.loads(json.dumps(spec))
+
+
 def resolved_spec(name_or_path: str | os.PathLike) -> dict:
     """The edition as one self-contained `kind: edition` spec, as plain data: every reference
     inlined, the extends chain merged. `edition_from_spec` loads it back to the same Edition."""
@@ -970,4 +983,6 @@ def edition_from_spec(data: object, display: str) -> Edition:
         check_edition(s, body)
     if s.errors:
         raise SpecError([p for p in s.unique_problems() if p.severity == "error"])
-    return _build(body, display)
+    edition = _build(body, display)
+    _SPECS[edition.content_hash] = {"kind": "edition", **_plain_tree(body)}
+    return edition

@@ -130,6 +130,7 @@ class TimeTrackGame:
         self.options: dict[str, Any] = {}
         self.last_event = ""
         """What the last action did, in words (for the terminal)."""
+        self._chance: list[dict[str, Any]] = []
         t = self.tables.arrays
         self.rng = seed_state(self.seed)
         """The game's own chance: deal, Express late patches, the Automa deck."""
@@ -164,7 +165,16 @@ class TimeTrackGame:
         other.options = dict(self.options)
         other._scratch = np.zeros_like(self._scratch)
         other._cover = [list(row) for row in self._cover]
+        other._chance = self.chance_log()
         return other
+
+    def chance_log(self) -> list[dict[str, Any]]:
+        """What chance did during the game, in order (the deal itself is `deal()`): one entry per
+        Automa turn (`ply`, the Automa `card` number drawn, its `virtual_buttons`, and `did`:
+        `took P17` or `passed 12->15`) and, in Express, the moment the late patches joined the
+        circle (`ply`, `late_patches` in circle order). With the deal and the actions, anyone
+        can re-check a game without this engine."""
+        return [dict(entry) for entry in self._chance]
 
     # ----- views ----------------------------------------------------------------------------
 
@@ -358,14 +368,22 @@ class TimeTrackGame:
         before = self.quilts[seat].copy() if seat is not None else None
         circle_before = self.circle
         position_before = self.positions[seat] if seat is not None else 0
+        late_before = int(self.state[k.S_LATE_ENTERED])
         k.apply(t, self.state, self.quilts, code, self.rng)
+        ply = len(self.history)
         self.history.append(action)
+        if late_before == 0 and int(self.state[k.S_LATE_ENTERED]) == 1:
+            late_ids = {p.id for p in self.edition.late_patches}
+            self._chance.append({"ply": ply, "late_patches": [pid for pid in self.circle if pid in late_ids]})
         if seat is None:
             return
         if isinstance(action, AutomaTurn):
             card = self.edition.automa.deck(self.options["automa_deck"])[int(self.state[k.S_CARD])]
             taken = [pid for pid in circle_before if pid not in self.circle]
             did = f"took {taken[0]}" if taken else f"passed from space {position_before} to {self.positions[seat]}"
+            self._chance.append({"ply": ply, "card": card.number, "virtual_buttons": card.virtual_buttons,
+                                 "did": f"took {taken[0]}" if taken else
+                                 f"passed {position_before}->{self.positions[seat]}"})
             self.last_event = (
                 f"Automa drew a card ({card.virtual_buttons} virtual buttons, income {card.income},"
                 f" filters {', '.join(card.filters) or 'none'}) and {did}"
