@@ -216,3 +216,15 @@ def test_time_track_refuses_copies_and_doodle_keys():
         edition_from_spec(patched, "changed")
     with pytest.raises(SpecError, match="`rounds` is not used by the time-track family"):
         edition_from_spec({**data, "rounds": 4}, "changed")
+
+
+def test_an_edition_model_refuses_a_key_its_family_does_not_use():
+    import dataclasses
+
+    from toolkit.specs import load_edition
+
+    with pytest.raises(ValueError, match="market_window is not used by the doodle family"):
+        dataclasses.replace(load_edition("doodle"), market_window=4)
+    with pytest.raises(ValueError, match="rounds is not used by the time-track family"):
+        dataclasses.replace(load_edition("classic"), rounds=4)
+    assert dataclasses.replace(load_edition("classic"), starting_buttons=9).starting_buttons == 9

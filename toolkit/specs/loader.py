@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Sequence
@@ -695,6 +695,11 @@ def _patch(p: LDict) -> Patch:
 
 
 def _build(e: LDict, source: str) -> Edition:
+    """The Edition model of a resolved (and checked) edition tree."""
+    return _with_hash(replace(_build_model(e, source), spec={"kind": "edition", **_plain_tree(e)}))
+
+
+def _build_model(e: LDict, source: str) -> Edition:
     players = e["players"]
     if isinstance(players, dict):
         players_min, players_max = players["min"], players.get("max")
@@ -743,8 +748,7 @@ def _build(e: LDict, source: str) -> Edition:
                 "refill", "final_free_choice"):
         if key in e:
             kwargs[key] = e[key]
-    edition = Edition(**kwargs)
-    return _with_hash(edition)
+    return Edition(**kwargs)
 
 
 def _plain(value):
@@ -765,6 +769,7 @@ def canonical_json(edition: Edition) -> str:
     body = _plain(edition)
     body.pop("source", None)
     body.pop("content_hash", None)
+    body.pop("spec", None)
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
@@ -831,7 +836,6 @@ def load_edition(name_or_path: str | os.PathLike) -> Edition:
         raise SpecError([p for p in s.unique_problems() if p.severity == "error"])
     edition = _build(tree, display_name(path))
     _CACHE[path] = (tuple(s.involved.items()), edition)
-    _SPECS[edition.content_hash] = {"kind": "edition", **_plain_tree(tree)}
     return edition
 
 
@@ -919,16 +923,14 @@ def _plain_tree(value):
     return value
 
 
-_SPECS: dict[str, dict] = {}
-"""Content hash -> the self-contained spec of every edition loaded in this process."""
-
-
 def spec_of(edition: Edition) -> dict:
     """The self-contained `kind: edition` spec an Edition was built from (plain data, a copy)."""
-    spec = _SPECS.get(edition.content_hash)
-    if spec is None:
-        raise KeyError(f"edition {edition.name!r} was not loaded from a spec in this process")
-    return json.loads(json.dumps(spec))
+    if edition.spec is None:
+        raise KeyError(f"edition {edition.name!r} was not built from a spec")
+    spec = json.loads(json.dumps(edition.spec))
+    if edition_from_spec(spec, edition.name).content_hash != edition.content_hash:
+        raise KeyError(f"edition {edition.name!r} was changed in code after loading; its spec no longer describes it")
+    return spec
 
 
 def resolved_spec(name_or_path: str | os.PathLike) -> dict:
@@ -983,6 +985,4 @@ def edition_from_spec(data: object, display: str) -> Edition:
         check_edition(s, body)
     if s.errors:
         raise SpecError([p for p in s.unique_problems() if p.severity == "error"])
-    edition = _build(body, display)
-    _SPECS[edition.content_hash] = {"kind": "edition", **_plain_tree(body)}
-    return edition
+    return _build(body, display)
