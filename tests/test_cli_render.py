@@ -43,7 +43,7 @@ def test_default_pad_is_the_doodle_pad(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "render", "pad")
     assert code == 0, err
-    path = tmp_path / "output" / "doodle-pad.pdf"
+    path = tmp_path / "output" / "doodle-pad-80-sheets-duplex-a4.pdf"
     assert path.exists() and "160 page(s)" in out
     assert len(PdfReader(path).pages) == 160
 
@@ -51,7 +51,7 @@ def test_default_pad_is_the_doodle_pad(capsys, tmp_path, monkeypatch):
 @pytest.mark.parametrize("component,edition,pages", [
     ("sheet", "doodle-8x8", 1),
     ("cards", "doodle", 5),
-    ("tiles", "classic", 3),
+    ("tiles", "classic", 4),
     ("automa", "anniversary", 3),
     ("boards", "express", 3),
 ])
@@ -105,15 +105,22 @@ def test_variant_file_with_a_long_custom_track(capsys, tmp_path):
     (["render", "pad", "--sheets", "-4"], "--sheets"),
     (["render", "sheet", "--paper", "b7"], "unknown paper 'b7'"),
     (["render", "sheet", "--paper", "30x30mm"], "between"),
-    (["render", "boards", "--paper", "a5"], "does not fit"),
+    (["render", "boards", "--paper", "60x80mm"], "larger paper"),
     (["render", "sheet", "no-such-edition"], "no-such-edition"),
     (["render", "automa", "express"], "no Automa deck"),
     (["render", "cards", "classic"], "Patchwork Doodle"),
     (["render", "tiles", "doodle"], "time-track"),
-    (["render", "sheet", "--format", "png"], "unknown format"),
+    (["render", "sheet", "--format", "tiff"], "unknown format"),
     (["render", "cards", "--backs", "--flip", "sideways"], "flip"),
     (["render", "cards", "--back-offset", "lots"], "--back-offset"),
-    (["build", "--paper", "a5"], "a4 or letter"),
+    (["build", "--paper", "b7"], "unknown paper"),
+    (["render", "sheet", "--paper", "100x150mm"], "6 pt"),
+    (["render", "cards", "--card-size", "huge"], "card size"),
+    (["render", "cards", "--gutter", "wide"], "--gutter"),
+    (["render", "cards", "--layout", "poster"], "layout"),
+    (["render", "cards", "--format", "png", "--dpi", "5000"], "--dpi"),
+    (["render", "challenge", "classic", "--seed", "1"], "Patchwork Doodle"),
+    (["render", "sheet", "--format", "svg", "--cmyk"], "--cmyk"),
 ])
 def test_bad_options_give_one_clear_line(capsys, tmp_path, monkeypatch, args, needle):
     monkeypatch.chdir(tmp_path)
