@@ -116,7 +116,7 @@ def tile_front(patch, index: int, cell: float = QUILT_CELL_MM) -> tuple[Item, ..
     # id and set badge in the last cell
     rl, cl = cells[-1]
     xl, yl = cl * cell, rl * cell
-    items.append(Text(xl + cell - 1.6, yl + cell - 1.8, patch.id, 5.5, "end", False, ink if blue else GREY))
+    items.append(Text(xl + cell - 1.6, yl + cell - 1.8, patch.id, 6.0, "end", False, ink if blue else GREY))
     if patch.tag:
         bx, by = xl + 2.8, yl + cell - 2.8
         if blue:
