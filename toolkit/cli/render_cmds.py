@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -39,6 +40,7 @@ OUT_OPT = typer.Option(None, "--out", "-o",
                        help="Output file (default: output/<edition>-<component>-<options>-<paper>.<format>).")
 FORCE_OPT = typer.Option(False, "--force", help="Overwrite existing output files.")
 DPI_OPT = typer.Option(300, "--dpi", help="Resolution of --format png, 10-1200 dots per inch.")
+PAGE_OPT = typer.Option(None, "--page", help="Only this page of the document (1 = first), e.g. for one PNG.")
 CMYK_OPT = typer.Option(False, "--cmyk", help="PDF/PNG in DeviceCMYK, black text and marks on the black plate "
                                                "only (not PDF/X: no ICC profile, uncalibrated conversion).")
 MARGIN_OPT = typer.Option("5mm", "--margin", help="Printer's unprintable border: no crop mark or bleed inside it.")
@@ -75,7 +77,7 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "edition"
 
 
-def default_name(edition: str, kind: str, paper: str, fmt: str, options) -> Path:
+def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: int | None = None) -> Path:
     """A default output name that says what the file holds, so no two renderings share one."""
     parts = [_slug(edition), kind]
     if kind == "pad":
@@ -94,12 +96,14 @@ def default_name(edition: str, kind: str, paper: str, fmt: str, options) -> Path
     if options.proof:
         parts.append("proof")
     parts.append(_slug(paper))
+    if page is not None:
+        parts.append(f"page-{page}")
     return Path("output") / f"{'-'.join(parts)}.{fmt}"
 
 
 def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Optional[Path], *,
          force: bool = False, dpi: int = 300, cmyk: bool = False, margin: str = "5mm",
-         layout: str = "sheet", gutter: Optional[str] = None, **extra) -> None:
+         layout: str = "sheet", gutter: Optional[str] = None, page: Optional[int] = None, **extra) -> None:
     from toolkit.render import FORMATS, Duplex, RenderOptions, parse_paper, render_component, write_document
     from toolkit.render.imposition import Layout, parse_length
     from toolkit.specs import load_edition
@@ -117,8 +121,12 @@ def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Opti
     options = RenderOptions(paper=paper_value, duplex=Duplex(flip, offset), layout=sheet_layout, **extra)
     edition = load_edition(edition_name or DEFAULT_EDITION[kind])
     document = render_component(kind, edition, options)
-    target = out or default_name(edition.name, kind, paper_value.name, fmt, options)
-    two_sided = options.backs or (kind == "pad" and options.double_sided) or kind == "challenge"
+    if page is not None:
+        if not 1 <= page <= len(document.pages):
+            raise UsageError(f"--page {page}: the document has pages 1 to {len(document.pages)}")
+        document = replace(document, pages=(document.pages[page - 1],))
+    target = out or default_name(edition.name, kind, paper_value.name, fmt, options, page)
+    two_sided = (options.backs or (kind == "pad" and options.double_sided) or kind == "challenge") and page is None
     duplex = flip if two_sided else None
     written = write_document(document, fmt, target, duplex, cmyk=cmyk, dpi=dpi, force=force)
     total = sum(w.size for w in written)
@@ -131,9 +139,9 @@ def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Opti
 @render_app.command("sheet")
 def sheet(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
-          cmyk: bool = CMYK_OPT) -> None:
+          cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """One Doodle score sheet (board size and rounds from the spec)."""
-    _run("sheet", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk)
+    _run("sheet", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page)
 
 
 @render_app.command("pad")
@@ -145,12 +153,12 @@ def pad(
     sheets: int = typer.Option(80, "--sheets", "-n", help="Number of sheets (the published pad has 80)."),
     duplex: bool = typer.Option(True, "--duplex/--simplex", help="Score sheet on both sides of each sheet."),
     numbered: bool = typer.Option(False, "--numbered", help="Print the sheet number in the corner."),
-    force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT,
+    force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
 ) -> None:
     """A Doodle score pad: N sheets, one- or two-sided, one drawn sheet reused on every page."""
     if sheets < 1:
         raise UsageError(f"--sheets must be at least 1, got {sheets}")
-    _run("pad", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, sheets=sheets,
+    _run("pad", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, sheets=sheets,
          double_sided=duplex, numbered=numbered)
 
 
@@ -160,9 +168,9 @@ def cards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper:
           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
           card_size: Optional[str] = CARD_SIZE_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
-          cmyk: bool = CMYK_OPT) -> None:
+          cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Doodle patch cards (with mirror images of chiral shapes) and start cards, n-up."""
-    _run("cards", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, margin=margin, layout=layout,
+    _run("cards", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
 
@@ -171,9 +179,9 @@ def cards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper:
 def tiles(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
-          margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT) -> None:
+          margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Patch tiles at true quilt scale (19 mm squares), plus leather patches and the bonus tile."""
-    _run("tiles", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, margin=margin, layout=layout,
+    _run("tiles", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
@@ -183,9 +191,9 @@ def automa(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper
            flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
            gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
            card_size: Optional[str] = CARD_SIZE_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
-           cmyk: bool = CMYK_OPT) -> None:
+           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Automa solo cards of every deck the edition holds, with their official numbers."""
-    _run("automa", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, margin=margin, layout=layout,
+    _run("automa", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
 
@@ -195,26 +203,26 @@ def tokens(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
            flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
            gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, force: bool = FORCE_OPT,
-           dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT) -> None:
+           dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided."""
-    _run("tokens", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, margin=margin, layout=layout,
+    _run("tokens", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("rules")
 def rules(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, force: bool = FORCE_OPT,
-          dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT) -> None:
+          dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """The one-page rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6)."""
-    _run("rules", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, margin=margin)
+    _run("rules", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
 
 
 @render_app.command("boards")
 def boards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: str = LAYOUT_OPT,
-           margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT) -> None:
+           margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Quilt boards (one per player; in two halves on paper too small) and the time board."""
-    _run("boards", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, margin=margin, layout=layout,
+    _run("boards", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          proof=proof)
 
 
@@ -222,9 +230,9 @@ def boards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper
 def kit(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
         out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
         flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT,
-        margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT) -> None:
+        margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules)."""
-    _run("kit", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, margin=margin, gutter=gutter,
+    _run("kit", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
@@ -235,9 +243,9 @@ def challenge(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, pa
                                                            "`patchwork play doodle --seed S` replays it."),
               count: int = typer.Option(1, "--count", "-n", help="Number of challenges, seeds S, S+1, ... "
                                                                  "(7 makes a week pad)."),
-              flip: str = FLIP_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT) -> None:
+              flip: str = FLIP_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Solo Doodle challenge sheets: the seed's cards in order, dice rolled, and a par from the best bot."""
-    _run("challenge", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, seed=seed, count=count,
+    _run("challenge", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
          flip=flip)
 
 

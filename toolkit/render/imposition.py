@@ -12,7 +12,7 @@ portrait or landscape paper, and for pieces turned on the sheet.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolkit.errors import UsageError
 from toolkit.render.paper import Paper
@@ -347,7 +347,9 @@ def impose_grid(
                 proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
             if backs and piece.back is not None:
                 backs_items.append(_back_group(piece, placement, paper, duplex, clip))
-        marks = _grid_marks(grid, bleed)
+        # marks only for the rows this sheet uses: no cut lines through empty paper
+        used_rows = -(-len(batch) // grid.cols)
+        marks = _grid_marks(replace(grid, rows=used_rows), bleed)
         legend = [_proof_legend(paper.width, min(3.5, grid.top - bleed - 0.5))] if proof else []
         pages.append(
             Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),

@@ -1,8 +1,8 @@
 """The one-page rules reference that goes with every kit: setup, a turn, scoring and what to cut,
 written from the edition's own numbers (buttons, market, penalties, rounds, the die).
 
-Text is set at 9 pt (headings 11 pt) and never below 6 pt; lines wrap to the page, and a page
-too small for the reference is refused rather than shrunk.
+Text is set as large as fits the page, from 12 pt down to 6 pt (headings 2 pt larger); lines wrap
+to the page, and a page too small for the reference at 6 pt is refused rather than shrunk.
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from toolkit.render.theme import GREY, INK
 from toolkit.render.tokens import token_counts
 from toolkit.specs.models import Edition, Family
 
-BODY_PT = 9.0
-HEAD_PT = 11.0
+BODY_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0, 7.0, 6.0)
+"""Body sizes tried, largest first."""
 TITLE_PT = 16.0
 MIN_PT = 6.0
 LEADING = 1.3
@@ -126,7 +126,7 @@ def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MAR
     width = paper.width - 2 * left
     bottom = paper.height - margin - SIDE_MM
     title = f"{edition.title}: rules reference"
-    for body in (BODY_PT, 8.0, 7.0, MIN_PT):
+    for body in BODY_SIZES:
         head = max(MIN_PT, body + 2)
         items: list[Item] = []
         y = margin + SIDE_MM + TITLE_PT * MM_PER_PT
