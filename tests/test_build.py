@@ -14,7 +14,7 @@ from toolkit.render.paper import parse_paper
 
 PDFS = {
     "doodle-pad.pdf": 160,
-    "doodle-kit.pdf": 14,
+    "doodle-kit.pdf": 12,
     "classic-kit.pdf": None,
     "christmas-kit.pdf": None,
     "express-kit.pdf": None,

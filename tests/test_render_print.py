@@ -328,3 +328,31 @@ def test_build_has_no_pdf_without_a_rules_reference():
         if relative.endswith("-kit.pdf"):
             document, _ = make()
             assert any(page.label == "rules reference" for page in document.pages), relative
+
+
+def test_tile_marks_sit_on_the_outline_of_each_tile():
+    """An L tile on its own sheet: every crop mark, read from the SVG, lies on the extension of an
+    edge of the L, 4 mm past an outer corner, and none points at the empty corner of its box."""
+    from toolkit.render.imposition import impose_shelves, outline_loops
+
+    cell = 19.0
+    cells = {(0, 0), (1, 0), (1, 1)}  # an L: its box's top-right square is empty
+    piece = Piece(2 * cell, 2 * cell, (Rect(-3, -3, 44, 44, None, 0.1, "#cccccc"),), None, "L",
+                  outline_loops(cells, cell))
+    page = impose_shelves([piece], parse_paper("a5"))[0]
+    blob = encode(Document("L", (page,)), "svg")[0]
+    root = ElementTree.fromstring(blob)
+    move = next(g.get("transform") for g in root.iter(f"{SVG}g") if (g.get("transform") or "").startswith("translate("))
+    ox, oy = (float(v) for v in move[len("translate("):-1].split(","))
+    # the L's outer corners, worked out here from its squares
+    corners = [(ox, oy), (ox + cell, oy), (ox + 2 * cell, oy + cell), (ox + 2 * cell, oy + 2 * cell),
+               (ox, oy + 2 * cell)]
+    marks = [tuple(float(line.get(k)) for k in ("x1", "y1", "x2", "y2")) for line in root.iter(f"{SVG}line")]
+    assert len(marks) == 2 * len(corners)
+    for x1, y1, x2, y2 in marks:
+        near = min(corners, key=lambda c: (c[0] - x1) ** 2 + (c[1] - y1) ** 2)
+        assert abs(x1 - near[0]) + abs(y1 - near[1]) == pytest.approx(4.0)  # bleed 3 mm + 1 mm gap
+        assert x1 == x2 == near[0] or y1 == y2 == near[1]  # on the extension of an edge
+        # no mark at the empty corner of the L's box, where a box-corner mark would mislead the cut
+        gone = (ox + 2 * cell, oy)
+        assert min((x - gone[0]) ** 2 + (y - gone[1]) ** 2 for x, y in ((x1, y1), (x2, y2))) > 7.0 ** 2

@@ -194,8 +194,8 @@ def kit_document(edition: Edition, options: RenderOptions) -> Document:
     game; cards, the token and the rules reference of Doodle (whose sheets come from the pad)."""
     if edition.family is Family.DOODLE:
         pages = grid_pages(_cards(doodle_mod.card_pieces(edition), options), options)
-        pages += grid_pages(tokens_mod.token_pieces(edition), options)
-        pages += reference_mod.reference_pages(edition, options)
+        # the one Doodle token is cut from the foot of the rules reference, not from a sheet of its own
+        pages += reference_mod.reference_pages(edition, options, tokens_mod.token_pieces(edition))
         return Document(f"{edition.title} print-and-play kit", tuple(pages))
     pages: list[Page] = []
     for page in board_pages(edition, options):

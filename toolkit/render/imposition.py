@@ -349,7 +349,7 @@ def impose_grid(
                 backs_items.append(_back_group(piece, placement, paper, duplex, clip))
         # marks only for the rows this sheet uses: no cut lines through empty paper
         used_rows = -(-len(batch) // grid.cols)
-        marks = _grid_marks(replace(grid, rows=used_rows), bleed)
+        marks = _grid_marks(replace(grid, rows=used_rows, cols=min(grid.cols, len(batch))), bleed)
         legend = [_proof_legend(paper.width, min(3.5, grid.top - bleed - 0.5))] if proof else []
         pages.append(
             Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),

@@ -7,9 +7,17 @@ to the page, and a page too small for the reference at 6 pt is refused rather th
 from __future__ import annotations
 
 from toolkit.errors import UsageError
-from toolkit.render.imposition import PRINTABLE_MARGIN_MM
+from toolkit.render.imposition import (
+    BLEED_MM,
+    MARK_GAP_MM,
+    MARK_MIN_MM,
+    PRINTABLE_MARGIN_MM,
+    Layout,
+    Piece,
+    impose_grid,
+)
 from toolkit.render.paper import Paper
-from toolkit.render.scene import MM_PER_PT, Item, Line, Page, Text, wrap_text
+from toolkit.render.scene import MM_PER_PT, Group, Item, Line, Page, Text, translate, wrap_text
 from toolkit.render.theme import GREY, INK
 from toolkit.render.tokens import token_counts
 from toolkit.specs.models import Edition, Family
@@ -119,8 +127,10 @@ def _doodle_sections(edition: Edition) -> list[tuple[str, list[str]]]:
             ("End", end)]
 
 
-def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM) -> Page:
-    """The rules reference on one page of `paper`."""
+def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
+                   pieces: list[Piece] = ()) -> Page:
+    """The rules reference on one page of `paper`; `pieces` (a few one-sided cut-outs, such as
+    the Doodle token) go with their crop marks into the space the text leaves free."""
     sections = _doodle_sections(edition) if edition.family is Family.DOODLE else _time_track_sections(edition)
     left = margin + SIDE_MM
     width = paper.width - 2 * left
@@ -144,6 +154,16 @@ def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MAR
                     items.append(Text(left, y, line, body, "start", False, INK))
                     y += body * MM_PER_PT * LEADING
                 y += body * MM_PER_PT * 0.4
+        if pieces:
+            # the cut-outs take a band at the foot of the page, under the text
+            band = min(p.height for p in pieces) + 2 * (BLEED_MM + MARK_GAP_MM + MARK_MIN_MM) + 6.0
+            if y + band <= bottom:
+                region = Paper("foot", paper.width, bottom + margin + SIDE_MM - y)
+                placed = impose_grid(list(pieces), region, layout=Layout(margin=margin))
+                if len(placed) == 1:
+                    items.append(Group(placed[0].items, translate(0.0, y)))
+                    return Page(paper.width, paper.height, tuple(items), label="rules reference")
+            continue
         if y <= bottom:
             return Page(paper.width, paper.height, tuple(items), label="rules reference")
     raise UsageError(
@@ -152,9 +172,9 @@ def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MAR
     )
 
 
-def reference_pages(edition: Edition, options) -> list[Page]:
+def reference_pages(edition: Edition, options, pieces: list[Piece] = ()) -> list[Page]:
     """The reference page, followed by a blank back when the document is printed with backs."""
-    page = reference_page(edition, options.paper, options.layout.margin)
+    page = reference_page(edition, options.paper, options.layout.margin, pieces)
     if options.backs:
         return [page, Page(page.width, page.height, (), label="blank back")]
     return [page]
