@@ -268,7 +268,8 @@ def _smallest_font_pt(pdf: bytes) -> float:
 @pytest.mark.parametrize("kind, edition, paper", [
     ("sheet", "doodle", "a5"), ("sheet", "doodle", "letter"), ("sheet", "doodle", "a4"),
     ("kit", "classic", "a4"), ("kit", "express", "letter"), ("automa", "anniversary", "a4"),
-    ("rules", "doodle", "a5"), ("tokens", "classic", "a4"),
+    ("rules", "doodle", "a5"), ("tokens", "classic", "a4"), ("challenge", "doodle", "a5"),
+    ("challenge", "doodle", "letter"), ("cards", "doodle", "a4"),
 ])
 def test_no_text_below_6pt(kind, edition, paper):
     assert _smallest_font_pt(_pdf(kind, edition, paper=parse_paper(paper))) >= 6.0 - 0.01

@@ -16,7 +16,18 @@ from dataclasses import dataclass
 from toolkit.errors import UsageError
 from toolkit.render import doodle as doodle_mod
 from toolkit.render.paper import Paper
-from toolkit.render.scene import Document, Item, Page, Rect, Symbol, Text, Use, fit_text_size
+from toolkit.render.scene import (
+    MM_PER_PT,
+    Document,
+    Item,
+    Page,
+    Rect,
+    Symbol,
+    Text,
+    Use,
+    fit_text_size,
+    wrap_text,
+)
 from toolkit.render.theme import GREY, INK, LIGHT_GREY, patch_colour, shape_cells
 from toolkit.specs.models import Edition
 
@@ -136,19 +147,20 @@ def _shape_of(edition: Edition, card_id: str):
 
 
 def _card_box(edition: Edition, card_id: str, x: float, y: float, w: float, h: float, cell_max: float,
-              caption: str, strong: bool) -> list[Item]:
+              caption: str, strong: bool, lo: float) -> list[Item]:
     shape, fill = _shape_of(edition, card_id)
     items: list[Item] = [Rect(x, y, w, h, INK if strong else LIGHT_GREY, 0.35 if strong else 0.25, "#ffffff",
                               radius=1.0)]
     label = f"{card_id} · {shape.size}"
-    items.append(Text(x + w / 2, y + 3.2, label, 6.5 if strong else 6.0, "middle", strong, INK if strong else GREY))
-    room_h = h - 4.5 - (3.0 if caption else 1.0)
+    items.append(Text(x + w / 2, y + 3.2, label, max(6.5 if strong else 6.0, lo), "middle", strong,
+                      INK if strong else GREY))
+    room_h = h - 1.5 - max(3.0, lo * MM_PER_PT) - (max(3.0, lo * MM_PER_PT) if caption else 1.0)
     cell = min(cell_max, (w - 2) / shape.width, room_h / shape.height)
     sx = x + (w - shape.width * cell) / 2
-    sy = y + 4.5 + (room_h - shape.height * cell) / 2
+    sy = y + 1.5 + max(3.0, lo * MM_PER_PT) + (room_h - shape.height * cell) / 2
     items += shape_cells(shape.cells, sx, sy, cell, fill, INK, 0.3)
     if caption:
-        items.append(Text(x + w / 2, y + h - 1.0, caption, 6.0, "middle", False, GREY))
+        items.append(Text(x + w / 2, y + h - 1.0, caption, max(6.0, lo), "middle", False, GREY))
     return items
 
 
@@ -157,24 +169,28 @@ def sequence_page(edition: Edition, challenge: Challenge, paper: Paper) -> Page:
     from toolkit.render.scene import Group, scale
 
     s = doodle_mod.sheet_scale(paper)
-    if MIN_TEXT_PT / s > 6.5 + 1e-9:
-        raise UsageError(
-            f"challenge sheets need paper at least as large as A5 so their text stays at "
-            f"{MIN_TEXT_PT:g} pt; {paper.name} is too small"
-        )
+    lo = MIN_TEXT_PT / s
+    """The smallest size on the 210 x 297 mm page that still prints at MIN_TEXT_PT."""
+
+    def pt(size: float) -> float:
+        return max(size, lo)
+
     W, H, M = doodle_mod.REF_WIDTH, doodle_mod.REF_HEIGHT, 12.0
     items: list[Item] = []
     title = f"CHALLENGE {challenge.seed}: THE CARDS, IN ORDER"
     items.append(Text(M, M + 6, title, fit_text_size(title, W - 2 * M, 14, True), "start", True, INK))
     note = (f"Par {challenge.par} (the {challenge.par_bot} bot). Play turn by turn; the die is already rolled. "
             f"Check your game: patchwork play doodle --seed {challenge.seed}")
-    items.append(Text(M, M + 12.5, note, max(MIN_TEXT_PT / s, fit_text_size(note, W - 2 * M, 8)), "start", False, GREY))
-    y = M + 17
-    items += _card_box(edition, challenge.start_card, M, y, 40, 30, 3.6, "start card: draw it first", True)
-    items.append(Text(M + 46, y + 10, "Each turn: the card the token lands on (framed) and its neighbours",
-                      6.5, "start", False, GREY))
-    items.append(Text(M + 46, y + 15, "left and right, for NEIGHBOUR. Discard only the framed card.",
-                      6.5, "start", False, GREY))
+    y = M + 12.0
+    for line in wrap_text(note, W - 2 * M, pt(8)):
+        items.append(Text(M, y, line, pt(8), "start", False, GREY))
+        y += pt(8) * MM_PER_PT * 1.25
+    y += 1.5
+    items += _card_box(edition, challenge.start_card, M, y, 40, 30, 3.6, "start card: draw it first", True, lo)
+    help_lines = wrap_text("Each turn: the card the token lands on (framed) and its neighbours left and right, "
+                           "for NEIGHBOUR. Discard only the framed card.", W - 2 * M - 46, pt(7))
+    for k, line in enumerate(help_lines):
+        items.append(Text(M + 46, y + 10 + k * pt(7) * MM_PER_PT * 1.3, line, pt(7), "start", False, GREY))
     y += 34
     rounds: dict[int, list[Turn]] = {}
     for turn in challenge.turns:
@@ -182,7 +198,7 @@ def sequence_page(edition: Edition, challenge: Challenge, paper: Paper) -> Page:
     col_w = (W - 2 * M - 4) / 3
     entry_h = 23.0
     for rnd in range(1, edition.rounds + 1):
-        items.append(Text(M, y + 3.5, f"ROUND {rnd}", 8, "start", True, INK))
+        items.append(Text(M, y + 3.5, f"ROUND {rnd}", pt(8), "start", True, INK))
         y += 5.5
         entries = rounds.get(rnd, [])
         blocks = len(entries) + (1 if rnd == edition.rounds and challenge.final_choice else 0)
@@ -192,22 +208,23 @@ def sequence_page(edition: Edition, challenge: Challenge, paper: Paper) -> Page:
             ey = y + row * (entry_h + 2)
             if i < len(entries):
                 t = entries[i]
-                items.append(Text(x + 1, ey + 3, f"turn {t.turn}: roll {t.roll}", 6.5, "start", True, INK))
+                items.append(Text(x + 1, ey + 3, f"turn {t.turn}: roll {t.roll}", pt(6.5), "start", True, INK))
                 side_w, main_w = (col_w - 4) * 0.28, (col_w - 4) * 0.44
                 if t.left:
-                    items += _card_box(edition, t.left, x, ey + 4.5, side_w, entry_h - 4.5, 2.2, "left", False)
-                items += _card_box(edition, t.card, x + side_w + 2, ey + 4.5, main_w, entry_h - 4.5, 3.2, "", True)
+                    items += _card_box(edition, t.left, x, ey + 4.5, side_w, entry_h - 4.5, 2.2, "left", False, lo)
+                items += _card_box(edition, t.card, x + side_w + 2, ey + 4.5, main_w, entry_h - 4.5, 3.2, "", True, lo)
                 if t.right:
                     items += _card_box(edition, t.right, x + side_w + main_w + 4, ey + 4.5, side_w, entry_h - 4.5,
-                                       2.2, "right", False)
+                                       2.2, "right", False, lo)
             else:
-                items.append(Text(x + 1, ey + 3, f"final turn: pick any one", 6.5, "start", True, INK))
+                items.append(Text(x + 1, ey + 3, "final turn: pick any one", pt(6.5), "start", True, INK))
                 w3 = (col_w - 4) / 3
                 for k, card in enumerate(challenge.final_choice):
-                    items += _card_box(edition, card, x + k * (w3 + 2), ey + 4.5, w3, entry_h - 4.5, 2.6, "", True)
+                    items += _card_box(edition, card, x + k * (w3 + 2), ey + 4.5, w3, entry_h - 4.5, 2.6, "", True, lo)
         y += ((blocks + 2) // 3) * (entry_h + 2)
-        items.append(Text(W - M, y + 0.5, f"then score one rectangle in row {rnd}", 6.5, "end", False, GREY))
-        y += 3.5
+        y += pt(6.5) * MM_PER_PT
+        items.append(Text(W - M, y, f"then score one rectangle in row {rnd}", pt(6.5), "end", False, GREY))
+        y += 2.5
     if y > H - M:
         raise UsageError("the challenge sequence does not fit on one page (too many turns for this edition)")
     offset_x = (paper.width - W * s) / 2
