@@ -1,5 +1,5 @@
 """Print documents: each printable component of an edition as a scene Document, and writing
-documents out as PDF or SVG.
+documents out as PDF, SVG or PNG.
 
 This is the library face of printing: the CLI parses options and calls `render_component` and
 `write_document`; `toolkit.render.build` assembles the whole print-and-play set from them.
@@ -283,8 +283,6 @@ def page_paths(out: Path, pages: int) -> list[Path]:
     digits = max(2, len(str(pages)))
     return [out.with_name(f"{out.stem}-{i:0{digits}d}{out.suffix}") for i in range(1, pages + 1)]
 
-
-svg_paths = page_paths
 
 
 def write_document(document: Document, fmt: str, out: str | Path, flip: str | None = None, *,

@@ -203,11 +203,6 @@ def scale(s: float, dx: float = 0.0, dy: float = 0.0) -> Matrix:
     return (s, 0.0, 0.0, s, dx, dy)
 
 
-def rotate180(width: float, height: float, dx: float = 0.0, dy: float = 0.0) -> Matrix:
-    """Turn a width x height box half a turn in place, then move it by (dx, dy)."""
-    return (-1.0, 0.0, 0.0, -1.0, width + dx, height + dy)
-
-
 def compose(*matrices: Matrix) -> Matrix:
     """The product of affine transforms: `compose(A, B)` applies B first, then A."""
     result = IDENTITY

@@ -11,7 +11,6 @@ from toolkit.render.scene import Circle, Item, Poly, Rect, Text
 from toolkit.render.theme import (
     BUTTON_FILL,
     BUTTON_RIM,
-    CREAM,
     HAIRLINE,
     INK,
     button,
