@@ -91,8 +91,40 @@ def _time_track_sections(edition: Edition) -> list[tuple[str, list[str]]]:
     ]
     kit = [", ".join(f"{count} {what}" for what, count in token_counts(edition)) + f"; {players} quilt boards, "
            "the time board and every patch tile."]
-    return [("Setup", setup), ("Your turn", turn), ("Moving past a mark", passing), ("End and scoring", end),
-            ("Tokens in this kit", kit)]
+    sections = [("Setup", setup), ("Your turn", turn), ("Moving past a mark", passing), ("End and scoring", end)]
+    if edition.automa is not None:
+        sections.append(("Solo against the Automa", _automa_lines(edition)))
+    return sections + [("Tokens in this kit", kit)]
+
+
+SCORING_TERMS = {
+    "collected_buttons": "the buttons it collected",
+    "patches_with_buttons": "1 per patch it took that shows buttons",
+    "buttons_on_patches": "the buttons printed on its patches",
+}
+
+
+def _automa_lines(edition: Edition) -> list[str]:
+    automa = edition.automa
+    assert automa is not None
+    decks = " or ".join(name for name, _ in automa.decks)
+    levels = ", ".join(f"{lv.level} {lv.name} {lv.spaces_from_end}" for lv in automa.levels)
+    scoring = "; ".join(
+        f"{lv.level}: " + (" + ".join(SCORING_TERMS.get(t, t.replace("_", " ")) for t in lv.scoring) or "nothing more")
+        for lv in automa.levels
+    )
+    return [
+        f"Setup: take the {decks} deck, shuffle it and put {automa.discard_at_setup} cards aside unseen (they "
+        "return when the deck is reshuffled). The Automa has no quilt board and no buttons. Mark the space this "
+        f"many spaces before the last one for your level: {levels}. You play first.",
+        "Its turn: reveal a card. It buys one of the 3 patches after the neutral token that costs no more than "
+        "the card's virtual buttons (it never spends its own); if several qualify, the card's filters choose, "
+        "top to bottom, skipping a filter that would leave none. It moves its time token by the patch's time. "
+        "If none is affordable it moves just ahead of you and takes no buttons for that.",
+        "At each income mark it crosses it takes the current card's income. It takes the special tile when it "
+        f"reaches your level's mark, unless you filled a 7x7 square first ({automa.bonus_points} points).",
+        f"Its score: the special tile if it has it, plus, by level, {scoring}.",
+    ]
 
 
 def _doodle_sections(edition: Edition) -> list[tuple[str, list[str]]]:
