@@ -5,7 +5,7 @@ rules reference), the classic, Christmas and Express kits (boards, tiles, button
 neutral tokens, rules reference) and the Automa cards, all with backs; plus an `svg/` folder with
 one SVG of every distinct component (sheet, card faces, tiles, boards), each on a page the size
 of its bleed box. `describe` says, per file, what it holds, how many sheets it takes and what to
-cut: the table `patchwork build` prints.
+cut: the summary `patchwork build` prints.
 """
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
 
 
 def _tokens_text(name: str) -> str:
-    return ", ".join(f"{count} {what}" for what, count in tokens_mod.token_counts(load_edition(name)))
+    return ", ".join(text for text, _ in tokens_mod.token_counts(load_edition(name)))
 
 
 def _holds(relative: str) -> tuple[str, str]:

@@ -89,7 +89,7 @@ def _time_track_sections(edition: Edition) -> list[tuple[str, list[str]]]:
         f"Score: your buttons{' + the special tile' if edition.bonus else ''} - {edition.empty_penalty} per "
         "empty space of your quilt. Most points wins; on a tie, whoever reached the last space first.",
     ]
-    kit = [", ".join(f"{count} {what}" for what, count in token_counts(edition)) + f"; {players} quilt boards, "
+    kit = [", ".join(text for text, _ in token_counts(edition)) + f"; {players} quilt boards, "
            "the time board and every patch tile."]
     sections = [("Setup", setup), ("Your turn", turn), ("Moving past a mark", passing), ("End and scoring", end)]
     if edition.automa is not None:

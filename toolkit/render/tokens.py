@@ -97,11 +97,12 @@ def token_pieces(edition: Edition) -> list[Piece]:
 
 
 def token_counts(edition: Edition) -> list[tuple[str, int]]:
-    """What the token sheet holds, in words, for the build summary and the rules reference."""
+    """What the token sheet holds, in words (`3 time tokens`), for the build summary and the rules
+    reference: (text, count) pairs."""
     if edition.family is Family.DOODLE:
-        return [("Doodle token", 1)]
-    rows = [(f"{value}-button tiles", count) for value, count in button_tiles(edition)]
-    players = edition.players_max or edition.players_min
-    rows.append(("time tokens", max(1, players)))
-    rows.append(("neutral token", 1))
-    return rows
+        rows = [("Doodle token", 1)]
+    else:
+        players = edition.players_max or edition.players_min
+        rows = [(f"{value}-button tile", count) for value, count in button_tiles(edition)]
+        rows += [("time token", max(1, players)), ("neutral token", 1)]
+    return [(f"{count} {noun}{'' if count == 1 else 's'}", count) for noun, count in rows]
