@@ -1,4 +1,4 @@
-"""`patchwork render ...` (one component as PDF or SVG) and `patchwork build` (the whole print kit)."""
+"""`patchwork render ...` (one component as PDF, SVG or PNG) and `patchwork build` (the whole print kit)."""
 from __future__ import annotations
 
 import re
@@ -12,7 +12,7 @@ import typer
 from toolkit.errors import UsageError
 
 render_app = typer.Typer(
-    help="Print one component of an edition or variant as PDF or SVG.",
+    help="Print one component of an edition or variant as PDF, SVG or PNG.",
     no_args_is_help=True,
 )
 
@@ -52,8 +52,8 @@ LAYOUT_OPT = typer.Option("sheet", "--layout",
                           help="sheet: n-up with crop marks; single: one piece per page at trim + bleed, with "
                                "TrimBox/BleedBox, for print shops.")
 GUTTER_OPT = typer.Option(None, "--gutter",
-                          help="Space between cards, each keeping its own bleed, e.g. 3mm or 0 (default: "
-                               "6mm or 3mm where that costs no cards per sheet, else 0).")
+                          help="Space between cards and tokens, each keeping bleed up to half of it, e.g. 6mm, "
+                               "3mm or 0 (default: the widest of these that needs no extra sheet).")
 CARD_SIZE_OPT = typer.Option(None, "--card-size", help="poker (63.5x88.9), bridge (57x89), mini (44x63) or "
                                                        "tarot (70x120 mm); default 63x88 mm.")
 
@@ -192,7 +192,7 @@ def automa(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper
            gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
            card_size: Optional[str] = CARD_SIZE_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
            cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
-    """Automa solo cards of every deck the edition holds, with their official numbers."""
+    """Automa solo cards of every deck the edition holds, numbered as in the spec."""
     _run("automa", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
