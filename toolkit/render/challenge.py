@@ -17,6 +17,7 @@ from toolkit.errors import UsageError
 from toolkit.render import doodle as doodle_mod
 from toolkit.render.paper import Paper
 from toolkit.render.scene import (
+    MIN_TEXT_PT,
     MM_PER_PT,
     Document,
     Item,
@@ -36,7 +37,6 @@ PAR_BOTS = ("expert", "greedy")
 BOT_SEED_SALT = 1
 """The par bot draws from seed_state(seed, 1, 0), as seat 0 of `patchwork play --seed`."""
 MAX_COUNT = 366
-MIN_TEXT_PT = 6.0
 
 
 @dataclass(frozen=True)
@@ -169,8 +169,7 @@ def sequence_page(edition: Edition, challenge: Challenge, paper: Paper) -> Page:
     from toolkit.render.scene import Group, scale
 
     s = doodle_mod.sheet_scale(paper)
-    lo = MIN_TEXT_PT / s
-    """The smallest size on the 210 x 297 mm page that still prints at MIN_TEXT_PT."""
+    lo = MIN_TEXT_PT / s  # the smallest size on the 210 x 297 mm page that still prints at MIN_TEXT_PT
 
     def pt(size: float) -> float:
         return max(size, lo)

@@ -31,7 +31,7 @@ from toolkit.render.imposition import (
 )
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper, parse_paper
-from toolkit.render.scene import Document, Group, Page, Rect, rescaled, translate
+from toolkit.render.scene import MIN_TEXT_PT, Document, Group, Page, Rect, rescaled, translate
 from toolkit.specs.models import Edition, Family
 
 COMPONENTS = ("sheet", "pad", "cards", "tiles", "automa", "boards", "kit", "tokens", "rules", "challenge")
@@ -39,8 +39,6 @@ COMPONENTS = ("sheet", "pad", "cards", "tiles", "automa", "boards", "kit", "toke
 FORMATS = ("pdf", "svg", "png")
 MAX_SHEETS = 5000
 """A pad beyond this is surely a typo (the published pad has 80 sheets)."""
-MIN_TEXT_PT = 6.0
-"""No printed text is smaller than this."""
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),
     "bridge": (57.0, 89.0),

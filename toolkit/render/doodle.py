@@ -20,6 +20,7 @@ from toolkit.render.scene import (
     Symbol,
     Text,
     Use,
+    MIN_TEXT_PT,
     MM_PER_PT,
     fit_text_size,
     scale,
@@ -64,9 +65,6 @@ CARD_INK = "#2d2a26"
 CARD_BACK = "#3d6b8c"
 START_BACK = "#a34a3c"
 START_FILL = "#c8553d"
-
-MIN_TEXT_PT = 6.0
-"""No text of the sheet prints smaller than this, on any paper."""
 
 SPECIAL_ACTIONS = ("neighbour", "single", "cut", "again")
 SPECIAL_HINTS = {

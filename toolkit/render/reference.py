@@ -17,7 +17,7 @@ from toolkit.render.imposition import (
     impose_grid,
 )
 from toolkit.render.paper import Paper
-from toolkit.render.scene import MM_PER_PT, Group, Item, Line, Page, Text, translate, wrap_text
+from toolkit.render.scene import MIN_TEXT_PT, MM_PER_PT, Group, Item, Line, Page, Text, translate, wrap_text
 from toolkit.render.theme import GREY, INK
 from toolkit.render.tokens import token_counts
 from toolkit.specs.models import Edition, Family
@@ -25,7 +25,6 @@ from toolkit.specs.models import Edition, Family
 BODY_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0, 7.0, 6.0)
 """Body sizes tried, largest first."""
 TITLE_PT = 16.0
-MIN_PT = 6.0
 LEADING = 1.3
 SIDE_MM = 8.0
 """Space kept free beyond the printer margin on each side."""
@@ -169,7 +168,7 @@ def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MAR
     bottom = paper.height - margin - SIDE_MM
     title = f"{edition.title}: rules reference"
     for body in BODY_SIZES:
-        head = max(MIN_PT, body + 2)
+        head = max(MIN_TEXT_PT, body + 2)
         items: list[Item] = []
         y = margin + SIDE_MM + TITLE_PT * MM_PER_PT
         for line in wrap_text(title, width, TITLE_PT, True):
@@ -199,7 +198,7 @@ def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MAR
         if y <= bottom:
             return Page(paper.width, paper.height, tuple(items), label="rules reference")
     raise UsageError(
-        f"the rules reference of {edition.name} does not fit on {paper.name} paper at {MIN_PT:g} pt or "
+        f"the rules reference of {edition.name} does not fit on {paper.name} paper at {MIN_TEXT_PT:g} pt or "
         f"larger; choose a larger paper"
     )
 

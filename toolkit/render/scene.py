@@ -15,6 +15,8 @@ MM_PER_PT = 25.4 / 72.0
 """One typographic point in millimetres."""
 MIN_LINE_MM = 0.25 * MM_PER_PT
 """Thinnest stroke a printer reproduces reliably: 0.25 pt. Every stroke is checked against it."""
+MIN_TEXT_PT = 6.0
+"""Smallest printed text size: components reflow, wrap or refuse rather than go below it."""
 
 Colour = str
 """`#rrggbb`."""
