@@ -144,6 +144,7 @@ def kit(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: s
 def build(
     paper: str = typer.Option("a4", "--paper", "-p", help="a4 or letter."),
     out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder to write into."),
+    edition: Optional[str] = typer.Option(None, "--edition", help="Only the kit of this edition or variant (name or YAML file), e.g. a custom deck."),
 ) -> None:
     """Print everything: Doodle pad and cards, classic/Christmas/Express kits, Automa cards, SVGs."""
     from rich.console import Console
@@ -159,7 +160,12 @@ def build(
     console = Console(stderr=True)
     started = time.perf_counter()
     with console.status("building") as status:
-        written = run_build(out, parse_paper(paper), lambda name: status.update(f"building {name}"))
+        if edition is not None:
+            from toolkit.designer.printing import build_edition
+
+            written = build_edition(edition, out, parse_paper(paper))
+        else:
+            written = run_build(out, parse_paper(paper), lambda name: status.update(f"building {name}"))
     table = Table(title=f"patchwork build ({paper.lower()}) -> {out}")
     table.add_column("file")
     table.add_column("pages", justify="right")
