@@ -131,6 +131,10 @@ def generate(
                + ", ".join(f"{n}:{k}" for n, k in sorted(sizes_seen.items()))
                + f"; cost {sum(p.cost for p in generated.patches)}, time "
                f"{sum(p.time for p in generated.patches)}, income {sum(p.income for p in generated.patches)}")
+    if generated.exhausted:
+        typer.echo(f"note: no new shape of size {', '.join(map(str, generated.exhausted))} exists "
+                   "(every one is a base patch or has holes), so the other sizes take their share; "
+                   "--allow-twins or --allow-holes widen the choice")
     typer.echo(f"priced by the model fitted on {generated.base.name}: R2 {generated.fit.r2:.3f}, "
                f"CV error {generated.fit.cv_error:.2f} buttons")
     typer.echo(f"wrote {files.deck_path} and {files.variant_path} ({time.perf_counter() - started:.1f} s)")

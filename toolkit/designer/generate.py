@@ -91,6 +91,8 @@ class Generated:
     """Unrounded model price of each new patch."""
     duplicates: dict[str, str]
     """New patch id -> the earlier patch it repeats in shape and stats (twins allowed only)."""
+    exhausted: tuple[int, ...] = ()
+    """Sizes of the mix with no shape left to draw (all base shapes, or all with holes)."""
 
 
 def _fits(shape: Shape, width: int, height: int) -> bool:
@@ -144,6 +146,7 @@ def generate(request: Request) -> Generated:
                     if _fits(s, base.board_width, base.board_height)
                     and (request.allow_holes or s.holes == 0)
                     and (request.allow_twins or s.canonical_key not in base_keys)]
+    exhausted = tuple(n for n in weights if weights[n] > 0 and not pools[n])
     available = sum(len(pool) for n, pool in pools.items() if weights[n] > 0)
     if not request.allow_twins and request.count > available:
         raise UsageError(
@@ -174,7 +177,7 @@ def generate(request: Request) -> Generated:
                              income=income))
         predicted.append(price)
     return Generated(request, base, fit, tuple(patches), tuple(predicted),
-                     _duplicates(patches, base, request))
+                     _duplicates(patches, base, request), exhausted)
 
 
 def _duplicates(patches: list[Patch], base: Deck, request: Request) -> dict[str, str]:

@@ -231,6 +231,21 @@ class Packer:
             return SearchResult(None, False, max_nodes or 0)
         return SearchResult(None, True, nodes)
 
+    def solutions(self, limit: int | None = None) -> list[tuple[Placed, ...]]:
+        """Every exact fill (up to `limit`), each as its placed patches; no symmetry breaking."""
+        found: list[tuple[Placed, ...]] = []
+
+        def keep(trail):
+            found.append(self._placed(trail))
+            if limit is not None and len(found) >= limit:
+                raise _Stop
+
+        try:
+            self._search(self.placements, 0, 0, keep, None)
+        except _Stop:
+            pass
+        return found
+
     def _required_piece(self) -> int | None:
         """A patch every exact fill uses: any, when the deck's area equals the board's."""
         if sum(self.areas) != self.cells:
