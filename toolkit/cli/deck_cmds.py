@@ -1,7 +1,9 @@
-"""`patchwork deck ...`: fit a pricing model, generate, check and pack custom patch decks."""
+"""`patchwork deck ...`: fit a pricing model, generate, check and pack custom patch decks.
+
+Errors are ToolkitErrors raised to the app's entry point, which prints one `error: ...` line.
+"""
 from __future__ import annotations
 
-import functools
 import json
 import time
 from pathlib import Path
@@ -9,7 +11,7 @@ from typing import List, Optional
 
 import typer
 
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import UsageError
 
 deck_app = typer.Typer(
     help="Custom patch decks: fit a pricing model, generate new decks, play-test them, pack boards.",
@@ -19,21 +21,6 @@ deck_app = typer.Typer(
 DECK_ARG = typer.Argument(..., metavar="DECK",
                           help="Edition or variant (name or YAML file), a patch-set YAML file, "
                                "or polyominoes:N (every free N-omino once).")
-
-
-def _reporting_errors(command):
-    """Turn a ToolkitError of the command into one `error: ...` line and its exit code."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except ToolkitError as error:
-            from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
-
-            fail(error)
-
-    return wrapper
 
 
 def register(app: typer.Typer) -> None:
@@ -48,7 +35,6 @@ def _say(text: str) -> None:
 
 
 @deck_app.command("fit")
-@_reporting_errors
 def fit(
     deck: str = DECK_ARG,
     folds: int = typer.Option(5, "--folds", help="Cross-validation folds (patch i is in fold i mod K)."),
@@ -95,7 +81,6 @@ def _write_text(path: Path, text: str) -> None:
 
 
 @deck_app.command("generate")
-@_reporting_errors
 def generate(
     like: str = typer.Option("classic", "--like", help="Reference edition or variant: size mix, time/income and prices."),
     count: int = typer.Option(33, "--count", help="Number of new patches."),
@@ -212,7 +197,6 @@ def _print_check(report) -> None:
 
 
 @deck_app.command("check")
-@_reporting_errors
 def check(
     variant: Path = typer.Argument(..., help="The variant file to play (as `deck generate` writes it)."),
     base: Optional[str] = typer.Option(None, "--base", help="Edition to compare with (default: the variant's `extends:`)."),
@@ -270,12 +254,11 @@ def _board(text: Optional[str], deck) -> tuple[int, int]:
 
 
 @deck_app.command("pack")
-@_reporting_errors
 def pack(
     deck: str = DECK_ARG,
     board_text: Optional[str] = typer.Option(None, "--board", metavar="WxH", help="Board to fill (default: the deck's board)."),
     count: bool = typer.Option(False, "--count", help="Count every exact fill (and up to the board's symmetries)."),
-    limit: Optional[int] = typer.Option(None, "--limit", help="With --count: stop counting at this many solutions."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="With --count: stop once at least this many solutions are found (the number printed is then a lower bound)."),
     max_nodes: int = typer.Option(5_000_000, "--max-nodes", help="Search budget for the fill and largest-area searches."),
     no_flip: bool = typer.Option(False, "--no-flip", help="Rotate patches only, never reflect them."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Draw a solution (or the largest packing) to FILE.svg, .pdf or .png."),
@@ -310,9 +293,9 @@ def pack(
         if out is not None and result.total:
             drawn = packer.fill(None).solution
     else:
-        best = packer.largest_area(max_nodes)
-        exact = best.complete and best.area == width * height if best.solution else False
-        facts["fill"] = True if exact else (False if best.complete else None)
+        exact = packer.fill(max_nodes)
+        best = packer.largest_area(max_nodes, exact)
+        facts["fill"] = True if exact.solution else (False if exact.complete else None)
         facts["largest_area"] = best.area
         facts["largest_area_proven"] = best.complete
         facts["nodes"] = best.nodes

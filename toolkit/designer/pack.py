@@ -125,6 +125,15 @@ class Packer:
         self.placements: list[list[Mask]] = [self._placements(p.shape) for p in self.pieces]
         self.areas = [p.shape.size for p in self.pieces]
         self.symmetries = board_symmetries(width, height)
+        sums = 1
+        for area in self.areas:
+            sums |= sums << area
+        self.subset_sums: int = sums
+        """Bit k is set when some subset of the patches covers exactly k cells."""
+
+    def _best_total(self, cap: int) -> int:
+        """The largest area <= cap that some subset of the patches covers exactly."""
+        return (self.subset_sums & ((1 << (cap + 1)) - 1)).bit_length() - 1
 
     def _placements(self, shape: Shape) -> list[Mask]:
         masks: dict[Mask, None] = {}
@@ -223,6 +232,8 @@ class Packer:
             raise _Stop
 
         nodes = 0
+        if not self.subset_sums >> self.cells & 1:
+            return SearchResult(None, True, 0)          # no subset of the patches has the board's area
         try:
             nodes = self._search(self.placements, 0, 0, keep, max_nodes)
         except _Stop:
@@ -311,16 +322,19 @@ class Packer:
 
     # ----- largest coverable area ------------------------------------------------------------
 
-    def largest_area(self, max_nodes: int | None = DEFAULT_MAX_NODES) -> SearchResult:
+    def largest_area(self, max_nodes: int | None = DEFAULT_MAX_NODES,
+                     exact: SearchResult | None = None) -> SearchResult:
         """The most board cells a subset of the patches covers without overlap (branch and bound:
         each cell in scan order is either covered by a patch whose first cell it is, or left
-        empty; a branch is cut when even filling every undecided cell cannot beat the best)."""
-        exact = self.fill(max_nodes)
+        empty; a branch is cut when even filling every undecided cell cannot beat the best, and
+        a final area must be the area of some subset of the patches)."""
+        exact = exact or self.fill(max_nodes)
         if exact.solution is not None:
             return exact
         anchors = self._anchors(self.placements)
         full = self.full
         areas = self.areas
+        best_total = self._best_total
         best_area = 0
         best_trail: list[tuple[int, Mask]] = []
         trail: list[tuple[int, Mask]] = []
@@ -334,7 +348,7 @@ class Packer:
             if covered > best_area:
                 best_area, best_trail = covered, list(trail)
             free = full & ~decided
-            if not free or covered + min(left, free.bit_count()) <= best_area:
+            if not free or best_total(covered + min(left, free.bit_count())) <= best_area:
                 return
             low = free & -free
             for i, bit, masks in anchors[low.bit_length() - 1]:
