@@ -1,12 +1,13 @@
 """New patch decks drawn like a reference deck, priced by the fitted model, written as specs.
 
-For each new patch: a size is drawn with the reference deck's size mix (or, with `sizes`, the mix
-restricted to that range with every size in it given at least one share); a shape is drawn
-uniformly among the free polyominoes of that size that fit the board (no holes unless allowed;
-never twice, and never a base patch's shape, unless twins are allowed); time and income are
-copied together from a reference patch of the same size drawn uniformly (the nearest smaller,
-then larger, size when there is none); the cost is the fitted model's prediction rounded to the
-nearest button, at least 0. All chance comes from one `random.Random(seed)`, so the same
+New patches are shared among the reference deck's tags (Express: colourful and blue) in
+proportion, each tag at least one. For each new patch: a size is drawn with its tag's size mix
+in the reference deck (or, with `sizes`, that mix restricted to the range with every size in it
+given one more share); a shape is drawn uniformly among the free polyominoes of that size that
+fit the board (no holes unless allowed; never twice, and never a base patch's shape, unless
+twins are allowed); time and income are copied together from a reference patch of that tag and
+size drawn uniformly (the nearest smaller, then larger, size when there is none); the cost is
+the fitted model's prediction rounded to the nearest button, at least 0. All chance comes from one `random.Random(seed)`, so the same
 options give the same bytes.
 
 The output is a `patch-set` file and a `variant` that extends the reference edition with it,
@@ -100,9 +101,9 @@ def _fits(shape: Shape, width: int, height: int) -> bool:
         max(shape.width, shape.height) <= max(width, height)
 
 
-def _size_weights(base: Deck, sizes: tuple[int, int] | None) -> dict[int, int]:
+def _size_weights(patches: tuple[Patch, ...] | list[Patch], sizes: tuple[int, int] | None) -> dict[int, int]:
     counts: dict[int, int] = {}
-    for patch in base.patches:
+    for patch in patches:
         counts[patch.shape.size] = counts.get(patch.shape.size, 0) + 1
     if sizes is None:
         return {n: k for n, k in sorted(counts.items()) if n <= MAX_ENUMERATED_SIZE}
@@ -110,19 +111,34 @@ def _size_weights(base: Deck, sizes: tuple[int, int] | None) -> dict[int, int]:
     return {n: counts.get(n, 0) + 1 for n in range(lo, hi + 1)}
 
 
-def _stats_by_size(base: Deck) -> dict[int, list[tuple[int, int]]]:
-    out: dict[int, list[tuple[int, int]]] = {}
-    for patch in base.patches:
-        out.setdefault(patch.shape.size, []).append((patch.time, patch.income))
-    return out
-
-
-def _nearest(stats: dict[int, list[tuple[int, int]]], n: int) -> list[tuple[int, int]]:
+def _nearest(group: list[Patch], n: int) -> list[Patch]:
+    """The group's patches of size n, else of the nearest size (smaller first)."""
     for d in range(0, 64):
         for size in (n - d, n + d):
-            if size in stats:
-                return stats[size]
+            found = [p for p in group if p.shape.size == size]
+            if found:
+                return found
     raise UsageError("the reference deck has no patches")
+
+
+def _tag_quotas(groups: dict[str | None, list[Patch]], count: int) -> dict[str | None, int]:
+    """New patches per tag, in proportion to the reference deck (largest remainder), each tag
+    at least one when there are enough: Express needs its blue patches."""
+    total = sum(len(g) for g in groups.values())
+    exact = {tag: count * len(g) / total for tag, g in groups.items()}
+    quotas = {tag: int(x) for tag, x in exact.items()}
+    if count >= len(groups):
+        for tag in quotas:
+            quotas[tag] = max(quotas[tag], 1)
+    order = sorted(groups, key=lambda tag: (-(exact[tag] - int(exact[tag])), list(groups).index(tag)))
+    i = 0
+    while sum(quotas.values()) < count:
+        quotas[order[i % len(order)]] += 1
+        i += 1
+    while sum(quotas.values()) > count:  # minimum shares took more than the count allows
+        tag = max(quotas, key=lambda t: (quotas[t], -list(groups).index(t)))
+        quotas[tag] -= 1
+    return quotas
 
 
 def generate(request: Request) -> Generated:
@@ -138,7 +154,7 @@ def generate(request: Request) -> Generated:
         raise UsageError(f"--like {request.like!r}: expected a time-track edition or variant "
                          "(classic, express, ...) whose patches carry cost, time and income")
     fit = fit_deck(base)
-    weights = _size_weights(base, request.sizes)
+    weights = _size_weights(base.patches, request.sizes)
     base_keys = {p.shape.canonical_key for p in base.patches}
     pools: dict[int, list[Shape]] = {}
     for n in weights:
@@ -156,26 +172,35 @@ def generate(request: Request) -> Generated:
     if available == 0:
         raise UsageError("no shape of the allowed sizes fits the board")
     rng = random.Random(request.seed)
-    stats = _stats_by_size(base)
+    groups: dict[str | None, list[Patch]] = {}
+    for patch in base.patches:
+        groups.setdefault(patch.tag, []).append(patch)
+    quotas = _tag_quotas(groups, request.count)
     taken_ids = {p.id for p in base.patches} if request.mode == "extend" else set()
     next_number = 1
     patches: list[Patch] = []
     predicted: list[float] = []
-    for _ in range(request.count):
-        sizes = [n for n in weights if weights[n] > 0 and pools[n]]
-        n = rng.choices(sizes, weights=[weights[s] for s in sizes])[0]
-        pool = pools[n]
-        index = rng.randrange(len(pool))
-        shape = pool[index] if request.allow_twins else pool.pop(index)
-        time_, income = rng.choice(_nearest(stats, n))
-        price = fit.model.predict(shape, time_, income)
-        while f"{ID_PREFIX}{next_number:02d}" in taken_ids:
+    for tag, group in groups.items():
+        group_weights = _size_weights(group, request.sizes)
+        for _ in range(quotas[tag]):
+            sizes = [n for n in group_weights if group_weights[n] > 0 and pools.get(n)]
+            if not sizes:  # this tag's sizes ran dry: fall back on the whole deck's mix
+                sizes = [n for n in weights if weights[n] > 0 and pools[n]]
+                n = rng.choices(sizes, weights=[weights[k] for k in sizes])[0]
+            else:
+                n = rng.choices(sizes, weights=[group_weights[k] for k in sizes])[0]
+            pool = pools[n]
+            index = rng.randrange(len(pool))
+            shape = pool[index] if request.allow_twins else pool.pop(index)
+            template = rng.choice(_nearest(group, n))
+            price = fit.model.predict(shape, template.time, template.income)
+            while f"{ID_PREFIX}{next_number:02d}" in taken_ids:
+                next_number += 1
+            pid = f"{ID_PREFIX}{next_number:02d}"
             next_number += 1
-        pid = f"{ID_PREFIX}{next_number:02d}"
-        next_number += 1
-        patches.append(Patch(id=pid, shape=shape, cost=max(0, math.floor(price + 0.5)), time=time_,
-                             income=income))
-        predicted.append(price)
+            patches.append(Patch(id=pid, shape=shape, cost=max(0, math.floor(price + 0.5)),
+                                 time=template.time, income=template.income, tag=template.tag))
+            predicted.append(price)
     return Generated(request, base, fit, tuple(patches), tuple(predicted),
                      _duplicates(patches, base, request), exhausted)
 
@@ -254,8 +279,8 @@ def provenance_text(generated: Generated) -> str:
         f"Generated by `{r.command()}` (patchwork-toolkit {toolkit.__version__}), seed {r.seed}: "
         f"{r.count} shapes drawn uniformly among the free polyominoes of each size ({sizes}; "
         f"holes {'allowed' if r.allow_holes else 'excluded'}; twins and base shapes "
-        f"{'allowed' if r.allow_twins else 'excluded'}); time and income copied from a reference "
-        f"patch of the same size; cost from the linear model fitted on {generated.base.name} "
+        f"{'allowed' if r.allow_twins else 'excluded'}); tags shared out like the reference deck; time, income and tag copied from a reference "
+        f"patch of that tag and size; cost from the linear model fitted on {generated.base.name} "
         f"(R2 {fit.r2:.3f}, {fit.folds}-fold CV error {fit.cv_error:.2f} buttons), rounded.")
 
 
