@@ -157,3 +157,12 @@ def test_check_and_tune_errors(tmp_path):
     bare = tmp_path / "bare.yaml"
     bare.write_text("kind: variant\nextends: classic\nstarting_buttons: 6\n")
     fails("deck", "check", str(bare), "--tune", "--bots", "greedy,greedy", "--games", "2")
+
+
+def test_express_deck_keeps_its_tags_and_validates(tmp_path):
+    generated, files = _write(tmp_path, Request("express", 18, 3, sizes=(3, 6)), name="ex")
+    tags = Counter(p.tag for p in generated.patches)
+    assert tags["blue"] == 6 and tags["colourful"] == 12          # 8 of 23 blue in the reference
+    assert not validate_report([files.variant_path]).errors
+    edition = load_edition(files.variant_path)
+    assert len(edition.late_patches) == 6 and all(p.tag == "blue" for p in edition.late_patches)

@@ -174,6 +174,11 @@ def _print_check(report) -> None:
                 parts.append(f"{label} wins {wins}, {figures['plies']:.1f} plies, "
                              f"bonus taken {figures['bonus_taken']:.0%}")
         typer.echo(line + "; ".join(parts))
+        notable = [d for d in m.differences if d["difference"]["significant"]]
+        if m.differences:
+            typer.echo("  variant - base, significant at 95%: " + (", ".join(
+                f"{d['label']} {d['difference']['mean']:+.3f} [{d['difference']['low']:+.3f}, "
+                f"{d['difference']['high']:+.3f}]" for d in notable) or "none"))
     table = Table(title=f"{report.variant}: per-patch buy rate and buyer advantage "
                         f"(band ±{report.band:.2f}, at least {report.min_buys} buys)",
                   header_style="bold")
