@@ -166,3 +166,7 @@ def test_express_deck_keeps_its_tags_and_validates(tmp_path):
     assert not validate_report([files.variant_path]).errors
     edition = load_edition(files.variant_path)
     assert len(edition.late_patches) == 6 and all(p.tag == "blue" for p in edition.late_patches)
+
+
+def test_check_refuses_a_doodle_variant():
+    fails("deck", "check", str(Path(__file__).parent.parent / "specs" / "variants" / "doodle-8x8.yaml"))

@@ -1,6 +1,5 @@
 """Exact cover on boards: the pentomino counts, Burnside on symmetric solutions, largest area,
 reach, and the drawn solution."""
-from itertools import permutations
 
 import pytest
 

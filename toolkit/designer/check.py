@@ -161,6 +161,13 @@ def check(variant: str, base: str, matchups: Sequence[tuple[str, int]], seed: in
         raise UsageError(f"--band must lie between 0 and 0.5 (a win-rate difference), got {band}")
     if min_buys < 1:
         raise UsageError(f"--min-buys must be at least 1, got {min_buys}")
+    from toolkit.specs import load_edition
+    from toolkit.specs.models import Family
+
+    for ref in (variant, base):
+        if load_edition(ref).family is not Family.TIME_TRACK:
+            raise UsageError(f"'{ref}' is a Patchwork Doodle edition: its cards are not bought, "
+                             "so there is no price to check")
     results = []
     variant_figures = []
     for bots, games in matchups:
@@ -257,7 +264,7 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
         if not moves:
             break
         done = number
-        summary = ", ".join(f"{pid} {c['from']}->{c['to']}" for c in changes[-len(moves):] for pid in [c["id"]])
+        summary = ", ".join(f"{c['id']} {c['from']}->{c['to']}" for c in changes[-len(moves):])
         rewrite_costs(deck_path, moves,
                       f"Re-priced by `patchwork deck check --tune` round {number} (seed {seed}, "
                       f"band {band}): {summary}.")

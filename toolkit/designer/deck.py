@@ -36,29 +36,28 @@ class Deck:
         return self.edition.family if self.edition is not None else Family.TIME_TRACK
 
 
-def _is_patch_set(ref: str) -> bool:
+def _patch_set_tree(ref: str):
+    """The tree of a patch-set file, or None when `ref` is not one (the edition loader then
+    reports what is wrong with it). Read with the spec reader, so its size and depth limits hold."""
+    from toolkit.specs.source import UnreadableSpec, read_tree
+
     path = Path(ref)
     if not ref.endswith((".yaml", ".yml")) or not path.is_file():
-        return False
+        return None
     try:
-        import yaml
-
-        head = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, Exception):  # noqa: BLE001 - the loader reports it properly
-        return False
-    return isinstance(head, dict) and head.get("kind") == "patch-set"
+        tree, _ = read_tree(path)
+    except UnreadableSpec:
+        return None
+    return tree if isinstance(tree, dict) and tree.get("kind") == "patch-set" else None
 
 
-def _patch_set(path: Path) -> Deck:
+def _patch_set(path: Path, tree) -> Deck:
     """A patch-set file, checked by the spec validator first so errors carry file:line:col."""
-    import yaml
-
     from toolkit.specs import validate_report
 
     report = validate_report([path])
     if report.errors:
         raise SpecError(report.errors)
-    tree = yaml.safe_load(path.read_text(encoding="utf-8"))
     patches = []
     for p in tree["patches"]:
         patches.append(Patch(
@@ -85,8 +84,9 @@ def load_deck(ref: str | os.PathLike) -> Deck:
         if not size.isdigit():
             raise UsageError(f"deck {text!r}: expected polyominoes:N with N a size such as 5")
         return polyomino_deck(int(size))
-    if _is_patch_set(text):
-        return _patch_set(Path(text))
+    tree = _patch_set_tree(text)
+    if tree is not None:
+        return _patch_set(Path(text), tree)
     from toolkit.specs import load_edition
 
     edition = load_edition(text)

@@ -7,8 +7,8 @@ given one more share); a shape is drawn uniformly among the free polyominoes of 
 fit the board (no holes unless allowed; never twice, and never a base patch's shape, unless
 twins are allowed); time and income are copied together from a reference patch of that tag and
 size drawn uniformly (the nearest smaller, then larger, size when there is none); the cost is
-the fitted model's prediction rounded to the nearest button, at least 0. All chance comes from one `random.Random(seed)`, so the same
-options give the same bytes.
+the fitted model's prediction rounded to the nearest button, at least 0. All chance comes from
+one `random.Random(seed)`, so the same options give the same bytes.
 
 The output is a `patch-set` file and a `variant` that extends the reference edition with it,
 either replacing its patches or extending them (the set then lists the base patches first).
