@@ -83,3 +83,12 @@ def test_a_broken_patch_set_names_file_and_line(tmp_path):
     bad.write_text("kind: patch-set\nname: bad\npatches:\n  - {id: A, shape: '#.#', cost: 1}\n")
     error = fails("deck", "fit", str(bad))
     assert isinstance(error, SpecError) and "bad.yaml:4" in str(error)
+
+
+def test_pack_a_chosen_subset():
+    doc = json.loads(ok("deck", "pack", "classic", "--board", "5x1", "--patches", "P00,P01,P05", "--json").stdout)
+    assert doc["patches"] == 3 and doc["fill"] is True
+    assert sorted(p["id"] for p in doc["solution"]) in (["P00", "P01"],)
+    out = ok("deck", "pack", "classic", "--board", "2x2", "--patches", "P01", "--count").stdout
+    assert out.splitlines()[0] == "0"
+    assert isinstance(fails("deck", "pack", "classic", "--patches", "P99"), UsageError)

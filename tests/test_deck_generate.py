@@ -118,7 +118,10 @@ def test_parse_sizes_refuses(text):
 def test_generated_deck_plays_tunes_and_prints(tmp_path):
     _, files = _write(tmp_path, Request("classic", 33, 7))
     variant = str(files.variant_path)
+    ok("simulate", variant, "--bots", "greedy,mcts:50", "--games", "4", "--seed", "1", "--no-progress")
     result = ok("deck", "check", variant, "--bots", "greedy,greedy", "--games", "20", "--seed", "1", "--json")
+    again = ok("deck", "check", variant, "--bots", "greedy,greedy", "--games", "20", "--seed", "1", "--json")
+    assert result.stdout == again.stdout
     doc = json.loads(result.stdout)
     assert doc["base"] == "classic"
     assert len(doc["patches"]) == 33 and sum(p["bought"] for p in doc["patches"]) > 0

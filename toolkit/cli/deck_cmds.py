@@ -266,6 +266,7 @@ def pack(
     limit: Optional[int] = typer.Option(None, "--limit", help="With --count: stop once at least this many solutions are found (the number printed is then a lower bound)."),
     max_nodes: int = typer.Option(5_000_000, "--max-nodes", help="Search budget for the fill and largest-area searches."),
     no_flip: bool = typer.Option(False, "--no-flip", help="Rotate patches only, never reflect them."),
+    only: Optional[str] = typer.Option(None, "--patches", help="Pack only these patches, ids comma-separated (a patch with copies: ID.1, ID.2, ...)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Draw a solution (or the largest packing) to FILE.svg, .pdf or .png."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
@@ -283,6 +284,14 @@ def pack(
     the_deck = load_deck(deck)
     width, height = _board(board_text, the_deck)
     pieces = [Piece(pid, shape) for pid, shape in pieces_of(the_deck)]
+    if only is not None:
+        wanted = [p.strip() for p in only.split(",") if p.strip()]
+        known = {p.id for p in pieces}
+        unknown = [p for p in wanted if p not in known]
+        if unknown or not wanted:
+            raise UsageError(f"--patches: no patch {', '.join(unknown) or '(none given)'} in "
+                             f"{the_deck.name}; its patches are {', '.join(sorted(known))}")
+        pieces = [p for p in pieces if p.id in set(wanted)]
     packer = Packer(pieces, width, height, the_deck.allow_flip and not no_flip)
     area = sum(p.shape.size for p in pieces)
     facts: dict = {"deck": the_deck.name, "board": f"{width}x{height}", "board_cells": width * height,
