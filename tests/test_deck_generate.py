@@ -173,3 +173,23 @@ def test_express_deck_keeps_its_tags_and_validates(tmp_path):
 
 def test_check_refuses_a_doodle_variant():
     fails("deck", "check", str(Path(__file__).parent.parent / "specs" / "variants" / "doodle-8x8.yaml"))
+
+
+def test_tuning_never_returns_to_a_price_it_left(tmp_path):
+    _, files = _write(tmp_path, Request("classic", 33, 7))
+    doc = json.loads(ok("deck", "check", str(files.variant_path), "--bots", "greedy,greedy",
+                        "--games", "20", "--seed", "2", "--tune", "--rounds", "4", "--per-round", "6",
+                        "--band", "0.05", "--min-buys", "2", "--json").stdout)
+    tune = doc["tune"]
+    assert 1 <= tune["rounds"] <= 4 and tune["changes"]
+    history: dict[str, list[int]] = {}
+    for change in tune["changes"]:
+        prices = history.setdefault(change["id"], [change["from"]])
+        assert prices[-1] == change["from"] and abs(change["to"] - change["from"]) == 1
+        assert change["to"] not in prices
+        prices.append(change["to"])
+    for pid, (low, high) in tune["bracketed"].items():
+        assert high == low + 1
+    edition = load_edition(files.variant_path)
+    for pid, prices in history.items():
+        assert edition.patch(pid).cost == prices[-1]

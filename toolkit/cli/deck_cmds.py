@@ -199,6 +199,9 @@ def _print_check(report) -> None:
             adv = "never bought" if c["advantage"] is None else f"advantage {c['advantage']:+.3f}"
             typer.echo(f"  round {c['round']}: {c['id']} cost {c['from']} -> {c['to']} "
                        f"({c['verdict']}: buy rate {c['buy_rate']:.1%}, {adv})")
+    for pid, (low, high) in sorted(report.bracketed.items()):
+        typer.echo(f"  {pid}: fair price between {low} and {high} buttons (too cheap at {low}, "
+                   f"too dear at {high}); left at its last price")
 
 
 @deck_app.command("check")

@@ -10,7 +10,8 @@ reliable advantage; one bought in fewer than LOW_BUY_RATE of games is taken as t
 Re-pricing (`tune`) is this module's own small estimate, not a full fair-price search: each
 round replays the variant on the same deal seeds (so rounds are paired and differ only by the
 prices), moves the `per_round` worst patches outside the band by one button towards it, and
-stops when every patch lies inside the band or the rounds run out.
+stops when every patch lies inside the band or the rounds run out. A patch found too cheap at
+one price and too dear at the next is left alone from then on (its fair price lies between).
 
 Everything this module needs from the simulator goes through `play` below.
 """
@@ -100,6 +101,8 @@ class CheckReport:
     patches: tuple[PatchPlay, ...]
     changes: tuple[dict, ...] = field(default=())
     rounds: int = 0
+    bracketed: dict[str, list[int]] = field(default_factory=dict)
+    """Patches whose fair price lies between two neighbouring prices, left at the last one."""
 
     def out_of_band(self) -> list[PatchPlay]:
         return [p for p in self.patches if p.verdict(self.band, self.min_buys) in ("cheap", "dear")]
@@ -113,7 +116,8 @@ class CheckReport:
                           "differences": m.differences} for m in self.matchups],
             "patches": [p.as_dict(self.band, self.min_buys) for p in self.patches],
             "out_of_band": [p.id for p in self.out_of_band()],
-            "tune": {"rounds": self.rounds, "changes": list(self.changes)},
+            "tune": {"rounds": self.rounds, "changes": list(self.changes),
+                     "bracketed": self.bracketed},
         }
 
 
@@ -243,17 +247,26 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
     deck_path = variant_patch_set(variant_path)
     ref = str(variant_path)
     changes: list[dict] = []
+    tried: dict[str, set[int]] = {}
+    """Prices each patch has been played at: a move back to one of them would oscillate."""
+    bracketed: dict[str, list[int]] = {}
     done = 0
     for number in range(1, rounds + 1):
         report = check(ref, base, matchups, seed, band, min_buys, with_base=False, only=only)
         if on_round:
             on_round(number, report)
+        for p in report.patches:
+            tried.setdefault(p.id, set()).add(p.cost)
         worst = sorted(report.out_of_band(),
                        key=lambda p: (-(abs(p.advantage) if p.advantage is not None else 1.0), p.id))
         moves = {}
         for p in worst:
             step = 1 if p.verdict(band, min_buys) == "cheap" else -1
-            if p.cost + step < 0:
+            if p.cost + step < 0 or p.id in bracketed:
+                continue
+            if p.cost + step in tried[p.id]:
+                # one price is too cheap and the next too dear: the fair price lies between them
+                bracketed[p.id] = sorted((p.cost, p.cost + step))
                 continue
             moves[p.id] = p.cost + step
             changes.append({"round": number, "id": p.id, "from": p.cost, "to": p.cost + step,
@@ -269,4 +282,4 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
                       f"Re-priced by `patchwork deck check --tune` round {number} (seed {seed}, "
                       f"band {band}): {summary}.")
     final = check(ref, base, matchups, seed, band, min_buys, with_base=True, only=only)
-    return replace(final, changes=tuple(changes), rounds=done)
+    return replace(final, changes=tuple(changes), rounds=done, bracketed=bracketed)
