@@ -63,6 +63,8 @@ def _orbits_by_brute_force(packer):
     ([".#./###/.#.", "#", "#", "#", "#"], 3, 3),
     (["##", "##"], 2, 2),
     (["##/#.", "#", "##", "###"], 3, 3),
+    (["##", "#", "#", "###"], 3, 1),             # subsets: more cloth than board
+    (["##/#.", "##", "#", "#", "###", "##"], 3, 2),
 ])
 def test_burnside_matches_orbits_counted_by_hand(shapes, width, height):
     pieces = [Piece(f"A{i}", Shape.parse(s)) for i, s in enumerate(shapes)]

@@ -339,8 +339,6 @@ def pack(
         if c["up_to_symmetry"] is not None:
             typer.echo(f"{c['up_to_symmetry']} up to the board's {c['board_symmetries']} symmetries "
                        f"(fixed solutions: {', '.join(f'{k} {v}' for k, v in c['fixed_by'].items())})")
-        elif not c["stopped_at_limit"]:
-            typer.echo("up to symmetry: counted only when the patches' area equals the board's")
         typer.echo(f"counted in {c['seconds']:.1f} s")
     else:
         cells = facts["board_cells"]

@@ -9,7 +9,7 @@ cover it are precomputed as the placements whose own first cell is that cell. Ce
 along the board's shorter side, which keeps the frontier narrow and prunes early.
 
 Counting uses the board's symmetry group G (4 elements for a rectangle, 8 for a square) twice:
-- Total solutions: one patch S that every solution uses is restricted to one placement per
+- Total solutions: when every patch is needed, one patch S is restricted to one placement per
   G-orbit; then total = sum over those placements p of |G p| * N(p), where N(p) counts the
   solutions with S at p. This is exact (every symmetry maps the solutions with S at p one-to-one
   onto those with S at g p) and about |G| times faster.
@@ -265,8 +265,8 @@ class Packer:
         return min(range(len(self.pieces)), key=lambda i: (len(self.placements[i]), i))
 
     def count(self, limit: int | None = None, symmetry: bool = True) -> CountResult:
-        """Count exact fills (all of them, and up to the board's symmetries when every patch is
-        needed, i.e. the deck's area equals the board's)."""
+        """Count exact fills, all of them and up to the board's symmetries; the symmetry-broken
+        search is used when every patch is needed (the deck's area equals the board's)."""
         started = time.perf_counter()
         found = 0
         weight = 1
@@ -290,7 +290,7 @@ class Packer:
             limited = True
         fixed: dict[str, int] = {}
         up_to = None
-        if required is not None and not limited:
+        if symmetry and not limited:
             for name, sym in self.symmetries[1:]:
                 fixed[name] = self._count_fixed(sym)
             up_to = (found + sum(fixed.values())) // len(self.symmetries)
