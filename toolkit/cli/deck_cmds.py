@@ -27,8 +27,29 @@ def register(app: typer.Typer) -> None:
     app.add_typer(deck_app, name="deck")
 
 
-def _say(text: str) -> None:
-    typer.echo(text, err=True)
+class _GamesBar:
+    """A progress bar on stderr, one line per simulator run (a matchup on base and deck)."""
+
+    def __init__(self, show: bool):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                                 disable=not show)
+        self.tasks: dict[str, int] = {}
+
+    def __enter__(self):
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.progress.__exit__(*exc)
+
+    def __call__(self, label: str, done: int, total: int) -> None:
+        if label not in self.tasks or self.progress.tasks[self.tasks[label]].finished:
+            self.tasks[label] = self.progress.add_task(label, total=total)
+        self.progress.update(self.tasks[label], completed=done)
 
 
 # ----- fit -------------------------------------------------------------------------------------
@@ -127,7 +148,8 @@ def generate(
         from toolkit.designer import check as chk
 
         matchups = _matchups(list(chk.DEFAULT_MATCHUPS), chk.DEFAULT_GAMES[0], chk.DEFAULT_GAMES[1])
-        report = chk.check(str(variant_path), like, matchups, seed)
+        with _GamesBar(True) as bar:
+            report = chk.check(str(variant_path), like, matchups, seed, progress=bar)
         _print_check(report)
 
 
@@ -220,6 +242,7 @@ def check(
     rounds: int = typer.Option(5, "--rounds", help="With --tune: at most this many re-pricing rounds."),
     per_round: int = typer.Option(3, "--per-round", help="With --tune: patches re-priced per round (the worst first)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Play a custom deck against its base with greedy and MCTS bots: per-patch buy rate and buyer advantage."""
     from toolkit.designer import check as chk
@@ -230,14 +253,17 @@ def check(
     matchups = _matchups(bots, games, search_games)
     only = {p.strip() for p in patches.split(",") if p.strip()} if patches else None
     started = time.perf_counter()
-    if tune_prices:
-        def on_round(number, report):
-            _say(f"round {number}: {len(report.out_of_band())} patch(es) outside the band")
+    with _GamesBar(show_progress) as bar:
+        if tune_prices:
+            def on_round(number, report):
+                bar.progress.console.print(
+                    f"round {number}: {len(report.out_of_band())} patch(es) outside the band")
 
-        report = chk.tune(variant, base_ref, matchups, seed, band, min_buys, rounds, per_round,
-                          only, on_round)
-    else:
-        report = chk.check(str(variant), base_ref, matchups, seed, band, min_buys, only=only)
+            report = chk.tune(variant, base_ref, matchups, seed, band, min_buys, rounds, per_round,
+                              only, on_round, bar)
+        else:
+            report = chk.check(str(variant), base_ref, matchups, seed, band, min_buys, only=only,
+                               progress=bar)
     if only is not None:
         unknown = sorted(only - {p.id for p in report.patches})
         if unknown:

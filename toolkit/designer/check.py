@@ -157,9 +157,13 @@ def _patch_plays(per_matchup: list[dict], only: set[str] | None) -> tuple[PatchP
                  for pid, a in ((pid, acc[pid]) for pid in order))
 
 
+Progress = Callable[[str, int, int], None]
+"""progress(what is playing, games done, games in that run)."""
+
+
 def check(variant: str, base: str, matchups: Sequence[tuple[str, int]], seed: int,
           band: float = DEFAULT_BAND, min_buys: int = DEFAULT_MIN_BUYS, with_base: bool = True,
-          only: set[str] | None = None) -> CheckReport:
+          only: set[str] | None = None, progress: Progress | None = None) -> CheckReport:
     """Play the variant (and the base, on the same deals) in every matchup."""
     if not 0 < band < 0.5:
         raise UsageError(f"--band must lie between 0 and 0.5 (a win-rate difference), got {band}")
@@ -176,7 +180,9 @@ def check(variant: str, base: str, matchups: Sequence[tuple[str, int]], seed: in
     variant_figures = []
     for bots, games in matchups:
         refs = [base, variant] if with_base else [variant]
-        doc = play(refs, bots, games, seed)
+        label = f"{bots} ({'base and deck' if with_base else 'deck'})"
+        doc = play(refs, bots, games, seed,
+                   (lambda done, total, label=label: progress(label, done, total)) if progress else None)
         if with_base:
             v = doc["variants"][0]
             results.append(Matchup(bots, games, _headline(doc["base"]["figures"]),
@@ -239,7 +245,8 @@ def rewrite_costs(deck_path: Path, costs: dict[str, int], note: str) -> None:
 def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], seed: int,
          band: float = DEFAULT_BAND, min_buys: int = DEFAULT_MIN_BUYS, rounds: int = 5,
          per_round: int = 3, only: set[str] | None = None,
-         on_round: Callable[[int, CheckReport], None] | None = None) -> CheckReport:
+         on_round: Callable[[int, CheckReport], None] | None = None,
+         progress: Progress | None = None) -> CheckReport:
     """Re-price out-of-band patches one button at a time, rewriting the variant's patch set,
     then check the result against the base."""
     if rounds < 1 or per_round < 1:
@@ -252,7 +259,8 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
     bracketed: dict[str, list[int]] = {}
     done = 0
     for number in range(1, rounds + 1):
-        report = check(ref, base, matchups, seed, band, min_buys, with_base=False, only=only)
+        report = check(ref, base, matchups, seed, band, min_buys, with_base=False, only=only,
+                       progress=progress)
         if on_round:
             on_round(number, report)
         for p in report.patches:
@@ -281,5 +289,6 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
         rewrite_costs(deck_path, moves,
                       f"Re-priced by `patchwork deck check --tune` round {number} (seed {seed}, "
                       f"band {band}): {summary}.")
-    final = check(ref, base, matchups, seed, band, min_buys, with_base=True, only=only)
+    final = check(ref, base, matchups, seed, band, min_buys, with_base=True, only=only,
+                  progress=progress)
     return replace(final, changes=tuple(changes), rounds=done, bracketed=bracketed)
