@@ -92,3 +92,17 @@ def test_pack_a_chosen_subset():
     out = ok("deck", "pack", "classic", "--board", "2x2", "--patches", "P01", "--count").stdout
     assert out.splitlines()[0] == "0"
     assert isinstance(fails("deck", "pack", "classic", "--patches", "P99"), UsageError)
+
+
+def test_png_drawing_needs_pypdfium2(tmp_path):
+    target = tmp_path / "fill.png"
+    args = ("deck", "pack", "polyominoes:5", "--board", "20x3", "--out", str(target))
+    try:
+        import pypdfium2  # noqa: F401
+    except ImportError:
+        error = fails(*args)
+        assert isinstance(error, UsageError) and "pypdfium2" in str(error)
+        assert not target.exists()
+    else:
+        ok(*args)
+        assert target.read_bytes().startswith(b"\x89PNG")

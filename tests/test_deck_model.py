@@ -28,6 +28,7 @@ def test_recovers_an_exact_linear_price_rule():
     assert coef["income"] == pytest.approx(3.0, abs=1e-6)
     for name in ("bbox_empty", "orientations", "placements"):
         assert coef[name] == pytest.approx(0.0, abs=1e-6)
+    assert max(fit.model.standard_errors) == pytest.approx(0.0, abs=1e-6)
 
 
 def test_classic_fit():
@@ -46,6 +47,10 @@ def test_classic_fit():
     # coefficients have the sign a player expects: income is worth buttons, time costs them
     coef = dict(zip(FEATURES, fit.model.coefficients))
     assert coef["income"] > 0 and coef["time"] < 0 and coef["cells"] > 0
+    se = dict(zip(("intercept",) + FEATURES, fit.model.standard_errors))
+    assert all(0 < v < 2 for v in se.values())
+    assert abs(coef["income"]) / se["income"] > 5          # income clearly carries a price
+    assert d["model"]["standard_errors"]["income"] == pytest.approx(se["income"], abs=1e-4)
 
 
 def test_prediction_matches_the_formula():

@@ -73,11 +73,12 @@ def fit(
         typer.echo(json.dumps(result.as_dict(top), indent=2))
         return
     m = result.model
+    se = m.standard_errors
     out = [f"pricing model fitted on {result.deck} ({len(result.patches)} patches, "
-           f"board {m.board.width}x{m.board.height})",
-           f"  cost = {m.intercept:+.3f}"]
-    for name, coef in zip(FEATURES, m.coefficients):
-        out.append(f"         {coef:+.3f} x {name:<13} ({FEATURE_TEXT[name]})")
+           f"board {m.board.width}x{m.board.height}); standard errors in brackets",
+           f"  cost = {m.intercept:+.3f} [{se[0]:.3f}]"]
+    for name, coef, error in zip(FEATURES, m.coefficients, se[1:]):
+        out.append(f"         {coef:+.3f} [{error:.3f}] x {name:<13} ({FEATURE_TEXT[name]})")
     out.append(f"R2 {result.r2:.3f} (adjusted {result.adjusted_r2:.3f}), residual RMS "
                f"{result.rmse:.2f} buttons, {result.folds}-fold CV error {result.cv_error:.2f} "
                f"buttons (mean absolute {result.cv_mae:.2f})")

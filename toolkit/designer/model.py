@@ -54,6 +54,8 @@ class PriceModel:
     coefficients: tuple[float, ...]
     board: Board
     allow_flip: bool
+    standard_errors: tuple[float, ...] = ()
+    """Of the intercept and then each coefficient (ordinary least squares, homoscedastic)."""
 
     def predict_row(self, row: list[float]) -> float:
         return self.intercept + float(np.dot(self.coefficients, row))
@@ -62,8 +64,12 @@ class PriceModel:
         return self.predict_row(features(shape, time, income, self.board, self.allow_flip))
 
     def as_dict(self) -> dict:
-        return {"intercept": round(self.intercept, 4),
-                "coefficients": {f: round(c, 4) for f, c in zip(FEATURES, self.coefficients)}}
+        out = {"intercept": round(self.intercept, 4),
+               "coefficients": {f: round(c, 4) for f, c in zip(FEATURES, self.coefficients)}}
+        if self.standard_errors:
+            out["standard_errors"] = {name: round(se, 4) for name, se
+                                      in zip(("intercept",) + FEATURES, self.standard_errors)}
+        return out
 
 
 @dataclass(frozen=True)
@@ -143,13 +149,17 @@ def fit_prices(deck_name: str, rows: list[tuple[str, Shape, int, int, int]], boa
     x = np.array([features(shape, t, inc, board, allow_flip) for _, shape, _, t, inc in rows])
     y = np.array(costs, dtype=float)
     beta = _solve(x, y)
-    model = PriceModel(float(beta[0]), tuple(float(b) for b in beta[1:]), board, allow_flip)
-    predicted = np.column_stack([np.ones(n), x]) @ beta
+    design = np.column_stack([np.ones(n), x])
+    predicted = design @ beta
     residual = y - predicted
     ss_res = float(residual @ residual)
     ss_tot = float(((y - y.mean()) ** 2).sum())
     r2 = 1.0 - ss_res / ss_tot
     p = len(FEATURES)
+    # pinv: a deck whose features are collinear still gets (large) finite standard errors
+    covariance = ss_res / (n - p - 1) * np.linalg.pinv(design.T @ design)
+    errors = tuple(float(v) for v in np.sqrt(np.clip(np.diag(covariance), 0.0, None)))
+    model = PriceModel(float(beta[0]), tuple(float(b) for b in beta[1:]), board, allow_flip, errors)
     adjusted = 1.0 - (1.0 - r2) * (n - 1) / (n - p - 1)
     cv_pred = np.empty(n)
     index = np.arange(n)
