@@ -309,8 +309,8 @@ def pack(
         raise UsageError(f"--limit must be at least 1, got {limit}")
     if max_nodes < 1:
         raise UsageError(f"--max-nodes must be at least 1, got {max_nodes}")
-    if out is not None:
-        drawing.format_of(out)
+    if out is not None and drawing.format_of(out) == "png":
+        drawing.png_rasteriser()  # say so before a long search
     the_deck = load_deck(deck)
     width, height = _board(board_text, the_deck)
     pieces = [Piece(pid, shape) for pid, shape in pieces_of(the_deck)]

@@ -51,17 +51,23 @@ def format_of(path: Path) -> str:
     return fmt
 
 
+def png_rasteriser():
+    """The pypdfium2 module, or a UsageError saying PNG needs it."""
+    try:
+        import pypdfium2
+    except ImportError:
+        raise UsageError("PNG output needs pypdfium2 (pip install pypdfium2); "
+                         "write .svg or .pdf instead") from None
+    return pypdfium2
+
+
 def encode(document: Document, fmt: str) -> bytes:
     """The bytes of the one-page drawing in the given format."""
     from toolkit.render.documents import encode as encode_document
 
     if fmt in ("svg", "pdf"):
         return encode_document(document, fmt)[0]
-    try:
-        import pypdfium2
-    except ImportError:
-        raise UsageError("PNG output needs pypdfium2 (pip install pypdfium2); "
-                         "write .svg or .pdf instead") from None
+    pypdfium2 = png_rasteriser()
     import io
 
     pdf = pypdfium2.PdfDocument(encode_document(document, "pdf")[0])
