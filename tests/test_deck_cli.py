@@ -71,6 +71,7 @@ def test_pack_reports_no_fill():
     (("deck", "generate", "--out", "x.txt"), UsageError),
     (("deck", "generate", "--out", "x.yaml", "--sizes", "9..2"), UsageError),
     (("deck", "generate", "--out", "x.yaml", "--count", "0"), UsageError),
+    (("deck", "generate", "--out", "x.yaml", "--count", "1000000000", "--allow-twins"), UsageError),
     (("deck", "generate", "--out", "x.yaml", "--mode", "merge"), UsageError),
     (("deck", "generate", "--out", "x.yaml", "--like", "doodle"), UsageError),
 ])

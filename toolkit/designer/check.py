@@ -130,6 +130,12 @@ def _headline(figures: dict) -> dict:
     }
 
 
+def _buyer_wins(row: dict) -> int:
+    """Games the buyers of a patch won: the simulator gives the rate (to 6 decimals) and the
+    number of buys, which recover the count exactly."""
+    return round(row["buyer_win_rate"]["estimate"] * row["bought"]) if row["bought"] else 0
+
+
 def _patch_plays(per_matchup: list[dict], only: set[str] | None) -> tuple[PatchPlay, ...]:
     """Pool each patch over the matchups' figures."""
     acc: dict[str, dict] = {}
@@ -137,7 +143,7 @@ def _patch_plays(per_matchup: list[dict], only: set[str] | None) -> tuple[PatchP
     for figures in per_matchup:
         rows = figures["patches"]
         bought_all = sum(r["bought"] for r in rows)
-        won_all = sum(round(r["buyer_win_rate"]["estimate"] * r["bought"]) for r in rows if r["bought"])
+        won_all = sum(_buyer_wins(r) for r in rows)
         baseline = won_all / bought_all if bought_all else 0.0
         for r in rows:
             if only is not None and r["id"] not in only:
@@ -146,7 +152,7 @@ def _patch_plays(per_matchup: list[dict], only: set[str] | None) -> tuple[PatchP
             if a is None:
                 a = acc[r["id"]] = {"cost": r["cost"], "bought": 0, "games": 0, "wins": 0, "adv": 0.0}
                 order.append(r["id"])
-            wins = round(r["buyer_win_rate"]["estimate"] * r["bought"]) if r["bought"] else 0
+            wins = _buyer_wins(r)
             a["bought"] += r["bought"]
             a["games"] += figures["games"]
             a["wins"] += wins

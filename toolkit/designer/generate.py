@@ -34,6 +34,8 @@ from toolkit.specs.models import Family, Patch
 
 MODES = ("replace", "extend")
 ID_PREFIX = "G"
+MAX_COUNT = 5000
+"""A deck beyond this is surely a typo (classic has 33 patches)."""
 _SIZES = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d+))?\s*$")
 _NAME_BAD = re.compile(r"[^a-z0-9-]+")
 
@@ -143,8 +145,8 @@ def _tag_quotas(groups: dict[str | None, list[Patch]], count: int) -> dict[str |
 
 def generate(request: Request) -> Generated:
     """Draw and price the new patches (raises UsageError when the request cannot be met)."""
-    if request.count < 1:
-        raise UsageError(f"--count must be at least 1, got {request.count}")
+    if not 1 <= request.count <= MAX_COUNT:
+        raise UsageError(f"--count must be between 1 and {MAX_COUNT}, got {request.count}")
     if request.seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, got {request.seed}")
     if request.mode not in MODES:
