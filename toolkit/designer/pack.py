@@ -19,6 +19,7 @@ Counting uses the board's symmetry group G (4 elements for a rectangle, 8 for a 
 """
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -81,6 +82,12 @@ class CountResult:
 
 class _Stop(Exception):
     pass
+
+
+def _deep_enough(levels: int) -> None:
+    """Let the recursive search go one level per board cell plus one per patch."""
+    if sys.getrecursionlimit() < levels + 200:
+        sys.setrecursionlimit(levels + 200)
 
 
 def board_symmetries(width: int, height: int) -> list[tuple[str, Callable[[int, int], Cell]]]:
@@ -216,6 +223,7 @@ class Packer:
                         rec(occ | mask, used | bit, left - areas[i])
                         trail.pop()
 
+        _deep_enough(len(self.pieces))
         rec(occupied, used, free_area)
         return nodes
 
@@ -362,8 +370,10 @@ class Packer:
             rec(decided | low, used, covered, left)
 
         complete = True
+        _deep_enough(self.cells + len(self.pieces))
+        placeable = sum(a for a, masks in zip(areas, self.placements) if masks)
         try:
-            rec(0, 0, 0, sum(areas))
+            rec(0, 0, 0, placeable)
         except _Stop:
             complete = False
         solution = self._placed(best_trail) if best_trail else ()
