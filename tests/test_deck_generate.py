@@ -156,6 +156,7 @@ def test_check_and_tune_errors(tmp_path):
     _, files = _write(tmp_path, Request("classic", 10, 7))
     fails("deck", "check", str(files.variant_path), "--band", "0.7")
     fails("deck", "check", str(files.variant_path), "--games", "1")
+    fails("deck", "check", str(files.variant_path), "--patches", "G01,X99")
     fails("deck", "check", "--tune", str(tmp_path / "missing.yaml"))
     bare = tmp_path / "bare.yaml"
     bare.write_text("kind: variant\nextends: classic\nstarting_buttons: 6\n")

@@ -253,6 +253,12 @@ def check(
     base_ref = base or _base_of(variant)
     matchups = _matchups(bots, games, search_games)
     only = {p.strip() for p in patches.split(",") if p.strip()} if patches else None
+    if only is not None:
+        from toolkit.specs import load_edition
+
+        unknown = sorted(only - {p.id for p in load_edition(str(variant)).all_patches()})
+        if unknown:
+            raise UsageError(f"--patches: no patch {', '.join(unknown)} in {variant}")
     started = time.perf_counter()
     with _GamesBar(show_progress) as bar:
         if tune_prices:
@@ -265,10 +271,6 @@ def check(
         else:
             report = chk.check(str(variant), base_ref, matchups, seed, band, min_buys, only=only,
                                progress=bar)
-    if only is not None:
-        unknown = sorted(only - {p.id for p in report.patches})
-        if unknown:
-            raise UsageError(f"--patches: no patch {', '.join(unknown)} in {variant}")
     if as_json:
         typer.echo(json.dumps(report.as_dict(), indent=2))
     else:
