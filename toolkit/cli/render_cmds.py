@@ -252,6 +252,7 @@ def challenge(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, pa
 def build(
     paper: str = typer.Option("a4", "--paper", "-p", help="a4, letter, a5 or a custom WxHmm such as 100x150mm."),
     out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder to write into."),
+    edition: Optional[str] = typer.Option(None, "--edition", help="Only the kit of this edition or variant (name or YAML file), e.g. a custom deck."),
 ) -> None:
     """Print everything: Doodle pad and kit, classic/Christmas/Express kits, Automa cards, SVGs.
 
@@ -269,7 +270,15 @@ def build(
     console = Console(stderr=True)
     started = time.perf_counter()
     with console.status("building") as status:
-        written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}")), out)
+        if edition is not None:
+            from toolkit.designer.printing import build_edition
+
+            from toolkit.specs import load_edition
+
+            built = build_edition(edition, out, paper_value)
+            written = describe(built, out, load_edition(edition))
+        else:
+            written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}")), out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]

@@ -30,6 +30,7 @@ from toolkit.render.imposition import Duplex, Piece
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
 from toolkit.specs import load_edition
+from toolkit.specs.models import Family
 
 PAD_SHEETS = 80
 """The published Doodle pad holds 80 two-sided sheets."""
@@ -113,36 +114,37 @@ def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
     return jobs
 
 
-def _tokens_text(name: str) -> str:
-    return ", ".join(text for text, _ in tokens_mod.token_counts(load_edition(name)))
+def _tokens_text(edition) -> str:
+    return ", ".join(text for text, _ in tokens_mod.token_counts(edition))
 
 
-def _holds(relative: str) -> tuple[str, str]:
-    """(what the file holds, what to cut) for a printed file of the build."""
-    if relative == "doodle-pad.pdf":
+def _holds(relative: str, edition=None) -> tuple[str, str]:
+    """(what the file holds, what to cut) for a printed file of the build (of `edition` when the
+    file is named after another edition, e.g. a custom deck's kit)."""
+    if relative.endswith("-pad.pdf"):
         return f"Doodle score pad: {PAD_SHEETS} sheets", "nothing (stack, staple or glue the top edge)"
-    if relative == "doodle-kit.pdf":
-        edition = load_edition(DOODLE)
+    name = relative.removesuffix("-kit.pdf")
+    if relative.endswith("-kit.pdf"):
+        edition = edition or load_edition(name)
+    if edition is not None and edition.family is Family.DOODLE:
         cards = sum(max(1, p.copies) for p in edition.patches)
-        return (f"{cards} patch cards, {len(edition.start_cards)} start cards, {_tokens_text(DOODLE)}, "
+        return (f"{cards} patch cards, {len(edition.start_cards)} start cards, {_tokens_text(edition)}, "
                 f"rules reference (die on a d6)", "cards and token at the crop marks")
     if relative == "automa-cards.pdf":
         edition = load_edition(AUTOMA_EDITION)
         decks = edition.automa.decks if edition.automa else ()
         return (f"{sum(len(cards) for _, cards in decks)} Automa cards ({len(decks)} decks)",
                 "cards at the crop marks")
-    name = relative.removesuffix("-kit.pdf")
-    edition = load_edition(name)
     players = edition.players_max or edition.players_min
     leather = len(edition.time_track.leather_patches) if edition.time_track else 0
     tiles = len(edition.all_patches())
     return (f"{players} quilt boards, time board, {tiles} patch tiles, {leather} leather patches, "
-            f"{'special tile, ' if edition.bonus else ''}{_tokens_text(name)}, rules reference",
+            f"{'special tile, ' if edition.bonus else ''}{_tokens_text(edition)}, rules reference",
             "boards at the corner marks, tiles along their outlines (marks at every corner), tokens at the "
             "crop marks")
 
 
-def describe(written: list[Written], out_dir: str | Path) -> list[Written]:
+def describe(written: list[Written], out_dir: str | Path, edition=None) -> list[Written]:
     """The build's files with what each holds, the sheets it takes, one- or two-sided, and what to
     cut; SVGs (for editing, not printing) count no sheets."""
     out = Path(out_dir)
@@ -152,7 +154,7 @@ def describe(written: list[Written], out_dir: str | Path) -> list[Written]:
         if not relative.endswith(".pdf"):
             described.append(replace(item, holds="one component, for editing"))
             continue
-        holds, cut = _holds(relative)
+        holds, cut = _holds(relative, edition)
         # every PDF of the build is printed two-sided (the pad too, like the published one)
         described.append(replace(item, holds=holds, sheets=(item.pages + 1) // 2,
                                  sides="two-sided, flip on the long edge", cut=cut))
