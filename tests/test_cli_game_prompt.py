@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import fails, ok, runner
 
 from toolkit.bots import base as bot_base
-from toolkit.cli import game_cmds
+from toolkit.cli import game_cmds, notes
 from toolkit.cli.app import app
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.geometry import Shape
@@ -156,7 +156,7 @@ def test_automa_options_on_an_edition_without_automa():
 # ----- the first-compile note ---------------------------------------------------------------------
 
 
-def test_compile_likely_until_the_module_is_cached(tmp_path, monkeypatch):
+def test_a_compile_is_pending_until_the_module_is_cached(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "tiny_kernel_for_note.py").write_text(
@@ -169,8 +169,8 @@ def test_compile_likely_until_the_module_is_cached(tmp_path, monkeypatch):
     try:
         if not hasattr(module.twice, "_cache"):
             pytest.skip("numba JIT is disabled in this run")
-        assert game_cmds.compile_likely(["tiny_kernel_for_note"])
+        assert notes.compile_pending(["tiny_kernel_for_note"])
         assert module.twice(3) == 6
-        assert not game_cmds.compile_likely(["tiny_kernel_for_note"])
+        assert not notes.compile_pending(["tiny_kernel_for_note"])
     finally:
         sys.modules.pop("tiny_kernel_for_note", None)

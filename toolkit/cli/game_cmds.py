@@ -19,6 +19,7 @@ from toolkit.bots import make_bot
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.games import records
 from toolkit.games.base import engine_for
+from toolkit.cli.notes import note_compile, note_compile_for
 from toolkit.games.family import family_of
 from toolkit.games.text import draw_side_by_side
 from toolkit.geometry import Shape
@@ -38,6 +39,7 @@ def new_game(edition: Edition, seed: int, players: int | None, options: dict[str
 def deal_game(edition_ref: str, seed: int, players: int | None) -> Any:
     """The game right after the deal."""
     edition = load_edition(edition_ref)
+    note_compile_for(edition)
     return new_game(edition, seed, players, {})
 
 
@@ -191,38 +193,10 @@ def _board_text(game: Any) -> str:
     return family_of(game.edition).board_text(game)
 
 
-def compile_likely(modules: list[str]) -> bool:
-    """True when one of these modules has compiled functions but none of them cached on disk.
-
-    Reads numba's cache index the way numba itself does (a missing index, or one stale because
-    the source changed, is empty). A module with some functions cached has been compiled before:
-    the functions a game never calls stay uncached forever. Any surprise in numba's internals
-    counts as "no compile expected", since this only decides whether to print a note.
-    """
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-        return False
-    try:
-        for name in modules:
-            module = importlib.import_module(name)
-            indexes = []
-            for value in vars(module).values():
-                cache = getattr(value, "_cache", None)
-                py_func = getattr(value, "py_func", None)
-                if cache is None or py_func is None or py_func.__module__ != name:
-                    continue
-                indexes.append(cache._cache_file._load_index)
-            if indexes and not any(index() for index in indexes):
-                return True
-    except Exception:
-        return False
-    return False
-
-
 def _note_compile(edition: Edition, seat_bots: list[Any | None]) -> None:
     modules = list(family_of(edition).kernel_modules)
     modules += sorted({type(bot).__module__ for bot in seat_bots if bot is not None})
-    if compile_likely(modules):
-        typer.echo("compiling the rules kernel (first run only, may take a minute)...", err=True)
+    note_compile(modules)
 
 
 def play_game(
@@ -318,6 +292,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Replay a game record through the rules and print the final state and scores."""
         data = records.read_record(record)
+        note_compile_for(records.record_edition(data, base_dir=record.parent))
         game = records.replay(data, base_dir=record.parent)
         typer.echo(game.render_text())
         scores = game.scores()

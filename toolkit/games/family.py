@@ -67,6 +67,8 @@ class RulesFamily:
     family: Family
     kernel_modules: tuple[str, ...] = ()
     """Modules whose compiled functions a game of this family runs (for the compile notice)."""
+    loop_modules: tuple[str, ...] = ()
+    """Modules of the simulator's compiled turn loop and its choosers (for the compile notice)."""
     action_example: str = ""
     """An action prefix for the prompt's help, e.g. `buy P17`."""
 

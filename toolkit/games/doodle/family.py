@@ -13,6 +13,7 @@ from toolkit.games.text import draw_side_by_side
 class DoodleFamily(RulesFamily):
     family = Family.DOODLE
     kernel_modules = ("toolkit.games.doodle.kernel",)
+    loop_modules = ("toolkit.bots.doodle.loop",)
     action_example = "draw"
 
     def engine(self):

@@ -15,6 +15,7 @@ SEATS = 2
 class TimeTrackFamily(RulesFamily):
     family = Family.TIME_TRACK
     kernel_modules = ("toolkit.games.timetrack.kernel",)
+    loop_modules = ("toolkit.bots.timetrack_loop",)
     action_example = "buy P17"
 
     def engine(self):
