@@ -72,7 +72,7 @@ def par_bot() -> str:
     from toolkit.bots.registry import bot_names
     from toolkit.specs.models import Family
 
-    names = set(bot_names(Family.DOODLE))
+    names = set(bot_names(Family.DOODLE))  # challenge sheets are Doodle sheets
     return next((name for name in PAR_BOTS if name in names), "greedy")
 
 
