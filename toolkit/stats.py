@@ -198,6 +198,18 @@ class Tally:
         return all(self.hists[k] == other.hists[k] for k in self.hists)
 
 
+def hist_pairs(t: Tally, name: str) -> list[list[int]]:
+    """A tally's histogram as JSON-ready [value, count] pairs."""
+    return [[v, c] for v, c in t.hist(name)]
+
+
+def mean_of(t: Tally, key: str, n: int, index=None, sq: str | None = None) -> dict:
+    """The mean (with its interval) of a summed tally key over n, optionally one item of an array key."""
+    total = t.get(key) if index is None else t.get(key)[index]
+    total_sq = t.get(sq or f"{key}_sq") if index is None else t.get(sq or f"{key}_sq")[index]
+    return mean_interval(n, int(total), int(total_sq)).as_dict()
+
+
 def merge_all(tallies) -> Tally:
     """Merge tallies in the given order into a fresh tally."""
     out = Tally()

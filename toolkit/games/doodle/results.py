@@ -5,22 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.games.family import ReportChart, ReportTable
-from toolkit.stats import Metric, Tally, hist_summary, mean_interval, num, pct, wilson
+from toolkit.stats import Metric, Tally, hist_pairs as _hist, hist_summary, mean_interval, mean_of as _mean, num, pct, wilson
 from toolkit.specs.models import Edition
-
-
-def _i(x) -> int:
-    return int(x)
-
-
-def _hist(t: Tally, name: str) -> list[list[int]]:
-    return [[v, c] for v, c in t.hist(name)]
-
-
-def _mean(t: Tally, key: str, n: int, index=None, sq: str | None = None) -> dict:
-    total = t.get(key) if index is None else t.get(key)[index]
-    total_sq = t.get(sq or f"{key}_sq") if index is None else t.get(sq or f"{key}_sq")[index]
-    return mean_interval(n, int(total), int(total_sq)).as_dict()
 
 
 def tally_doodle(out: dict[str, np.ndarray], start_cards: int) -> Tally:
@@ -81,16 +67,16 @@ def doodle_metrics(players: int, rounds: int) -> list[Metric]:
 
 
 def doodle_figures(t: Tally, edition: Edition, bots: tuple) -> dict:
-    games = _i(t.get("games"))
-    n = _i(t.get("player_games"))
+    games = int(t.get("games"))
+    n = int(t.get("player_games"))
     players = len(bots)
     cards = []
     for c, card in enumerate(edition.start_cards):
-        k = _i(t.get("card.games")[c])
+        k = int(t.get("card.games")[c])
         cards.append({
             "id": card.id,
             "games": k,
-            "mean_score": mean_interval(k, _i(t.get("card.score")[c]), _i(t.get("card.score_sq")[c])).as_dict(),
+            "mean_score": mean_interval(k, int(t.get("card.score")[c]), int(t.get("card.score_sq")[c])).as_dict(),
         })
     specials = []
     names = ("neighbour", "single", "cut", "again")
@@ -98,14 +84,14 @@ def doodle_figures(t: Tally, edition: Edition, bots: tuple) -> dict:
         specials.append({
             "special": name,
             "enabled": name in edition.special_actions,
-            "uses_per_game": round(_i(t.get("special.uses")[sp]) / n, 6) if n else None,
-            "used_rate": wilson(_i(t.get("special.used")[sp]), n).as_dict(),
+            "uses_per_game": round(int(t.get("special.uses")[sp]) / n, 6) if n else None,
+            "used_rate": wilson(int(t.get("special.used")[sp]), n).as_dict(),
         })
     rounds = []
     for r in range(edition.rounds):
         rounds.append({
             "round": r + 1,
-            "mean_score": mean_interval(n, _i(t.get("round.score")[r]), _i(t.get("round.score_sq")[r])).as_dict(),
+            "mean_score": mean_interval(n, int(t.get("round.score")[r]), int(t.get("round.score_sq")[r])).as_dict(),
             "summary": hist_summary(t.hist(f"round{r + 1}")),
             "distribution": _hist(t, f"round{r + 1}"),
         })
@@ -113,21 +99,21 @@ def doodle_figures(t: Tally, edition: Edition, bots: tuple) -> dict:
     for k, bot in enumerate(bots):
         row = {"seat": k, "bot": bot.label, "mean_score": _mean(t, "seat.score", games, k)}
         if players > 1:
-            row["top_score_rate"] = wilson(_i(t.get("seat.top")[k]), games).as_dict()
+            row["top_score_rate"] = wilson(int(t.get("seat.top")[k]), games).as_dict()
         seats.append(row)
     return {
         "games": games,
         "players": players,
         "seats": seats,
-        "score": mean_interval(n, _i(t.get("score")), _i(t.get("score_sq"))).as_dict(),
+        "score": mean_interval(n, int(t.get("score")), int(t.get("score_sq"))).as_dict(),
         "score_summary": hist_summary(t.hist("score")),
         "score_100_or_more": wilson(sum(c for v, c in t.hist("score") if v >= 100), n).as_dict(),
         "start_cards": cards,
         "specials": specials,
         "rounds": rounds,
-        "empty": mean_interval(n, _i(t.get("empty")), _i(t.get("empty_sq"))).as_dict(),
-        "drawn": mean_interval(n, _i(t.get("drawn")), _i(t.get("drawn_sq"))).as_dict(),
-        "shared_top": _i(t.get("shared_top")) if players > 1 else None,
+        "empty": mean_interval(n, int(t.get("empty")), int(t.get("empty_sq"))).as_dict(),
+        "drawn": mean_interval(n, int(t.get("drawn")), int(t.get("drawn_sq"))).as_dict(),
+        "shared_top": int(t.get("shared_top")) if players > 1 else None,
         "distributions": {"score": _hist(t, "score"), "empty": _hist(t, "empty")},
     }
 

@@ -10,22 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.games.family import ReportChart, ReportTable
-from toolkit.stats import Metric, Tally, hist_summary, mean_interval, num, pct, wilson
+from toolkit.stats import Metric, Tally, hist_pairs as _hist, hist_summary, mean_interval, mean_of as _mean, num, pct, wilson
 from toolkit.specs.models import Edition
-
-
-def _i(x) -> int:
-    return int(x)
-
-
-def _hist(t: Tally, name: str) -> list[list[int]]:
-    return [[v, c] for v, c in t.hist(name)]
-
-
-def _mean(t: Tally, key: str, n: int, index=None, sq: str | None = None) -> dict:
-    total = t.get(key) if index is None else t.get(key)[index]
-    total_sq = t.get(sq or f"{key}_sq") if index is None else t.get(sq or f"{key}_sq")[index]
-    return mean_interval(n, int(total), int(total_sq)).as_dict()
 
 
 def tally_time_track(out: dict[str, np.ndarray], swap: np.ndarray) -> Tally:
@@ -121,15 +107,15 @@ def time_track_metrics(per_deal: int) -> list[Metric]:
 
 
 def time_track_figures(t: Tally, edition: Edition, bots: tuple, swap: bool) -> dict:
-    n = _i(t.get("games"))
+    n = int(t.get("games"))
     seats = []
     for s in range(2):
         seats.append({
             "seat": s,
-            "win_rate": wilson(_i(t.get("seat.wins")[s]), n).as_dict(),
+            "win_rate": wilson(int(t.get("seat.wins")[s]), n).as_dict(),
             "mean_score": _mean(t, "seat.score", n, s),
-            "first_to_finish": wilson(_i(t.get("seat.first_finisher")[s]), n).as_dict(),
-            "bonus_rate": wilson(_i(t.get("seat.bonus")[s]), n).as_dict(),
+            "first_to_finish": wilson(int(t.get("seat.first_finisher")[s]), n).as_dict(),
+            "bonus_rate": wilson(int(t.get("seat.bonus")[s]), n).as_dict(),
             "mean_buttons": _mean(t, "seat.buttons", n, s),
             "mean_empty": _mean(t, "seat.empty", n, s),
             "mean_leather": _mean(t, "seat.leather", n, s),
@@ -140,18 +126,18 @@ def time_track_figures(t: Tally, edition: Edition, bots: tuple, swap: bool) -> d
     for b, bot in enumerate(bots):
         bot_rows.append({
             "bot": bot.label,
-            "win_rate": wilson(_i(t.get("bot.wins")[b]), n).as_dict(),
+            "win_rate": wilson(int(t.get("bot.wins")[b]), n).as_dict(),
             "mean_score": _mean(t, "bot.score", n, b),
-            "bonus_rate": wilson(_i(t.get("bot.bonus")[b]), n).as_dict(),
-            "leather_per_game": round(_i(t.get("bot.leather")[b]) / n, 6) if n else None,
-            "income_per_game": round(_i(t.get("bot.income")[b]) / n, 6) if n else None,
+            "bonus_rate": wilson(int(t.get("bot.bonus")[b]), n).as_dict(),
+            "leather_per_game": round(int(t.get("bot.leather")[b]) / n, 6) if n else None,
+            "income_per_game": round(int(t.get("bot.income")[b]) / n, 6) if n else None,
             "score_summary": hist_summary(t.hist(f"score.bot{b}")),
         })
-    bonus_total = _i(t.get("seat.bonus").sum())
+    bonus_total = int(t.get("seat.bonus").sum())
     patches = []
     bought = t.get("patch.bought")
     for i, patch in enumerate(edition.all_patches()):
-        k = _i(bought[i])
+        k = int(bought[i])
         patches.append({
             "id": patch.id,
             "cost": patch.cost,
@@ -160,10 +146,10 @@ def time_track_figures(t: Tally, edition: Edition, bots: tuple, swap: bool) -> d
             "size": patch.shape.size,
             "bought": k,
             "buy_rate": wilson(k, n).as_dict(),
-            "by_seat": [_i(x) for x in t.get("patch.by_seat")[i]],
-            "by_bot": [_i(x) for x in t.get("patch.by_bot")[i]],
-            "mean_ply": mean_interval(k, _i(t.get("patch.ply")[i]), _i(t.get("patch.ply_sq")[i])).as_dict(),
-            "buyer_win_rate": wilson(_i(t.get("patch.buyer_won")[i]), k).as_dict(),
+            "by_seat": [int(x) for x in t.get("patch.by_seat")[i]],
+            "by_bot": [int(x) for x in t.get("patch.by_bot")[i]],
+            "mean_ply": mean_interval(k, int(t.get("patch.ply")[i]), int(t.get("patch.ply_sq")[i])).as_dict(),
+            "buyer_win_rate": wilson(int(t.get("patch.buyer_won")[i]), k).as_dict(),
         })
     return {
         "games": n,
@@ -173,14 +159,14 @@ def time_track_figures(t: Tally, edition: Edition, bots: tuple, swap: bool) -> d
         "margin": {
             "seat0_minus_seat1": _mean(t, "seat.margin", n),
             "bot0_minus_bot1": _mean(t, "bot.margin", n),
-            "ties": _i(t.get("ties")),
+            "ties": int(t.get("ties")),
         },
         "game_length": {"plies": _mean(t, "plies", n), "summary": hist_summary(t.hist("plies"))},
         "bonus": {
             "available": edition.bonus is not None,
             "taken": wilson(bonus_total, n).as_dict(),
-            "by_seat": [_i(x) for x in t.get("seat.bonus")],
-            "by_bot": [_i(x) for x in t.get("bot.bonus")],
+            "by_seat": [int(x) for x in t.get("seat.bonus")],
+            "by_bot": [int(x) for x in t.get("bot.bonus")],
         },
         "distributions": {
             "score_seat0": _hist(t, "score.seat0"),
