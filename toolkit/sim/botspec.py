@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolkit.bots.mcts import MAX_ITERATIONS as MAX_MCTS_ITERATIONS
+from toolkit.bots.mcts import budget_name, parse_budget
 from toolkit.errors import UsageError
 from toolkit.specs.models import Edition, Family
 
@@ -19,7 +19,7 @@ MCTS = 2
 AUTOMA = 3
 
 KIND_NAMES = {RANDOM: "random", GREEDY: "greedy", MCTS: "mcts", AUTOMA: "automa"}
-KNOWN = ("random", "greedy", "mcts:N", "automa")
+KNOWN = ("random", "greedy", "mcts:N", "mcts:Xs", "automa")
 DEFAULT_MCTS_ITERATIONS = 1000
 AUTOMA_LEVELS = range(1, 6)
 
@@ -33,7 +33,8 @@ class BotSpec:
     kind: int
     """RANDOM, GREEDY, MCTS or AUTOMA."""
     iterations: int = 0
-    """MCTS iteration budget per move."""
+    """MCTS budget per move: iterations, or when negative a time budget of -iterations microseconds
+    (`mcts:0.5s`; the compiled loops pass it to the search as is)."""
     automa_level: int = 0
     """Automa difficulty 1..5 (0: not Automa)."""
     automa_deck: str = ""
@@ -44,7 +45,14 @@ class BotSpec:
         """Short name for tables and charts."""
         if self.kind == AUTOMA:
             return f"automa L{self.automa_level} {self.automa_deck}"
+        if self.timed:
+            return f"{self.name} (time budget: not reproducible)"
         return self.name
+
+    @property
+    def timed(self) -> bool:
+        """Searches for a time per move, so its games depend on the machine's speed and load."""
+        return self.kind == MCTS and self.iterations < 0
 
 
 def parse_bot(text: str, family: Family, automa_level: int = 1, automa_deck: str = "normal") -> BotSpec:
@@ -58,16 +66,8 @@ def parse_bot(text: str, family: Family, automa_level: int = 1, automa_deck: str
     if name == "mcts":
         if family == Family.DOODLE:
             raise UsageError("bot 'mcts' plays the time-track editions only; Doodle bots: random, greedy")
-        if not arg:
-            iterations = DEFAULT_MCTS_ITERATIONS
-        else:
-            try:
-                iterations = int(arg)
-            except ValueError:
-                raise UsageError(f"bot '{text}': the MCTS budget must be an integer, e.g. mcts:2000") from None
-            if not 1 <= iterations <= MAX_MCTS_ITERATIONS:
-                raise UsageError(f"bot '{text}': the MCTS budget must be 1..{MAX_MCTS_ITERATIONS}")
-        return BotSpec(f"mcts:{iterations}", MCTS, iterations=iterations)
+        iterations = parse_budget(arg, text) if arg else DEFAULT_MCTS_ITERATIONS
+        return BotSpec(budget_name(iterations), MCTS, iterations=iterations)
     if name == "automa" and not arg:
         if family == Family.DOODLE:
             raise UsageError("bot 'automa' is the solo opponent of the classic editions; it does not play Doodle")
@@ -116,6 +116,15 @@ def parse_bots(
         upper = "any number" if players_max is None else str(players_max)
         raise UsageError(f"--bots: '{edition.name}' takes {edition.players_min}..{upper} players, got {len(bots)}")
     return tuple(bots)
+
+
+def reproducibility(bots) -> tuple[bool, str]:
+    """Whether the same seed gives the same games, and why not."""
+    timed = [b.name for b in bots if b.timed]
+    if timed:
+        return False, (f"{', '.join(timed)} searches for a time per move, so how far it searches depends on the "
+                       "machine and its load: the same seed can give different games")
+    return True, "every bot's budget is counted in iterations: the same seed gives the same games"
 
 
 def swaps_seats(bots: tuple[BotSpec, ...], edition: Edition) -> bool:
