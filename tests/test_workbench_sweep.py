@@ -1,0 +1,104 @@
+"""`patchwork sweep`: every sweepable key changes games, the grid, files and refusals."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from pypdf import PdfReader
+
+from cli_helpers import ok
+from toolkit.sim.botspec import parse_bots
+from toolkit.specs import load_edition
+from toolkit.workbench import runner, setpath
+from workbench_helpers import refused
+
+# One value per sweepable key that differs from the bundled edition's.
+CHANGES = {
+    "starting_buttons": 9,
+    "market_window": 1,
+    "empty_penalty": 0,
+    "bonus.points": 30,
+    "bonus.square_size": 5,
+    "time_track.income_marks": (3, 9, 15, 53),
+    "time_track.leather_patches": (2, 4, 6),
+    "patches.*.cost": 0,
+    "patches.*.time": 9,
+    "patches.*.income": 3,
+    "rounds": 1,
+}
+
+
+def test_every_sweepable_key_is_covered_here():
+    assert {k.path for k in setpath.SWEEPABLE} == set(CHANGES)
+
+
+@pytest.mark.parametrize("key", [k for k in setpath.SWEEPABLE], ids=lambda k: k.path)
+def test_every_sweepable_key_changes_the_games(key):
+    base = load_edition("classic" if key.family.value == "time-track" else "doodle")
+    path = key.path.replace("*", "P11")  # a 6-cell patch with income the greedy bot buys
+    value = CHANGES[key.path]
+    assert setpath.get_value(base, path) != value
+    edited = setpath.apply(base, path, value)
+    bots = parse_bots("greedy,greedy" if key.family.value == "time-track" else "greedy", base)
+    played = runner.play((base, edited), bots, 11, 0, 12)
+    before, after = played.per_game
+    assert not np.array_equal(before.score, after.score), f"{path}={value} left every game unchanged"
+
+
+def test_sweep_cli_writes_a_grid_with_figures_charts_and_the_same_bytes_for_any_worker_count(tmp_path):
+    outs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}"
+        result = ok("sweep", "classic", "--set", "starting_buttons=3..5", "--set", "patches.P05.cost=0,4",
+                    "--bots", "random,random", "--games", "20", "--seed", "2", "--workers", workers,
+                    "--out", str(out), "--no-progress")
+        assert "sweep of classic: 20 games per point" in result.output
+        outs.append(out)
+    names = sorted(p.name for p in outs[0].iterdir())
+    assert {"results.json", "report.md", "report.pdf"} <= set(names)
+    pngs = [n for n in names if n.endswith(".png")]
+    assert "chart-P05-buy-rate.png" in pngs and "chart-seat-0-win-rate.png" in pngs
+    for name in names:
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+    doc = json.loads((outs[0] / "results.json").read_text())
+    assert doc["kind"] == "sweep"
+    assert [p["set"] for p in doc["points"]] == [
+        {"starting_buttons": b, "patches.P05.cost": c} for b in (3, 4, 5) for c in (0, 4)]
+    for point in doc["points"]:
+        figures = point["figures"]
+        assert figures["games"] == 20 and "seats" in figures and "patches" in figures
+    p05 = [next(p for p in point["figures"]["patches"] if p["id"] == "P05") for point in doc["points"]]
+    assert [p["cost"] for p in p05] == [0, 4] * 3
+    text = "".join(page.extract_text() for page in PdfReader(outs[0] / "report.pdf").pages)
+    assert "Sweep of" in text and "P05 buy rate" in text
+
+
+def test_sweep_of_leather_layouts_names_the_layout_of_each_point(tmp_path):
+    out = tmp_path / "leather"
+    ok("sweep", "classic", "--set", "time_track.leather_patches=[20,26,32,44,50],[26,32,38,44,50]", "--bots", "random,random",
+       "--games", "10", "--out", str(out), "--no-progress")
+    doc = json.loads((out / "results.json").read_text())
+    layouts = [p["edition"]["time_track"]["leather_patches"] for p in doc["points"]]
+    assert layouts == [[20, 26, 32, 44, 50], [26, 32, 38, 44, 50]]
+
+
+def test_doodle_sweep_reports_doodle_figures(tmp_path):
+    out = tmp_path / "doodle"
+    ok("sweep", "doodle", "--set", "rounds=2,3", "--games", "6", "--out", str(out), "--no-progress")
+    doc = json.loads((out / "results.json").read_text())
+    assert [len(p["figures"]["rounds"]) for p in doc["points"]] == [2, 3]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("classic", "--set", "tie_break=1"), "not a key the time-track engine reads"),
+    (("doodle", "--set", "empty_penalty=0,1"), "not a key the doodle engine reads"),
+    (("classic", "--set", "starting_buttons=3..5", "--set", "starting_buttons=1"), "set twice"),
+    (("classic", "--set", "starting_buttons=0..199", "--set", "market_window=1..3"), "at most"),
+    (("classic", "--set", "time_track.income_marks=[5,70]"), "past the final space"),
+    (("classic", "--set", "starting_buttons=3", "--games", "0"), "--games"),
+    (("classic", "--set", "starting_buttons=3", "--bots", "mcts:abc,greedy"), "mcts:abc"),
+    (("nowhere-edition", "--set", "starting_buttons=3"), "nowhere-edition"),
+])
+def test_sweep_refuses_bad_input_with_one_line(args, message):
+    assert message in refused("sweep", *args)
