@@ -153,19 +153,21 @@ def time_budget(seconds: float) -> int:
 
 def parse_budget(arg: str, name: str) -> int:
     """`2000` (iterations) or `0.5s` (seconds per move) -> the `iterations` code; UsageError if bad."""
+    seconds = None
     if arg.endswith("s"):
         try:
             seconds = float(arg[:-1])
         except ValueError:
-            seconds = -1.0
+            seconds = None
+    if seconds is not None:
         if not MIN_SECONDS <= seconds <= MAX_SECONDS:
             raise UsageError(f"bot '{name}': a time budget must be {MIN_SECONDS:g}..{MAX_SECONDS:g} seconds per move, e.g. mcts:0.5s")
         return time_budget(seconds)
     try:
         iterations = int(arg)
     except ValueError:
-        raise UsageError(f"bot '{name}': the budget must be a whole number of iterations or seconds per move, "
-                         "e.g. mcts:2000 or mcts:0.5s") from None
+        raise UsageError(f"bot '{name}': the MCTS budget must be an integer (a whole number of iterations) or "
+                         "seconds per move, e.g. mcts:2000 or mcts:0.5s") from None
     if not 1 <= iterations <= MAX_ITERATIONS:
         raise UsageError(f"bot '{name}': the MCTS budget must be 1..{MAX_ITERATIONS} iterations")
     return iterations
