@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from toolkit.errors import UsageError
 from toolkit.specs.loader import canonical_json
-from toolkit.specs.models import Bonus, Edition, Family
+from toolkit.specs.models import Edition, Family
 
 MAX_VALUES = 200
 """Most values one `--set` may expand to (a grid multiplies them)."""
