@@ -102,3 +102,9 @@ def test_doodle_sweep_reports_doodle_figures(tmp_path):
 ])
 def test_sweep_refuses_bad_input_with_one_line(args, message):
     assert message in refused("sweep", *args)
+
+
+def test_a_point_the_rules_or_the_engine_cannot_play_is_refused_before_any_game():
+    assert "rounds need" in refused("sweep", "doodle", "--set", "rounds=3,9")
+    many = ",".join(str(s) for s in range(1, 18))
+    assert "at most 16 leather patches" in refused("sweep", "classic", "--set", f"time_track.leather_patches=[{many}]")

@@ -186,17 +186,8 @@ def sweep(
     bot_specs = _bots(bots_text, ed)
     per_deal = games_per_deal(bot_specs, ed)
     deals = deals_for(games, per_deal)
-    eds = sw.editions(ed, points)  # every point is checked (and its kernel tables built) before a game is played
-    if ed.family == Family.TIME_TRACK:
-        from toolkit.games.timetrack.tables import tables_for
-
-        for e in eds:
-            tables_for(e)
-    else:
-        from toolkit.games.doodle.kernel import build_tables
-
-        for e in eds:
-            build_tables(e)
+    eds = sw.editions(ed, points)
+    _check_playable(eds, points)
     started = time.perf_counter()
     with progress_bar(deals * per_deal * len(points), show_progress) as advance:
         rows, played = sw.run(ed, points, bot_specs, seed, deals, workers, scheduler, advance)
@@ -216,6 +207,28 @@ def sweep(
 
         pngs = {f"{stem}.png": charts.png(chart) for stem, chart in report.sweep_charts(doc)}
         write_out(out, doc, report.sweep_markdown(doc), report.sweep_pdf(doc), pngs)
+
+
+def _check_playable(editions, points) -> None:
+    """Build every point's kernel tables now, so a point the engine cannot play fails before any game."""
+    from toolkit.errors import SpecError
+    from toolkit.specs.models import Family
+    from toolkit.workbench.setpath import value_text
+
+    for edition, point in zip(editions, points):
+        try:
+            if edition.family == Family.TIME_TRACK:
+                from toolkit.games.timetrack.tables import tables_for
+
+                tables_for(edition)
+            else:
+                from toolkit.games.doodle.kernel import build_tables
+
+                build_tables(edition)
+        except SpecError as error:
+            where = ", ".join(f"{k}={value_text(v)}" for k, v in point.items())
+            problems = "; ".join(f"{p.key_path}: {p.message}" for p in error.problems)
+            raise UsageError(f"--set {where}: the engine cannot play this point ({problems})") from None
 
 
 # ----- ladder ---------------------------------------------------------------------------------

@@ -204,6 +204,13 @@ def apply(edition: Edition, path: str, value) -> Edition:
                          track_layout=f"{edition.track_layout or track.id} ({parts[1]} {list(value)})")
     else:
         edited = replace(edition, **{parts[0]: value})
+    if edited.family == Family.DOODLE:
+        # The loader's deck rule (toolkit.specs.loader): every round's cards must exist.
+        cards = sum(p.copies for p in edited.patches)
+        needed = edited.circle_size + edited.refill * (edited.rounds - 1)
+        if needed > cards:
+            raise UsageError(f"--set {path}={value_text(value)}: {edited.rounds} rounds need {needed} cards "
+                             f"({edited.circle_size} + {edited.rounds - 1} x {edited.refill}) but the deck holds {cards}")
     return _rehash(edited)
 
 
