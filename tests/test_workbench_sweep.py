@@ -108,3 +108,16 @@ def test_a_point_the_rules_or_the_engine_cannot_play_is_refused_before_any_game(
     assert "rounds need" in refused("sweep", "doodle", "--set", "rounds=3,9")
     many = ",".join(str(s) for s in range(1, 18))
     assert "at most 16 leather patches" in refused("sweep", "classic", "--set", f"time_track.leather_patches=[{many}]")
+
+
+def test_sequential_sweep_stops_when_every_point_is_decided_against_the_first(tmp_path):
+    out = tmp_path / "seq"
+    result = ok("sweep", "classic", "--set", "starting_buttons=5,15", "--set", "bonus.points=7", "--bots", "greedy,greedy",
+                "--games", "2000", "--seed", "4", "--sprt", "score", "--out", str(out), "--no-progress")
+    assert "different on score" in result.output
+    doc = json.loads((out / "results.json").read_text())
+    first, rich = doc["points"]
+    assert "sprt" not in first and rich["sprt"]["decision"] == "different"
+    assert doc["games"] < 2000 and rich["figures"]["games"] == doc["games"]
+    assert "sequential test vs the first point" in (out / "report.md").read_text()
+    assert "needs 2 or more points" in refused("sweep", "classic", "--set", "starting_buttons=5", "--sprt", "score")

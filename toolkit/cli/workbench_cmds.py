@@ -169,6 +169,11 @@ def sweep(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf and PNG charts."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", help="Stop once a GSPRT of every point against the first point is "
+                                       "decisive on this figure: seat-win, score or margin; --games is then the most to play."),
+    sprt_delta: Optional[float] = typer.Option(None, "--sprt-delta", help="Smallest difference that matters, per game."),
+    sprt_alpha: float = typer.Option(0.05, "--sprt-alpha", help="Bound on calling a point that changes nothing different."),
+    sprt_beta: float = typer.Option(0.05, "--sprt-beta", help="Bound on calling a point --sprt-delta away the same."),
 ) -> None:
     """Play the base with keys set to each value (a grid for several --set) on the same deals."""
     from toolkit.sim.botspec import games_per_deal
@@ -188,19 +193,40 @@ def sweep(
     deals = deals_for(games, per_deal)
     eds = sw.editions(ed, points)
     _check_playable(eds, points)
+    plan = None
+    if sprt is not None:
+        from toolkit.workbench import sprt as sq
+
+        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, ed.family)
+        if len(points) < 2:
+            raise UsageError("--sprt: a sequential sweep compares every point with the first, so it needs 2 or more points")
     started = time.perf_counter()
     with progress_bar(deals * per_deal * len(points), show_progress) as advance:
-        rows, played = sw.run(ed, points, bot_specs, seed, deals, workers, scheduler, advance)
+        if plan is None:
+            rows, played = sw.run(ed, points, bot_specs, seed, deals, workers, scheduler, advance)
+        else:
+            rows, played, _ = sw.run_sequential(ed, points, bot_specs, seed, deals, workers, scheduler, plan, advance)
     elapsed = time.perf_counter() - started
-    command = shlex.join(["patchwork", "sweep", base, *[a for s in settings for a in ("--set", s)], "--bots", bots_text,
-                          "--games", str(games), "--seed", str(seed)])
-    doc = report.header("sweep", command, bot_specs, played.games, deals, per_deal, seed, _seats(bot_specs, ed))
+    parts = ["patchwork", "sweep", base, *[a for s in settings for a in ("--set", s)], "--bots", bots_text,
+             "--games", str(games), "--seed", str(seed)]
+    if plan is not None:
+        parts += ["--sprt", sprt, "--sprt-delta", f"{plan.delta:g}", "--sprt-alpha", f"{plan.alpha:g}",
+                  "--sprt-beta", f"{plan.beta:g}"]
+    command = shlex.join(parts)
+    doc = report.header("sweep", command, bot_specs, played.games, played.deals, per_deal, seed, _seats(bot_specs, ed))
+    if plan is not None:
+        doc["sequential"] = {"test": plan.statement() + "; every point against the first", "games_cap": games}
     doc.update({"edition": edition_facts(ed),
                 "grid": "; ".join(f"{s.path} = {', '.join(setpath.value_text(v) for v in s.values)}" for s in parsed),
                 "touched_patches": sw.touched_patches(parsed), "points": rows})
     _reproducibility(doc, bot_specs)
     header, table_rows = report.sweep_rows(doc)
     _table(f"sweep of {ed.name}: {played.games} games per point, seed {seed}", header, table_rows)
+    for row in rows[1:]:
+        if "sprt" in row:
+            v = row["sprt"]
+            typer.echo(f"{report.point_label(row)} against {report.point_label(rows[0])}: {v['decision']} on {v['figure']} "
+                       f"after {v['games']} games")
     typer.echo(speed_line(played.games * len(points), elapsed, workers, scheduler))
     if out:
         from toolkit.workbench import charts

@@ -191,12 +191,20 @@ def sweep_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
     header = ["set"] + [label for label, _, _ in first]
     rows = [[point_label(p)] + [_fmt(iv, rate) for _, iv, rate in headline(p, family, doc["touched_patches"])]
             for p in points]
+    if "sequential" in doc:
+        header.append("sequential test vs the first point")
+        for row, p in zip(rows, points):
+            v = p.get("sprt")
+            row.append("(reference)" if v is None else f"{v['decision']} after {v['games']} games")
     return header, rows
 
 
 def sweep_markdown(doc: dict) -> str:
     lines = [f"# Sweep of {doc['edition']['title']}", "", _edition_line(doc["edition"])] + _run_lines(doc)
-    lines += [f"- Grid: {doc['grid']}", ""]
+    lines += [f"- Grid: {doc['grid']}"]
+    if "sequential" in doc:
+        lines += [f"- Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games per point"]
+    lines += [""]
     header, rows = sweep_rows(doc)
     lines += _table(header, rows)
     lines += ["", "Charts: " + ", ".join(f"`{stem}.png`" for stem, _ in sweep_charts(doc)) + " (and in report.pdf)"]
@@ -212,6 +220,8 @@ def sweep_pdf(doc: dict) -> bytes:
     for line in _run_lines(doc):
         d.para(line[2:].replace("`", ""))
     d.para(f"Grid: {doc['grid']}.")
+    if "sequential" in doc:
+        d.para(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games per point.")
     header, rows = sweep_rows(doc)
     d.table(header, rows, small=True)
     for _, chart in sweep_charts(doc):

@@ -26,6 +26,26 @@ def run(base: Edition, points: list[dict], bots: tuple[BotSpec, ...], seed: int,
         scheduler: str | None, progress: Callable[[int], None] | None = None) -> tuple[list[dict], runner.Played]:
     eds = editions(base, points)
     played = runner.play(eds, bots, seed, 0, deals, workers, scheduler, progress=progress)
+    return point_rows(points, eds, bots, played), played
+
+
+def run_sequential(base: Edition, points: list[dict], bots: tuple[BotSpec, ...], seed: int, deals: int, workers: int,
+                   scheduler: str | None, plan, progress: Callable[[int], None] | None = None):
+    """Like `run`, but stop once every point's GSPRT against the first point is decisive.
+
+    Returns (rows, played, verdicts): verdicts[k] tests point k + 1 against point 0.
+    """
+    from toolkit.workbench import sprt
+
+    eds = editions(base, points)
+    played, verdicts = sprt.run_sequential(eds, bots, seed, deals, plan, workers, scheduler, progress)
+    rows = point_rows(points, eds, bots, played)
+    for row, verdict in zip(rows[1:], verdicts):
+        row["sprt"] = verdict
+    return rows, played, verdicts
+
+
+def point_rows(points: list[dict], eds: tuple[Edition, ...], bots: tuple[BotSpec, ...], played: runner.Played) -> list[dict]:
     rows = []
     for point, edition, tally in zip(points, eds, played.tallies):
         if edition.family == Family.TIME_TRACK:
@@ -34,7 +54,7 @@ def run(base: Edition, points: list[dict], bots: tuple[BotSpec, ...], seed: int,
             figures = fig.doodle_figures(tally, edition, bots)
         rows.append({"set": {k: setpath.json_value(v) for k, v in point.items()},
                      "edition": fig.edition_facts(edition), "figures": figures})
-    return rows, played
+    return rows
 
 
 def headline(point: dict, family: str, patches: list[str]) -> list[tuple[str, dict, bool]]:
