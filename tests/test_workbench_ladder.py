@@ -75,6 +75,10 @@ def test_ten_more_buttons_is_called_different_and_an_identical_variant_same(tmp_
     assert doc["games"] < 2000 and "GSPRT" in doc["sequential"]["test"]
     md = (out / "report.md").read_text()
     assert "Paired differences" in md and "different after" in md
+    from pypdf import PdfReader
+
+    text = "".join(page.extract_text() for page in PdfReader(out / "report.pdf").pages)
+    assert "Paired differences, variant - base" in text and "sequential test on score" in text
 
 
 @pytest.mark.parametrize("figure", ["seat-win", "margin"])
