@@ -124,3 +124,8 @@ def test_a_timed_search_stops_by_the_clock_and_plays_a_legal_move():
     assert action >= 0
     assert 0 < visits.sum() < mcts.MAX_TIMED_ITERATIONS  # stopped by the clock, not by the cap
     assert mcts.MctsBot(mcts.time_budget(0.01)).name == "mcts:0.01s"
+
+
+def test_sequential_options_without_sprt_are_refused():
+    assert "add --sprt FIGURE" in refused("balance", "classic", "six-buttons", "--sprt-delta", "1")
+    assert "add --sprt FIGURE" in refused("sweep", "classic", "--set", "starting_buttons=3,4", "--sprt-alpha", "0.01")

@@ -153,6 +153,8 @@ def balance(
     _check_out(out)
     bots_text = _default_bots(base, bots)
     refs = [base, *variants]
+    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
+        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
     verdicts = None
     if sprt is not None:
         request, outcome, verdicts, statement = _balance_sprt(refs, bots_text, games, seed, workers, scheduler, automa_level,

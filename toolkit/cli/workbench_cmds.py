@@ -193,6 +193,8 @@ def sweep(
     deals = deals_for(games, per_deal)
     eds = sw.editions(ed, points)
     _check_playable(eds, points)
+    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
+        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
     plan = None
     if sprt is not None:
         from toolkit.workbench import sprt as sq
