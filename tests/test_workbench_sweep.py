@@ -26,6 +26,9 @@ CHANGES = {
     "patches.*.time": 9,
     "patches.*.income": 3,
     "rounds": 1,
+    "turns_per_round": 4,
+    "circle_size": 10,
+    "refill": 8,
 }
 
 
@@ -106,6 +109,7 @@ def test_sweep_refuses_bad_input_with_one_line(args, message):
 
 def test_a_point_the_rules_or_the_engine_cannot_play_is_refused_before_any_game():
     assert "rounds need" in refused("sweep", "doodle", "--set", "rounds=3,9")
+    assert "turns per round" in refused("sweep", "doodle", "--set", "turns_per_round=9")
     many = ",".join(str(s) for s in range(1, 18))
     assert "at most 16 leather patches" in refused("sweep", "classic", "--set", f"time_track.leather_patches=[{many}]")
 

@@ -50,6 +50,9 @@ SWEEPABLE: tuple[Key, ...] = (
     Key("patches.*.time", 0, 999, Family.TIME_TRACK, help="a patch's time"),
     Key("patches.*.income", 0, 999, Family.TIME_TRACK, help="buttons printed on a patch"),
     Key("rounds", 1, 99, Family.DOODLE, help="Doodle rounds"),
+    Key("turns_per_round", 1, 99, Family.DOODLE, help="Doodle turns per round"),
+    Key("circle_size", 1, 99, Family.DOODLE, help="Doodle cards face up at the start of a round"),
+    Key("refill", 0, 99, Family.DOODLE, help="Doodle cards added to the circle between rounds"),
 )
 
 _RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)(?::(\d+))?$")
@@ -211,6 +214,9 @@ def apply(edition: Edition, path: str, value) -> Edition:
         if needed > cards:
             raise UsageError(f"--set {path}={value_text(value)}: {edited.rounds} rounds need {needed} cards "
                              f"({edited.circle_size} + {edited.rounds - 1} x {edited.refill}) but the deck holds {cards}")
+        if edited.turns_per_round > edited.circle_size:
+            raise UsageError(f"--set {path}={value_text(value)}: {edited.turns_per_round} turns per round need at least "
+                             f"as many cards in the circle, which holds {edited.circle_size}")
     return _rehash(edited)
 
 
