@@ -2,8 +2,8 @@
 
     python benchmarks/bench_workbench.py [--only price,sweep,sprt,ladder] [--workers 1] [--seed 1]
 
-- price: fair cost of a new 5-cell patch (added by a variant), greedy bots, doubling the games per
-  value until the 95% interval of the fair cost is no wider than 1 button;
+- price: fair cost of a new 5-cell patch (added by a variant), greedy bots, `--width 1`: play until
+  the 95% interval of the fair cost is no wider than 1 button;
 - sweep: starting_buttons=3..8 with greedy bots, 400 games per point;
 - sprt: `balance --sprt score` of +10 starting buttons and of an identical variant, greedy bots;
 - ladder: random, greedy and mcts:200 on every time-track edition (the README's table).
@@ -30,23 +30,15 @@ def bench_price(folder: Path, seed: int, workers: int) -> None:
     edition = load_edition(str(path))
     values = price.check(edition, "N01", "cost", "0..8:2")
     bots = parse_bots("greedy,greedy", edition)
-    total = 0.0
-    games = 400
-    while True:
-        request = price.PriceRequest(edition, "N01", "cost", values, bots, games // 2, seed)
-        started = time.perf_counter()
-        body, _ = price.run(request, workers, None)
-        elapsed = time.perf_counter() - started
-        total += elapsed
-        fair = body["fair"]
-        width = None if fair["low"] is None else fair["high"] - fair["low"]
-        print(f"price N01 (5 cells, printed cost 3, time 3, income 1), greedy,greedy, values 0..8:2, {games} games per "
-              f"value: fair cost {fair['estimate']} [{fair['low']}, {fair['high']}] (width {width}); "
-              f"{elapsed:.1f} s for {games * (len(values) + 1)} games", flush=True)
-        if (width is not None and width <= 1.0) or games >= 12800:
-            break
-        games *= 2
-    print(f"price: {total:.1f} s in all, the last run alone {elapsed:.1f} s", flush=True)
+    request = price.PriceRequest(edition, "N01", "cost", values, bots, 12800 // 2, seed)
+    started = time.perf_counter()
+    body, played = price.run(request, workers, None, width=1.0)
+    elapsed = time.perf_counter() - started
+    fair = body["fair"]
+    print(f"price N01 (5 cells, printed cost 3, time 3, income 1) --values 0..8:2 --bots greedy,greedy --width 1: "
+          f"fair cost {fair['estimate']} [{fair['low']}, {fair['high']}] after {played.games} games per value "
+          f"(width reached: {body['stopping']['reached']}); {elapsed:.1f} s for {played.games * (len(values) + 1)} games",
+          flush=True)
 
 
 def bench_sweep(seed: int, workers: int) -> None:

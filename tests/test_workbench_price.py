@@ -88,3 +88,15 @@ def test_a_patch_added_by_a_variant_file_can_be_priced(tmp_path):
 ])
 def test_price_refuses_bad_input_with_one_line(args, message):
     assert message in refused("price", *args)
+
+
+def test_width_stops_at_the_first_look_with_a_narrow_enough_interval(tmp_path):
+    out = tmp_path / "width"
+    result = ok("price", "classic", "P05", "--values", "0..8:4", "--bots", "random,random", "--games", "20000",
+                "--width", "3", "--seed", "2", "--out", str(out), "--no-progress")
+    assert "interval width 3 reached" in result.output
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["stopping"]["reached"] and doc["games"] == doc["stopping"]["games"] < 20000
+    assert doc["fair"]["high"] - doc["fair"]["low"] <= 3
+    assert "--width 3" in doc["command"]
+    assert "--width" in refused("price", "classic", "P05", "--width", "0")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import shlex
 import time
 from pathlib import Path
@@ -121,6 +122,8 @@ def price(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    width: Optional[float] = typer.Option(None, "--width", help="Stop as soon as the fair value's 95% interval is no wider "
+                                          "than this; --games is then the most to play per value."),
 ) -> None:
     """Fair price of one patch: buy rate, timing and the buyer's advantage at each value, and where it is neutral."""
     from toolkit.sim.botspec import games_per_deal
@@ -134,14 +137,19 @@ def price(
     vals = pr.check(ed, patch, over, values)
     bot_specs = _bots(bots, ed)
     per_deal = games_per_deal(bot_specs, ed)
+    if width is not None and not (width > 0 and math.isfinite(width)):
+        raise UsageError(f"--width must be a positive interval width, got {width:g}")
     request = pr.PriceRequest(ed, patch, over, vals, bot_specs, deals_for(games, per_deal), seed)
     started = time.perf_counter()
     with progress_bar(request.games * (len(vals) + 1), show_progress) as advance:
-        body, played = pr.run(request, workers, scheduler, advance)
+        body, played = pr.run(request, workers, scheduler, advance, width)
     elapsed = time.perf_counter() - started
-    command = shlex.join(["patchwork", "price", edition, patch, "--values", values, "--over", over, "--bots", bots,
-                          "--games", str(games), "--seed", str(seed)])
-    doc = report.header("price", command, bot_specs, request.games, request.deals, per_deal, seed, _seats(bot_specs, ed))
+    parts = ["patchwork", "price", edition, patch, "--values", values, "--over", over, "--bots", bots,
+             "--games", str(games), "--seed", str(seed)]
+    if width is not None:
+        parts += ["--width", f"{width:g}"]
+    doc = report.header("price", shlex.join(parts), bot_specs, played.games, played.deals, per_deal, seed,
+                        _seats(bot_specs, ed))
     p = ed.patch(patch)
     doc.update({"edition": edition_facts(ed), "over": over,
                 "patch": {"id": p.id, "cost": p.cost, "time": p.time, "income": p.income, "size": p.shape.size},
@@ -150,7 +158,9 @@ def price(
     _reproducibility(doc, bot_specs)
     _table(f"{patch} in {ed.name}: {request.games} games per value, seed {seed}", report.PRICE_HEADER, report.price_rows(doc))
     typer.echo(f"fair {over}: {report.fair_text(doc['fair'], over)}")
-    typer.echo(speed_line(request.games * (len(vals) + 1), elapsed, workers, scheduler))
+    if "stopping" in doc:
+        typer.echo(report.stopping_text(doc["stopping"]))
+    typer.echo(speed_line(played.games * (len(vals) + 1), elapsed, workers, scheduler))
     if out:
         write_out(out, doc, report.price_markdown(doc), report.price_pdf(doc))
 

@@ -190,12 +190,37 @@ def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, resamp
     }
 
 
+FIRST_LOOK = 200
+"""Deals before a `--width` run first looks at the fair value's interval."""
+
+
 def run(request: PriceRequest, workers: int, scheduler: str | None,
-        progress: Callable[[int], None] | None = None) -> tuple[dict, runner.Played]:
-    """Play the reference and every value on the same deals; the `values`/`fair` part of the result."""
-    played = runner.play(editions(request), request.bots, request.seed, 0, request.deals, workers, scheduler,
-                         watch=request.patch_id, progress=progress)
-    return summarise(request, played), played
+        progress: Callable[[int], None] | None = None, width: float | None = None) -> tuple[dict, runner.Played]:
+    """Play the reference and every value on the same deals; the `values`/`fair` part of the result.
+
+    With `width`, deals are played in growing batches (as the sequential tests do) and play stops at
+    the first look where the fair value's 95% interval is no wider than `width`; `request.deals`
+    is then the most to play, and `body["stopping"]` says where and whether the width was reached.
+    """
+    eds = editions(request)
+    if width is None:
+        played = runner.play(eds, request.bots, request.seed, 0, request.deals, workers, scheduler,
+                             watch=request.patch_id, progress=progress)
+        return summarise(request, played), played
+    parts = []
+    for start, stop in runner.batches(min(FIRST_LOOK, request.deals), request.deals):
+        parts.append(runner.play(eds, request.bots, request.seed, start, stop, workers, scheduler,
+                                 watch=request.patch_id, progress=progress))
+        played = runner.combine(parts)
+        body = summarise(request, played)
+        fair = body["fair"]
+        reached = fair["low"] is not None and fair["high"] - fair["low"] <= width
+        if reached:
+            break
+    body["stopping"] = {"width": width, "reached": reached, "games": played.games,
+                        "rule": f"looks after {min(FIRST_LOOK, request.deals)} deals, then batches growing by half; "
+                                "stop at the first look where the fair value's 95% interval is no wider than the width"}
+    return body, played
 
 
 def summarise(request: PriceRequest, played: runner.Played) -> dict:

@@ -89,6 +89,11 @@ def fair_text(fair: dict, over: str) -> str:
     return text
 
 
+def stopping_text(stopping: dict) -> str:
+    verb = "reached" if stopping["reached"] else "not reached"
+    return f"interval width {stopping['width']:g} {verb} after {stopping['games']} games per value ({stopping['rule']})"
+
+
 PRICE_HEADER = ["value", "bought in (95%)", "mean ply of purchase", "buyer's margin advantage (95%)", "buyer's win advantage (95%)"]
 
 
@@ -120,6 +125,8 @@ def price_markdown(doc: dict) -> str:
              ] + _run_lines(doc) + [f"- Reference: {doc['reference']}", f"- Estimator: {doc['estimator']}",
                                     f"- Bias: {doc['bias']}", "",
                                     f"**Fair {doc['over']}: {fair_text(doc['fair'], doc['over'])}**", ""]
+    if "stopping" in doc:
+        lines += [f"Stopping: {stopping_text(doc['stopping'])}", ""]
     line = doc["fair"]["line"]
     if line:
         lines += [f"Fitted line: advantage = {line['intercept']:.3f} {'-' if line['slope'] < 0 else '+'} "
@@ -139,6 +146,8 @@ def price_pdf(doc: dict) -> bytes:
     for line in _run_lines(doc):
         d.para(line[2:].replace("`", ""))
     d.para(f"Fair {doc['over']}: {fair_text(doc['fair'], doc['over'])}.")
+    if "stopping" in doc:
+        d.para(f"Stopping: {stopping_text(doc['stopping'])}.")
     d.add(charts.drawing(price_chart(doc)))
     d.add(charts.drawing(buy_chart(doc)))
     d.table(PRICE_HEADER, price_rows(doc), small=True)
