@@ -22,18 +22,31 @@ The search tree lives in pre-allocated arrays (no Python object per node), all c
   seat-swapped matches against greedy at equal budgets. Finished games are valued exactly.
 - The move played is the most visited child of the root.
 
+A budget is either a number of iterations (`mcts:2000`, reproducible: same seed, same game) or a
+time per move (`mcts:0.5s`): the search then runs until that much wall-clock time has passed, so
+how far it gets depends on the machine and its load, and a game is not reproducible. In the
+compiled entry points a time budget travels as a negative `iterations`: -microseconds per move.
+
 `choose(t, s, q, rng, iterations) -> action` is the compiled entry point for the simulator;
 `choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS` are the tuned values);
 `MctsBot` is the Python face for the CLI (`make_bot('mcts:2000', edition)`).
 """
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
 from toolkit.jit import njit
 
 from toolkit.bots.base import register_bot
+from toolkit.bots.registry import (MAX_MCTS_ITERATIONS, MAX_SECONDS, MIN_SECONDS, budget_name,  # noqa: F401
+                                   parse_budget, time_budget)
 from toolkit.bots.greedy import (
     G_INCOME,
     G_LEATHER,
@@ -108,8 +121,31 @@ PARAMS = np.array([0.7, 2.0, 2.0, 1.0, 6.0, 1.0, 0.5], dtype=np.float64)
 """The tuned search parameters."""
 
 DEFAULT_ITERATIONS = 1000
-MAX_ITERATIONS = 200_000
+MAX_ITERATIONS = MAX_MCTS_ITERATIONS
 """The search keeps every node's state: about 3 KB per iteration, so 200,000 is some 600 MB."""
+MAX_TIMED_ITERATIONS = 100_000
+"""Iterations a time budget may reach at most (memory is committed only as the tree grows)."""
+_CLOCK_ID = int(getattr(time, "CLOCK_MONOTONIC", 1))
+_CHECK_EVERY = 8
+"""Iterations between two looks at the clock."""
+
+
+@intrinsic
+def monotonic_ns(typingctx):
+    """Nanoseconds of the monotonic clock (libc clock_gettime), callable from compiled code."""
+
+    def codegen(context, builder, signature, args):
+        i64, i32 = ir.IntType(64), ir.IntType(32)
+        timespec = ir.LiteralStructType([i64, i64])
+        ts = cgutils.alloca_once(builder, timespec)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [i32, timespec.as_pointer()]),
+                                            "clock_gettime")
+        builder.call(fn, [ir.Constant(i32, _CLOCK_ID), ts])
+        sec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 0))
+        nsec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 1))
+        return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
+
+    return types.int64(), codegen
 
 
 # ----- candidate actions ----------------------------------------------------------------------
@@ -263,8 +299,13 @@ def evaluate(t, s, q, weights, params, rows, counts):
 
 @njit(cache=True)
 def search(t, s, q, rng, iterations, weights, params, visits_out):
-    """Run `iterations` UCT iterations from (s, q); returns the chosen action (-1 if the game is
-    over). visits_out[i] receives the root's i-th candidate's visits (for tests and reports)."""
+    """Run `iterations` UCT iterations from (s, q), or for negative `iterations` as many as fit in
+    -iterations microseconds; returns the chosen action (-1 if the game is over). visits_out[i]
+    receives the root's i-th candidate's visits (for tests and reports)."""
+    deadline = -1
+    if iterations < 0:
+        deadline = monotonic_ns() - iterations * 1000
+        iterations = MAX_TIMED_ITERATIONS
     p = t.params
     top_k = max(int(params[M_TOP_K]), 1)
     max_children = 1 + p[P_WINDOW] * top_k + top_k
@@ -332,6 +373,8 @@ def search(t, s, q, rng, iterations, weights, params, visits_out):
 
     explore = params[M_EXPLORE]
     for it in range(iterations):
+        if deadline >= 0 and it > 0 and it % _CHECK_EVERY == 0 and monotonic_ns() >= deadline:
+            break
         node = 0
         depth = 0
         path[depth] = 0
@@ -439,10 +482,12 @@ class MctsBot:
     seat = None
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, params: np.ndarray | None = None):
-        if not 1 <= iterations <= MAX_ITERATIONS:
-            raise UsageError(f"the MCTS budget must be 1..{MAX_ITERATIONS} iterations, got {iterations}")
+        """`iterations` > 0: iterations per move; < 0: a time budget (see `time_budget`)."""
+        if iterations == 0 or iterations > MAX_ITERATIONS or iterations < time_budget(MAX_SECONDS):
+            raise UsageError(f"the MCTS budget must be 1..{MAX_ITERATIONS} iterations or "
+                             f"{MIN_SECONDS:g}..{MAX_SECONDS:g} seconds, got {iterations}")
         self.iterations = int(iterations)
-        self.name = f"mcts:{self.iterations}"
+        self.name = budget_name(self.iterations)
         self.params = np.ascontiguousarray(PARAMS if params is None else params, dtype=np.float64)
         if self.params.shape != (N_PARAMS,):
             raise UsageError(f"MCTS parameters must be {N_PARAMS} numbers, got shape {self.params.shape}")
@@ -458,11 +503,7 @@ def _factory(edition: Edition, arg: str | None, **options: Any) -> MctsBot:
     require_time_track("mcts", edition)
     if arg is None:
         return MctsBot()
-    try:
-        iterations = int(arg)
-    except ValueError:
-        raise UsageError(f"bot 'mcts:{arg}': the budget must be a whole number of iterations, e.g. mcts:2000") from None
-    return MctsBot(iterations)
+    return MctsBot(parse_budget(arg, f"mcts:{arg}"))
 
 
 register_bot("mcts", _factory)

@@ -22,6 +22,41 @@ KIND_NAMES = {RANDOM: "random", GREEDY: "greedy", MCTS: "mcts", AUTOMA: "automa"
 DEFAULT_MCTS_ITERATIONS = 1000
 MAX_MCTS_ITERATIONS = 200_000
 """The search tree keeps about 3 KB per iteration (toolkit.bots.mcts)."""
+MIN_SECONDS, MAX_SECONDS = 0.001, 60.0
+"""Time budgets per move that `mcts:Xs` accepts."""
+
+
+def time_budget(seconds: float) -> int:
+    """The `iterations` code of a time budget per move (negative microseconds)."""
+    return -max(1, round(seconds * 1_000_000))
+
+
+def parse_budget(arg: str, name: str) -> int:
+    """`2000` (iterations) or `0.5s` (seconds per move) -> the `iterations` code; UsageError if bad."""
+    seconds = None
+    if arg.endswith("s"):
+        try:
+            seconds = float(arg[:-1])
+        except ValueError:
+            seconds = None
+    if seconds is not None:
+        if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            raise UsageError(f"bot '{name}': a time budget must be {MIN_SECONDS:g}..{MAX_SECONDS:g} seconds "
+                             "per move, e.g. mcts:0.5s")
+        return time_budget(seconds)
+    try:
+        iterations = int(arg)
+    except ValueError:
+        raise UsageError(f"bot '{name}': the MCTS budget must be an integer (a whole number of iterations) or "
+                         "seconds per move, e.g. mcts:2000 or mcts:0.5s") from None
+    if not 1 <= iterations <= MAX_MCTS_ITERATIONS:
+        raise UsageError(f"bot '{name}': the MCTS budget must be 1..{MAX_MCTS_ITERATIONS} iterations")
+    return iterations
+
+
+def budget_name(code: int) -> str:
+    """`mcts:2000` or `mcts:0.5s` for an `iterations` code."""
+    return f"mcts:{code}" if code > 0 else f"mcts:{-code / 1_000_000:g}s"
 
 
 @dataclass(frozen=True)
@@ -33,7 +68,8 @@ class BotSpec:
     kind: int
     """RANDOM, GREEDY, MCTS or AUTOMA."""
     iterations: int = 0
-    """MCTS iteration budget per move."""
+    """MCTS budget per move: iterations, or when negative a time budget of -iterations microseconds
+    (`mcts:0.5s`; the compiled loops pass it to the search as is)."""
     automa_level: int = 0
     """Automa difficulty 1..5 (0: not Automa)."""
     automa_deck: str = ""
@@ -44,7 +80,23 @@ class BotSpec:
         """Short name for tables and charts."""
         if self.kind == AUTOMA:
             return f"automa L{self.automa_level} {self.automa_deck}"
+        if self.timed:
+            return f"{self.name} (time budget: not reproducible)"
         return self.name
+
+    @property
+    def timed(self) -> bool:
+        """Searches for a time per move, so its games depend on the machine's speed and load."""
+        return self.kind == MCTS and self.iterations < 0
+
+
+def reproducibility(bots) -> tuple[bool, str]:
+    """Whether the same seed gives the same games, and why not."""
+    timed = [b.name for b in bots if b.timed]
+    if timed:
+        return False, (f"{', '.join(timed)} searches for a time per move, so how far it searches depends on the "
+                       "machine and its load: the same seed can give different games")
+    return True, "every bot's budget is counted in iterations: the same seed gives the same games"
 
 
 @dataclass(frozen=True)
@@ -70,7 +122,8 @@ def register(entry: BotEntry) -> BotEntry:
 for _entry in (
     BotEntry("random", Family.TIME_TRACK, RANDOM, summary="uniform over the legal actions"),
     BotEntry("greedy", Family.TIME_TRACK, GREEDY, summary="one ply with a packing evaluation"),
-    BotEntry("mcts", Family.TIME_TRACK, MCTS, "iterations", "UCT search, mcts:N iterations per move"),
+    BotEntry("mcts", Family.TIME_TRACK, MCTS, "iterations",
+             "UCT search, mcts:N iterations or mcts:Xs seconds per move"),
     BotEntry("automa", Family.TIME_TRACK, AUTOMA, summary="the official solo opponent (Automa editions)"),
     BotEntry("random", Family.DOODLE, RANDOM, summary="uniform over the legal actions"),
     BotEntry("greedy", Family.DOODLE, GREEDY, summary="one-card look-ahead with the special actions"),
@@ -104,17 +157,8 @@ def parse_bot(text: str, family: Family, automa_level: int = 1, automa_deck: str
     name, colon, arg = raw.partition(":")
     found = entry(name, family, text.strip())
     if found.argument == "iterations":
-        if not colon:
-            iterations = DEFAULT_MCTS_ITERATIONS
-        else:
-            try:
-                iterations = int(arg)
-            except ValueError:
-                raise UsageError(f"bot '{text.strip()}': the {name} budget must be a whole number of "
-                                 f"iterations after the colon, e.g. {name}:2000") from None
-            if not 1 <= iterations <= MAX_MCTS_ITERATIONS:
-                raise UsageError(f"bot '{text.strip()}': the {name} budget must be 1..{MAX_MCTS_ITERATIONS}")
-        return BotSpec(f"{name}:{iterations}", found.kind, iterations=iterations)
+        iterations = parse_budget(arg, text.strip()) if colon else DEFAULT_MCTS_ITERATIONS
+        return BotSpec(budget_name(iterations), found.kind, iterations=iterations)
     if colon:
         raise UsageError(f"bot '{text.strip()}': {name} takes no argument (write just '{name}')")
     if found.kind == AUTOMA:

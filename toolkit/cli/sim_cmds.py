@@ -154,6 +154,12 @@ def balance(
     automa_level: int = typer.Option(1, "--automa-level", help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", help="Stop as soon as a sequential test (GSPRT) on this figure is "
+                                       "decisive for every variant: seat-win, score or margin; --games is then the most to play."),
+    sprt_delta: Optional[float] = typer.Option(None, "--sprt-delta", help="Smallest difference that matters, per game "
+                                               "(default 0.05 for seat-win, 2 points for score and margin)."),
+    sprt_alpha: float = typer.Option(0.05, "--sprt-alpha", help="Bound on calling an identical variant different."),
+    sprt_beta: float = typer.Option(0.05, "--sprt-beta", help="Bound on calling a variant --sprt-delta away the same."),
 ) -> None:
     """Play variants on the same deals as the base and report paired differences with 95% intervals."""
     from toolkit.sim import experiment, report_md, report_pdf
@@ -162,10 +168,24 @@ def balance(
     bots_text = _default_bots(base, bots)
     refs = [base, *variants]
     _note_compile(base)
-    request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
-    outcome = _run_with_progress(request, progress)
+    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
+        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
+    verdicts = None
+    if sprt is not None:
+        request, outcome, verdicts, statement = _balance_sprt(refs, bots_text, games, seed, workers, scheduler, automa_level,
+                                                              automa_deck, sprt, sprt_delta, sprt_alpha, sprt_beta, progress)
+    else:
+        request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
+        outcome = _run_with_progress(request, progress)
     command = _command("balance", refs, request, bots_text, automa_level, automa_deck)
+    if sprt is not None:
+        command += " " + shlex.join(["--sprt", sprt, "--sprt-alpha", f"{sprt_alpha:g}", "--sprt-beta", f"{sprt_beta:g}"]
+                                    + ([] if sprt_delta is None else ["--sprt-delta", f"{sprt_delta:g}"]))
     doc = experiment.balance_document(request, outcome, command)
+    if verdicts is not None:
+        doc["sequential"] = {"test": statement, "games_cap": games}
+        for variant, verdict in zip(doc["variants"], verdicts):
+            variant["sprt"] = verdict
     md = report_md.balance_markdown(doc) if out else ""
     pdf = report_pdf.balance_pdf(doc) if out else b""
     console = Console()
@@ -177,11 +197,25 @@ def balance(
             table.add_row(*[cell.replace("**", "") for cell in row])
         console.print(table)
         typer.echo(f"time track: {report_md.track_line(variant['edition'])}")
+        if "sprt" in variant:
+            typer.echo(report_md.sprt_line(variant["sprt"]))
     typer.echo(f"base time track: {report_md.track_line(doc['base']['edition'])}")
     typer.echo(_speed_line(request, outcome))
     if out:
         _write(out, doc, md, pdf)
         typer.echo(f"wrote {', '.join(str(out / name) for name in OUT_FILES)}")
+
+
+def _balance_sprt(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck, figure, delta, alpha,
+                  beta, show):
+    from toolkit.workbench import sprt
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not show) as bar:
+        task = bar.add_task("games (at most)", total=games * len(refs))
+        return sprt.balance(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck, figure, delta,
+                            alpha, beta, lambda n: bar.advance(task, n))
 
 
 def _reporting_errors(command):

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator, Sequence
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.sim.shards import Shard, ShardResult, run_shard, warm_up
 
+Runner = Callable[[Shard], ShardResult]
+"""Plays one shard in whichever process the backend picks."""
 ProgressFn = Callable[[ShardResult], None]
 """Called once per finished shard, in completion order (for progress bars)."""
 
@@ -25,13 +27,14 @@ DASK_CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before giving up."""
 
 
-def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | None = None) -> Iterator[ShardResult]:
+def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | None = None,
+              runner: Runner = run_shard) -> Iterator[ShardResult]:
     """Run shards here (workers=1) or in `workers` fresh processes; yield results in shard order."""
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if workers == 1 or len(shards) <= 1:
         for shard in shards:
-            result = run_shard(shard)
+            result = runner(shard)
             if progress:
                 progress(result)
             yield result
@@ -43,7 +46,7 @@ def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | 
     context = multiprocessing.get_context("spawn")
     try:
         with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            yield from _ordered(shards, pool.submit, 2 * workers, _wait_local, progress)
+            yield from _ordered(shards, pool.submit, 2 * workers, _wait_local, progress, runner)
     except cf.process.BrokenProcessPool as error:
         raise ToolkitError(f"a simulation worker process died ({error}); try again with --workers 1") from None
 
@@ -53,7 +56,7 @@ def _wait_local(futures):
     return done
 
 
-def _ordered(shards, submit, window, wait_any, progress) -> Iterator[ShardResult]:
+def _ordered(shards, submit, window, wait_any, progress, runner: Runner = run_shard) -> Iterator[ShardResult]:
     """Keep `window` shards in flight, yield results in shard order as soon as each is next."""
     pending: dict = {}
     ready: dict[int, ShardResult] = {}
@@ -63,7 +66,7 @@ def _ordered(shards, submit, window, wait_any, progress) -> Iterator[ShardResult
     try:
         while next_yield < total:
             while next_submit < total and len(pending) < window:
-                future = submit(run_shard, shards[next_submit])
+                future = submit(runner, shards[next_submit])
                 pending[future] = next_submit
                 next_submit += 1
             for future in wait_any(list(pending)):
@@ -101,7 +104,8 @@ def connect(address: str, timeout: float = DASK_CONNECT_TIMEOUT):
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
 
-def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None = None) -> Iterator[ShardResult]:
+def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None = None,
+             runner: Runner = run_shard) -> Iterator[ShardResult]:
     """Run shards on the Dask cluster at `address`; yield results in shard order."""
     distributed = _import_distributed()
     client = connect(address)
@@ -119,7 +123,7 @@ def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None 
         def wait_any(futures):
             return [next(finished), *finished.next_batch(block=False)]
 
-        yield from _ordered(shards, submit, 2 * workers, wait_any, progress)
+        yield from _ordered(shards, submit, 2 * workers, wait_any, progress, runner)
     except (OSError, TimeoutError, cf.CancelledError) as error:  # lost workers or scheduler
         raise ToolkitError(f"the Dask cluster at {address} failed during the run: {error!r}") from None
     finally:
@@ -131,8 +135,13 @@ def run_shards(
     workers: int = 1,
     scheduler: str | None = None,
     progress: ProgressFn | None = None,
+    runner: Runner = run_shard,
 ) -> Iterator[ShardResult]:
-    """Run shards on the chosen backend; results in shard order."""
+    """Run shards on the chosen backend; results in shard order.
+
+    `runner` is the pure, module-level function that plays one shard (run_shard, or another that
+    takes a shard with the same `editions`, `bots` and `seed` fields and returns a picklable result).
+    """
     if scheduler:
-        return run_dask(shards, scheduler, progress)
-    return run_local(shards, workers, progress)
+        return run_dask(shards, scheduler, progress, runner)
+    return run_local(shards, workers, progress, runner)

@@ -3,7 +3,8 @@ name for the edition's rules family; the family seats them)."""
 from __future__ import annotations
 
 from toolkit.bots.registry import (AUTOMA, DEFAULT_MCTS_ITERATIONS, GREEDY, KIND_NAMES,  # noqa: F401
-                                   MAX_MCTS_ITERATIONS, MCTS, RANDOM, BotSpec, parse_bot, split_bots)
+                                   MAX_MCTS_ITERATIONS, MCTS, RANDOM, BotSpec, parse_bot,
+                                   reproducibility, split_bots)
 from toolkit.games.family import Seating, family_of
 from toolkit.specs.models import Edition
 
@@ -17,3 +18,13 @@ def seat_bots(text: str, edition: Edition, automa_level: int = 1, automa_deck: s
 def parse_bots(text: str, edition: Edition, automa_level: int = 1, automa_deck: str = "normal") -> tuple[BotSpec, ...]:
     """The seated bots only (see seat_bots)."""
     return seat_bots(text, edition, automa_level, automa_deck).bots
+
+
+def games_per_deal(bots: tuple[BotSpec, ...], edition: Edition) -> int:
+    """Games per deal of already parsed bots: 2 when the family swaps seats, else 1."""
+    return family_of(edition).seating(tuple(bots), edition, "").games_per_deal
+
+
+def seat_rule(bots: tuple[BotSpec, ...], edition: Edition) -> str:
+    """How the family seats these bots, in one sentence for reports."""
+    return family_of(edition).seating(tuple(bots), edition, "").rule

@@ -113,17 +113,54 @@ def balance_rows(variant: dict) -> list[list[str]]:
     return rows
 
 
+def sprt_line(verdict: dict) -> str:
+    """One line of a variant's sequential test."""
+    return (f"sequential test on {verdict['figure']}: {verdict['decision']} after {verdict['games']} games "
+            f"(difference that matters {verdict['delta']:g}, alpha {verdict['alpha']:g}, beta {verdict['beta']:g})")
+
+
+def difference_chart(variant: dict, width: int = 41) -> list[str]:
+    """The paired differences as a text chart: each figure's 95% interval scaled to its own largest end.
+
+    `|` is zero, `=` the interval, `o` the estimate; figures are scaled separately (their units differ).
+    """
+    lines = ["```"]
+    for d in variant["differences"]:
+        diff_ = d["difference"]
+        if diff_.get("mean") is None or diff_.get("low") is None:
+            lines.append(f"{d['label'][:26]:<26} n/a")
+            continue
+        reach = max(abs(diff_["low"]), abs(diff_["high"])) or 1.0
+        half = width // 2
+        col = lambda x: half + round(x / reach * half)  # noqa: E731
+        row = [" "] * (width + 1)
+        for c in range(col(diff_["low"]), col(diff_["high"]) + 1):
+            row[c] = "="
+        row[half] = "|"
+        row[col(diff_["mean"])] = "o"
+        k, unit = (100.0, " pp") if d["metric"] in RATE_METRICS else (1.0, "")
+        lines.append(f"{d['label'][:26]:<26} {''.join(row)} {k * diff_['mean']:+.2f}{unit}")
+    lines.append("```")
+    return lines
+
+
 def balance_markdown(doc: dict) -> str:
     base = doc["base"]
     lines = [f"# Balance: variants of {base['edition']['title']}", ""]
     lines += [f"Base `{base['ref']}`:"] + _edition_lines(base["edition"]) + [""]
-    lines += _run_lines(doc) + [f"- Pairing: {doc['pairing']}", ""]
+    lines += _run_lines(doc) + [f"- Pairing: {doc['pairing']}"]
+    if "sequential" in doc:
+        lines += [f"- Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games"]
+    lines += [""]
     family = base["edition"]["family"]
     for variant in doc["variants"]:
         lines += [f"## Variant `{variant['ref']}`: {variant['edition']['title']}", ""]
         lines += _edition_lines(variant["edition"]) + [""]
+        if "sprt" in variant:
+            lines += [f"**{sprt_line(variant['sprt'])}**", ""]
         lines += _table(["figure", "base", "variant", "difference (95% interval)", "p", "significant"], balance_rows(variant))
-        lines += [""]
+        lines += ["", "Paired differences (variant - base), 95% intervals, each row on its own scale:", ""]
+        lines += difference_chart(variant) + [""]
     lines += ["## Base figures", ""] + _figures_markdown(base["figures"], family) + [""]
     for variant in doc["variants"]:
         lines += [f"## Figures of `{variant['ref']}`", ""] + _figures_markdown(variant["figures"], family) + [""]

@@ -11,7 +11,7 @@ import math
 
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
-from reportlab.graphics.shapes import Drawing, String
+from reportlab.graphics.shapes import Circle, Drawing, Line, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import getSampleStyleSheet
@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
-from toolkit.sim.report_md import _family, balance_rows, summary_rows, track_line
+from toolkit.sim.report_md import RATE_METRICS, _family, balance_rows, sprt_line, summary_rows, track_line
 
 MAX_BINS = 30
 SERIES_COLOURS = (colors.HexColor("#3b6ea5"), colors.HexColor("#c8553d"), colors.HexColor("#6a994e"), colors.HexColor("#8d6a9f"))
@@ -79,6 +79,36 @@ def bar_chart(title: str, labels: list[str], data: list[list[float]], names: lis
 def hist_chart(title: str, series: list[list[list[int]]], names: list[str]) -> Drawing:
     labels, counts = bin_histogram(series)
     return bar_chart(title, labels, counts, names)
+
+
+def difference_chart(variant: dict, width: float = 170 * mm) -> Drawing:
+    """Paired differences (variant - base) with 95% intervals, one row per figure, each row scaled to
+    its own largest interval end (the figures' units differ); the grey rule is zero."""
+    rows = [d for d in variant["differences"] if d["difference"].get("low") is not None]
+    row_h = 7 * mm
+    label_w = 52 * mm
+    value_w = 30 * mm
+    height = (len(rows) + 1) * row_h + 8 * mm
+    drawing = Drawing(width, height)
+    plot_x0, plot_x1 = label_w, width - value_w
+    zero = (plot_x0 + plot_x1) / 2
+    half = (plot_x1 - plot_x0) / 2
+    drawing.add(String(width / 2, height - 5 * mm, "Paired differences, variant - base (95% intervals, each row on its own scale)",
+                       fontSize=8, textAnchor="middle"))
+    drawing.add(Line(zero, 2 * mm, zero, height - 9 * mm, strokeColor=colors.grey, strokeWidth=0.5))
+    for i, d in enumerate(rows):
+        diff_ = d["difference"]
+        y = height - 9 * mm - (i + 0.6) * row_h
+        reach = max(abs(diff_["low"]), abs(diff_["high"])) or 1.0
+        x = lambda v: zero + v / reach * half * 0.95  # noqa: E731
+        colour = SERIES_COLOURS[1] if diff_["significant"] else SERIES_COLOURS[0]
+        drawing.add(String(2 * mm, y - 2.5, d["label"], fontSize=7))
+        drawing.add(Line(x(diff_["low"]), y, x(diff_["high"]), y, strokeColor=colour, strokeWidth=1.5))
+        drawing.add(Circle(x(diff_["mean"]), y, 2.2, fillColor=colour, strokeColor=None))
+        k, unit = (100.0, " pp") if d["metric"] in RATE_METRICS else (1.0, "")
+        drawing.add(String(plot_x1 + 2 * mm, y - 2.5, f"{k * diff_['mean']:+.2f}{unit} [{k * diff_['low']:+.2f}, {k * diff_['high']:+.2f}]",
+                           fontSize=6))
+    return drawing
 
 
 class _Doc:
@@ -170,10 +200,15 @@ def balance_pdf(doc: dict) -> bytes:
     _edition_paragraph(d, base["edition"])
     _run_paragraphs(d, doc)
     d.para(f"Pairing: {doc['pairing']}.")
+    if "sequential" in doc:
+        d.para(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games.")
     for variant in doc["variants"]:
         d.heading(f"Variant {variant['ref']}: {variant['edition']['title']}", 2)
         _edition_paragraph(d, variant["edition"])
+        if "sprt" in variant:
+            d.para(sprt_line(variant["sprt"]) + ".")
         d.table(["figure", "base", "variant", "difference", "p", "significant"], balance_rows(variant), small=True)
+        d.add(difference_chart(variant))
         _section(d, _family(family).comparison_chart(base["figures"], variant["figures"]))
     d.heading("Base figures", 2)
     _figures(d, base["figures"], family)

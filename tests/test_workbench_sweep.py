@@ -1,0 +1,127 @@
+"""`patchwork sweep`: every sweepable key changes games, the grid, files and refusals."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from pypdf import PdfReader
+
+from cli_helpers import ok
+from toolkit.sim.botspec import parse_bots
+from toolkit.specs import load_edition
+from toolkit.workbench import runner, setpath
+from workbench_helpers import refused
+
+# One value per sweepable key that differs from the bundled edition's.
+CHANGES = {
+    "starting_buttons": 9,
+    "market_window": 1,
+    "empty_penalty": 0,
+    "bonus.points": 30,
+    "bonus.square_size": 5,
+    "time_track.income_marks": (3, 9, 15, 53),
+    "time_track.leather_patches": (2, 4, 6),
+    "patches.*.cost": 0,
+    "patches.*.time": 9,
+    "patches.*.income": 3,
+    "rounds": 1,
+    "turns_per_round": 4,
+    "circle_size": 10,
+    "refill": 8,
+}
+
+
+def test_every_sweepable_key_is_covered_here():
+    assert {k.path for k in setpath.SWEEPABLE} == set(CHANGES)
+
+
+@pytest.mark.parametrize("key", [k for k in setpath.SWEEPABLE], ids=lambda k: k.path)
+def test_every_sweepable_key_changes_the_games(key):
+    base = load_edition("classic" if key.family.value == "time-track" else "doodle")
+    path = key.path.replace("*", "P11")  # a 6-cell patch with income the greedy bot buys
+    value = CHANGES[key.path]
+    assert setpath.get_value(base, path) != value
+    edited = setpath.apply(base, path, value)
+    bots = parse_bots("greedy,greedy" if key.family.value == "time-track" else "greedy", base)
+    played = runner.play((base, edited), bots, 11, 0, 12)
+    before, after = played.per_game
+    assert not np.array_equal(before.score, after.score), f"{path}={value} left every game unchanged"
+
+
+def test_sweep_cli_writes_a_grid_with_figures_charts_and_the_same_bytes_for_any_worker_count(tmp_path):
+    outs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}"
+        result = ok("sweep", "classic", "--set", "starting_buttons=3..5", "--set", "patches.P05.cost=0,4",
+                    "--bots", "random,random", "--games", "20", "--seed", "2", "--workers", workers,
+                    "--out", str(out), "--no-progress")
+        assert "sweep of classic: 20 games per point" in result.output
+        outs.append(out)
+    names = sorted(p.name for p in outs[0].iterdir())
+    assert {"results.json", "report.md", "report.pdf"} <= set(names)
+    pngs = [n for n in names if n.endswith(".png")]
+    assert "chart-P05-buy-rate.png" in pngs and "chart-seat-0-win-rate.png" in pngs
+    for name in names:
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+    doc = json.loads((outs[0] / "results.json").read_text())
+    assert doc["kind"] == "sweep"
+    assert [p["set"] for p in doc["points"]] == [
+        {"starting_buttons": b, "patches.P05.cost": c} for b in (3, 4, 5) for c in (0, 4)]
+    for point in doc["points"]:
+        figures = point["figures"]
+        assert figures["games"] == 20 and "seats" in figures and "patches" in figures
+    p05 = [next(p for p in point["figures"]["patches"] if p["id"] == "P05") for point in doc["points"]]
+    assert [p["cost"] for p in p05] == [0, 4] * 3
+    text = "".join(page.extract_text() for page in PdfReader(outs[0] / "report.pdf").pages)
+    assert "Sweep of" in text and "P05 buy rate" in text
+
+
+def test_sweep_of_leather_layouts_names_the_layout_of_each_point(tmp_path):
+    out = tmp_path / "leather"
+    ok("sweep", "classic", "--set", "time_track.leather_patches=[20,26,32,44,50],[26,32,38,44,50]", "--bots", "random,random",
+       "--games", "10", "--out", str(out), "--no-progress")
+    doc = json.loads((out / "results.json").read_text())
+    layouts = [p["edition"]["time_track"]["leather_patches"] for p in doc["points"]]
+    assert layouts == [[20, 26, 32, 44, 50], [26, 32, 38, 44, 50]]
+
+
+def test_doodle_sweep_reports_doodle_figures(tmp_path):
+    out = tmp_path / "doodle"
+    ok("sweep", "doodle", "--set", "rounds=2,3", "--games", "6", "--out", str(out), "--no-progress")
+    doc = json.loads((out / "results.json").read_text())
+    assert [len(p["figures"]["rounds"]) for p in doc["points"]] == [2, 3]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("classic", "--set", "tie_break=1"), "not a key the time-track engine reads"),
+    (("doodle", "--set", "empty_penalty=0,1"), "not a key the doodle engine reads"),
+    (("classic", "--set", "starting_buttons=3..5", "--set", "starting_buttons=1"), "set twice"),
+    (("classic", "--set", "starting_buttons=0..199", "--set", "market_window=1..3"), "at most"),
+    (("classic", "--set", "time_track.income_marks=[5,70]"), "past the final space"),
+    (("classic", "--set", "starting_buttons=3", "--games", "0"), "--games"),
+    (("classic", "--set", "starting_buttons=3", "--bots", "mcts:abc,greedy"), "mcts:abc"),
+    (("nowhere-edition", "--set", "starting_buttons=3"), "nowhere-edition"),
+])
+def test_sweep_refuses_bad_input_with_one_line(args, message):
+    assert message in refused("sweep", *args)
+
+
+def test_a_point_the_rules_or_the_engine_cannot_play_is_refused_before_any_game():
+    assert "rounds need" in refused("sweep", "doodle", "--set", "rounds=3,9")
+    assert "turns per round" in refused("sweep", "doodle", "--set", "turns_per_round=9")
+    many = ",".join(str(s) for s in range(1, 18))
+    assert "at most 16 leather patches" in refused("sweep", "classic", "--set", f"time_track.leather_patches=[{many}]")
+
+
+def test_sequential_sweep_stops_when_every_point_is_decided_against_the_first(tmp_path):
+    out = tmp_path / "seq"
+    result = ok("sweep", "classic", "--set", "starting_buttons=5,15", "--set", "bonus.points=7", "--bots", "greedy,greedy",
+                "--games", "2000", "--seed", "4", "--sprt", "score", "--out", str(out), "--no-progress")
+    assert "different on score" in result.output
+    doc = json.loads((out / "results.json").read_text())
+    first, rich = doc["points"]
+    assert "sprt" not in first and rich["sprt"]["decision"] == "different"
+    assert doc["games"] < 2000 and rich["figures"]["games"] == doc["games"]
+    assert "sequential test vs the first point" in (out / "report.md").read_text()
+    assert "needs 2 or more points" in refused("sweep", "classic", "--set", "starting_buttons=5", "--sprt", "score")

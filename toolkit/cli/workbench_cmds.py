@@ -1,0 +1,320 @@
+"""`patchwork price`, `patchwork sweep` and `patchwork ladder`: the designer's workbench.
+
+Each command validates everything before the first game, plays on local workers or a Dask
+scheduler with a progress bar, prints a short table, and with --out writes results.json,
+report.md and report.pdf (sweep also one PNG chart per figure), rendered in memory first and
+written atomically.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import shlex
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from toolkit.errors import UsageError
+from toolkit.fileio import atomic_write_bytes, atomic_write_text
+
+OUT_FILES = ("results.json", "report.md", "report.pdf")
+
+
+def check_run_options(games: int, seed: int, workers: int, scheduler: Optional[str], out: Optional[Path]) -> None:
+    if games <= 0:
+        raise UsageError(f"--games must be a positive number of games, got {games}")
+    if games > 10**8:
+        raise UsageError(f"--games must be at most {10**8}, got {games}")
+    if seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if scheduler is not None and "://" not in scheduler:
+        raise UsageError(f"--scheduler '{scheduler}': expected an address like tcp://HOST:PORT")
+    if out is not None and out.exists() and not out.is_dir():
+        raise UsageError(f"--out '{out}' is a file; expected a directory for {', '.join(OUT_FILES)}")
+
+
+def deals_for(games: int, per_deal: int) -> int:
+    if games % per_deal:
+        raise UsageError(f"--games {games}: each deal is played twice with seats swapped, so the number of games "
+                         f"must be even (e.g. {games + 1})")
+    return games // per_deal
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, show: bool, label: str = "games"):
+    """Yields `advance(games)`; the bar is drawn on stderr and disappears when done."""
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True, disable=not show) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda games: bar.advance(task, games)
+
+
+def write_out(out: Path, doc: dict, md: str, pdf: bytes, extra: dict[str, bytes] | None = None) -> None:
+    atomic_write_text(out / "results.json", json.dumps(doc, indent=2) + "\n")
+    atomic_write_text(out / "report.md", md)
+    atomic_write_bytes(out / "report.pdf", pdf)
+    for name, data in (extra or {}).items():
+        atomic_write_bytes(out / name, data)
+    names = [*OUT_FILES, *(extra or {})]
+    typer.echo(f"wrote {', '.join(str(out / n) for n in names)}")
+
+
+def speed_line(games: int, elapsed: float, workers: int, scheduler: Optional[str]) -> str:
+    where = f"scheduler {scheduler}" if scheduler else f"{workers} worker(s)"
+    rate = games / elapsed if elapsed > 0 else float("inf")
+    return f"{games} games in {elapsed:.1f} s ({rate:,.0f} games/s, {where})"
+
+
+def _table(title: str, header: list[str], rows: list[list]) -> None:
+    table = Table(title=title, header_style="bold")
+    for h in header:
+        table.add_column(h)
+    for row in rows:
+        table.add_row(*[str(c) for c in row])
+    Console().print(table)
+
+
+def _bots(text: str, edition, automa_level: int = 1, automa_deck: str = "normal"):
+    from toolkit.sim.botspec import parse_bots
+
+    return parse_bots(text, edition, automa_level, automa_deck)
+
+
+def _seats(bots, edition) -> str:
+    from toolkit.sim.botspec import seat_rule
+
+    return seat_rule(bots, edition)
+
+
+def _reproducibility(doc: dict, bots) -> dict:
+    from toolkit.sim.botspec import reproducibility
+
+    reproducible, why = reproducibility(bots)
+    doc["reproducible"] = reproducible
+    doc["reproducibility"] = why
+    return doc
+
+
+# ----- price ----------------------------------------------------------------------------------
+
+
+def price(
+    edition: str = typer.Argument(..., help="Edition name or a VARIANT.yaml file (e.g. one that adds your new patch)."),
+    patch: str = typer.Argument(..., help="Id of the patch to price, e.g. P05."),
+    values: str = typer.Option("0..10", "--values", help="Values to try: A..B[:STEP] or a,b,c."),
+    over: str = typer.Option("cost", "--over", help="The stat to sweep: cost, time or income."),
+    bots: str = typer.Option("greedy,greedy", "--bots", help="Two bots: random, greedy, mcts:N, mcts:Xs."),
+    games: int = typer.Option(1000, "--games", help="Games per value (and for the out-of-reach reference), even."),
+    seed: int = typer.Option(0, "--seed", help="Master seed: every value plays the same deals."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    width: Optional[float] = typer.Option(None, "--width", help="Stop as soon as the fair value's 95% interval is no wider "
+                                          "than this; --games is then the most to play per value."),
+) -> None:
+    """Fair price of one patch: buy rate, timing and the buyer's advantage at each value, and where it is neutral."""
+    from toolkit.sim.botspec import games_per_deal
+    from toolkit.sim.figures import edition_facts
+    from toolkit.specs import load_edition
+    from toolkit.workbench import price as pr
+    from toolkit.workbench import report
+
+    check_run_options(games, seed, workers, scheduler, out)
+    ed = load_edition(edition)
+    vals = pr.check(ed, patch, over, values)
+    bot_specs = _bots(bots, ed)
+    per_deal = games_per_deal(bot_specs, ed)
+    if width is not None and not (width > 0 and math.isfinite(width)):
+        raise UsageError(f"--width must be a positive interval width, got {width:g}")
+    request = pr.PriceRequest(ed, patch, over, vals, bot_specs, deals_for(games, per_deal), seed)
+    started = time.perf_counter()
+    with progress_bar(request.games * (len(vals) + 1), show_progress) as advance:
+        body, played = pr.run(request, workers, scheduler, advance, width)
+    elapsed = time.perf_counter() - started
+    parts = ["patchwork", "price", edition, patch, "--values", values, "--over", over, "--bots", bots,
+             "--games", str(games), "--seed", str(seed)]
+    if width is not None:
+        parts += ["--width", f"{width:g}"]
+    doc = report.header("price", shlex.join(parts), bot_specs, played.games, played.deals, per_deal, seed,
+                        _seats(bot_specs, ed))
+    p = ed.patch(patch)
+    doc.update({"edition": edition_facts(ed), "over": over,
+                "patch": {"id": p.id, "cost": p.cost, "time": p.time, "income": p.income, "size": p.shape.size},
+                "reference": f"the same deals with {patch} at cost {pr.REFERENCE_COST} (out of reach: never bought)",
+                "estimator": pr.ESTIMATOR, "bias": pr.BIAS, **body})
+    _reproducibility(doc, bot_specs)
+    _table(f"{patch} in {ed.name}: {request.games} games per value, seed {seed}", report.PRICE_HEADER, report.price_rows(doc))
+    typer.echo(f"fair {over}: {report.fair_text(doc['fair'], over)}")
+    if "stopping" in doc:
+        typer.echo(report.stopping_text(doc["stopping"]))
+    typer.echo(speed_line(played.games * (len(vals) + 1), elapsed, workers, scheduler))
+    if out:
+        write_out(out, doc, report.price_markdown(doc), report.price_pdf(doc))
+
+
+# ----- sweep ----------------------------------------------------------------------------------
+
+
+def sweep(
+    base: str = typer.Argument(..., help="Base edition name or spec file."),
+    settings: List[str] = typer.Option(..., "--set", help="KEY=VALUES, e.g. starting_buttons=3..8, patches.P05.cost=0..6:2, "
+                                       "bonus.points=0,5,7, time_track.leather_patches=[20,26],[26,32]; several make a grid."),
+    bots: Optional[str] = typer.Option(None, "--bots", help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
+    games: int = typer.Option(1000, "--games", help="Games per grid point (even when seats are swapped)."),
+    seed: int = typer.Option(0, "--seed", help="Master seed: every point plays the same deals."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf and PNG charts."),
+    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", help="Stop once a GSPRT of every point against the first point is "
+                                       "decisive on this figure: seat-win, score or margin; --games is then the most to play."),
+    sprt_delta: Optional[float] = typer.Option(None, "--sprt-delta", help="Smallest difference that matters, per game."),
+    sprt_alpha: float = typer.Option(0.05, "--sprt-alpha", help="Bound on calling a point that changes nothing different."),
+    sprt_beta: float = typer.Option(0.05, "--sprt-beta", help="Bound on calling a point --sprt-delta away the same."),
+) -> None:
+    """Play the base with keys set to each value (a grid for several --set) on the same deals."""
+    from toolkit.sim.botspec import games_per_deal
+    from toolkit.sim.figures import edition_facts
+    from toolkit.specs import load_edition
+    from toolkit.specs.models import Family
+    from toolkit.workbench import report, setpath
+    from toolkit.workbench import sweep as sw
+
+    check_run_options(games, seed, workers, scheduler, out)
+    ed = load_edition(base)
+    parsed = [setpath.parse_setting(text, ed) for text in settings]
+    points = setpath.grid(parsed)
+    bots_text = bots or ("random" if ed.family == Family.DOODLE else "greedy,greedy")
+    bot_specs = _bots(bots_text, ed)
+    per_deal = games_per_deal(bot_specs, ed)
+    deals = deals_for(games, per_deal)
+    eds = sw.editions(ed, points)
+    _check_playable(eds, points)
+    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
+        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
+    plan = None
+    if sprt is not None:
+        from toolkit.workbench import sprt as sq
+
+        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, ed.family)
+        if len(points) < 2:
+            raise UsageError("--sprt: a sequential sweep compares every point with the first, so it needs 2 or more points")
+    started = time.perf_counter()
+    with progress_bar(deals * per_deal * len(points), show_progress) as advance:
+        if plan is None:
+            rows, played = sw.run(ed, points, bot_specs, seed, deals, workers, scheduler, advance)
+        else:
+            rows, played, _ = sw.run_sequential(ed, points, bot_specs, seed, deals, workers, scheduler, plan, advance)
+    elapsed = time.perf_counter() - started
+    parts = ["patchwork", "sweep", base, *[a for s in settings for a in ("--set", s)], "--bots", bots_text,
+             "--games", str(games), "--seed", str(seed)]
+    if plan is not None:
+        parts += ["--sprt", sprt, "--sprt-delta", f"{plan.delta:g}", "--sprt-alpha", f"{plan.alpha:g}",
+                  "--sprt-beta", f"{plan.beta:g}"]
+    command = shlex.join(parts)
+    doc = report.header("sweep", command, bot_specs, played.games, played.deals, per_deal, seed, _seats(bot_specs, ed))
+    if plan is not None:
+        doc["sequential"] = {"test": plan.statement() + "; every point against the first", "games_cap": games}
+    doc.update({"edition": edition_facts(ed),
+                "grid": "; ".join(f"{s.path} = {', '.join(setpath.value_text(v) for v in s.values)}" for s in parsed),
+                "touched_patches": sw.touched_patches(parsed), "points": rows})
+    _reproducibility(doc, bot_specs)
+    header, table_rows = report.sweep_rows(doc)
+    _table(f"sweep of {ed.name}: {played.games} games per point, seed {seed}", header, table_rows)
+    for row in rows[1:]:
+        if "sprt" in row:
+            v = row["sprt"]
+            typer.echo(f"{report.point_label(row)} against {report.point_label(rows[0])}: {v['decision']} on {v['figure']} "
+                       f"after {v['games']} games")
+    typer.echo(speed_line(played.games * len(points), elapsed, workers, scheduler))
+    if out:
+        from toolkit.workbench import charts
+
+        pngs = {f"{stem}.png": charts.png(chart) for stem, chart in report.sweep_charts(doc)}
+        write_out(out, doc, report.sweep_markdown(doc), report.sweep_pdf(doc), pngs)
+
+
+def _check_playable(editions, points) -> None:
+    """Build every point's kernel tables now, so a point the engine cannot play fails before any game."""
+    from toolkit.errors import SpecError
+    from toolkit.specs.models import Family
+    from toolkit.workbench.setpath import value_text
+
+    for edition, point in zip(editions, points):
+        try:
+            if edition.family == Family.TIME_TRACK:
+                from toolkit.games.timetrack.tables import tables_for
+
+                tables_for(edition)
+            else:
+                from toolkit.games.doodle.kernel import build_tables
+
+                build_tables(edition)
+        except SpecError as error:
+            where = ", ".join(f"{k}={value_text(v)}" for k, v in point.items())
+            problems = "; ".join(f"{p.key_path}: {p.message}" for p in error.problems)
+            raise UsageError(f"--set {where}: the engine cannot play this point ({problems})") from None
+
+
+# ----- ladder ---------------------------------------------------------------------------------
+
+
+def ladder(
+    bots: List[str] = typer.Argument(..., help="Two or more bots: random, greedy, mcts:N, mcts:Xs."),
+    edition: str = typer.Option("classic", "--edition", help="Edition name or spec file (time-track games)."),
+    games: int = typer.Option(400, "--games", help="Games per pair of bots (even: each deal is played with seats swapped)."),
+    seed: int = typer.Option(0, "--seed", help="Master seed: every pair plays the same deals."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Paired round robin of bots and their Bradley-Terry ratings on the Elo scale, with 95% intervals."""
+    from toolkit.sim.botspec import parse_bot
+    from toolkit.sim.figures import edition_facts
+    from toolkit.specs import load_edition
+    from toolkit.workbench import ladder as ld
+    from toolkit.workbench import report
+
+    check_run_options(games, seed, workers, scheduler, out)
+    ed = load_edition(edition)
+    specs = [parse_bot(b, ed.family) for b in bots]
+    ld.check(ed, specs)
+    for spec in specs:
+        _bots(f"{spec.name},{spec.name}", ed)
+    deals = deals_for(games, 2)
+    pairs = len(specs) * (len(specs) - 1) // 2
+    started = time.perf_counter()
+    with progress_bar(games * pairs, show_progress) as advance:
+        wins, pair_rows = ld.run(ed, specs, seed, deals, workers, scheduler, advance)
+    elapsed = time.perf_counter() - started
+    command = shlex.join(["patchwork", "ladder", *bots, "--edition", edition, "--games", str(games), "--seed", str(seed)])
+    doc = report.header("ladder", command, specs, games, deals, 2, seed, _seats(tuple(specs[:2]), ed))
+    doc.update({"edition": edition_facts(ed),
+                "model": (f"Bradley-Terry maximum likelihood on the wins of every pair; Elo = 400 log10(strength), mean 0; "
+                          f"{ld.PRIOR:g} virtual drawn game per pair keeps ratings finite; 95% Wald intervals from the "
+                          "observed information"),
+                "wins": {"bots": [s.label for s in specs], "matrix": wins.tolist()},
+                "ratings": ld.ratings([s.label for s in specs], wins), "pairs": pair_rows})
+    _reproducibility(doc, specs)
+    _table(f"ladder on {ed.name}: {games} games per pair, seed {seed}", report.LADDER_HEADER, report.ladder_rows(doc))
+    typer.echo(speed_line(games * pairs, elapsed, workers, scheduler))
+    if out:
+        write_out(out, doc, report.ladder_markdown(doc), report.ladder_pdf(doc))
+
+
+def register(app: typer.Typer) -> None:
+    from toolkit.cli.sim_cmds import _reporting_errors
+
+    app.command("price")(_reporting_errors(price))
+    app.command("sweep")(_reporting_errors(sweep))
+    app.command("ladder")(_reporting_errors(ladder))

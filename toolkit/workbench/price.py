@@ -1,0 +1,255 @@
+"""`patchwork price`: the fair price of one patch, from games where only its price differs.
+
+The patch's cost (or, with `--over`, its time or income) is set to each value of a range, and
+every value is played on the same deal seeds as a reference edition in which the patch is priced
+out of reach (cost REFERENCE_COST, which no player can afford, so it is never bought).
+
+Buyer's advantage at a value: over the games in which somebody bought the patch, the buyer's
+final margin (own score minus the opponent's) minus the margin of the same seat in the same deal
+and seat order of the reference games; its win-rate twin is the buyer's win minus the same seat's
+win in the reference game. Games are paired by deal, and the deal is the sampling unit: the
+estimate is the ratio (sum of the deals' advantages) / (number of purchases), its standard error
+the cluster (delta-method) one.
+
+The fitted curve is the line through the per-value advantages, weighted by how many purchases
+each rests on; the fair value is where the line crosses 0 (buying is then worth exactly what not
+being able to buy is worth). Its 95% interval is the percentile interval of the crossing over
+BOOTSTRAP resamples of the deals (seeded from --seed, so the same run gives the same bytes).
+
+Bias, stated in every result: the bots choose when to buy, so the advantage is measured in the
+positions where a bot of this strength found the patch worth buying (selection), not at a random
+moment; and the reference game drifts away from the priced game after the purchase, so the
+comparison is of whole games that share only their deal. The estimate is the price at which this
+bot pair is indifferent, which is what a designer asks, but a stronger bot may disagree. A value
+never bought gives no advantage and is left out of the fit.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from toolkit.errors import UsageError
+from toolkit.games.rng import derive_seed
+from toolkit.sim.botspec import BotSpec, games_per_deal
+from toolkit.sim.stats import Z95, wilson
+from toolkit.specs.models import Edition, Family
+from toolkit.workbench import runner, setpath
+
+REFERENCE_COST = 999
+"""The cost that puts a patch out of reach (the schema's largest cost)."""
+BOOTSTRAP = 400
+OVER = ("cost", "time", "income")
+ESTIMATOR = (
+    "buyer's advantage = mean over the games where the patch was bought of (buyer's margin) minus "
+    "(same seat's margin in the same deal and seat order with the patch priced out of reach); "
+    "deals are the sampling unit (ratio estimator, cluster standard error); fair value = where the "
+    "purchase-weighted least-squares line of advantage against value crosses 0; interval = "
+    f"2.5/97.5 percentiles over {BOOTSTRAP} bootstrap resamples of the deals"
+)
+BIAS = (
+    "the bots choose when to buy, so the advantage is measured where a bot of this strength buys "
+    "the patch (selection) and the price is the one at which this bot pair is indifferent; the "
+    "priced and the reference game share only the deal, so the estimate carries the whole game's "
+    "noise; values never bought are left out of the fit; a crossing outside the swept range is an "
+    "extrapolation"
+)
+
+
+@dataclass(frozen=True)
+class PriceRequest:
+    edition: Edition
+    patch_id: str
+    over: str
+    values: tuple[int, ...]
+    bots: tuple[BotSpec, ...]
+    deals: int
+    seed: int
+
+    @property
+    def games(self) -> int:
+        return self.deals * games_per_deal(self.bots, self.edition)
+
+
+def check(edition: Edition, patch_id: str, over: str, values_text: str) -> tuple[int, ...]:
+    if edition.family != Family.TIME_TRACK:
+        raise UsageError(f"price: '{edition.name}' is a {edition.family.value} edition; patches have a price only in the time-track games")
+    if over not in OVER:
+        raise UsageError(f"--over '{over}': expected one of {', '.join(OVER)}")
+    key, _ = setpath.find_key(f"patches.{patch_id}.{over}", edition)
+    values = tuple(setpath.parse_values(values_text, key, "--values"))
+    if len(values) < 2:
+        raise UsageError("--values: a price curve needs at least 2 values, e.g. 0..8")
+    if over == "cost" and REFERENCE_COST in values:
+        raise UsageError(f"--values: cost {REFERENCE_COST} is the out-of-reach reference itself")
+    return values
+
+
+def editions(request: PriceRequest) -> tuple[Edition, ...]:
+    """(reference, one edition per value)."""
+    path = f"patches.{request.patch_id}"
+    reference = setpath.apply(request.edition, f"{path}.cost", REFERENCE_COST)
+    return (reference, *(setpath.apply(request.edition, f"{path}.{request.over}", v) for v in request.values))
+
+
+# ----- the estimator --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Advantage:
+    """Per-deal totals of one value: purchases and the buyer's advantage summed over them."""
+
+    bought: np.ndarray
+    """(deals,) games of the deal in which the patch was bought."""
+    margin: np.ndarray
+    """(deals,) sum of the buyer's margin advantage over those games."""
+    win: np.ndarray
+    """(deals,) sum of the buyer's win advantage (-1, 0 or 1 per game)."""
+
+
+def advantage_by_deal(priced: runner.Games, reference: runner.Games, per_deal: int) -> Advantage:
+    """Buyer's advantage per deal: priced game against the reference game of the same deal and seats."""
+    seat = priced.buy_seat
+    bought = seat >= 0
+    rows = np.arange(seat.shape[0])
+    buyer = np.where(bought, seat, 0)
+    other = 1 - buyer
+    margin_priced = priced.score[rows, buyer] - priced.score[rows, other]
+    margin_reference = reference.score[rows, buyer] - reference.score[rows, other]
+    win = (priced.winner == buyer).astype(np.int64) - (reference.winner == buyer).astype(np.int64)
+    per = lambda x: np.where(bought, x, 0).reshape(-1, per_deal).sum(axis=1)  # noqa: E731
+    return Advantage(per(np.ones_like(seat)), per(margin_priced - margin_reference), per(win))
+
+
+def ratio(y: np.ndarray, x: np.ndarray) -> dict:
+    """Ratio estimate sum(y)/sum(x) over clusters, with its delta-method 95% interval."""
+    n, total = y.shape[0], int(x.sum())
+    if total == 0:
+        return {"estimate": None, "low": None, "high": None, "n": 0}
+    r = float(y.sum()) / total
+    if n < 2:
+        return {"estimate": round(r, 6), "low": None, "high": None, "n": total}
+    resid = y - r * x
+    se = math.sqrt(n / (n - 1) * float((resid * resid).sum())) / total
+    return {"estimate": round(r, 6) + 0.0, "low": round(r - Z95 * se, 6) + 0.0, "high": round(r + Z95 * se, 6) + 0.0, "n": total}
+
+
+def fit_line(values: np.ndarray, advantages: np.ndarray, weights: np.ndarray) -> tuple[float, float] | None:
+    """Weighted least squares `advantage = a + b * value`; None when it cannot be fitted."""
+    keep = weights > 0
+    if keep.sum() < 2:
+        return None
+    v, a, w = values[keep], advantages[keep], weights[keep]
+    mv, ma = (w * v).sum() / w.sum(), (w * a).sum() / w.sum()
+    sxx = (w * (v - mv) ** 2).sum()
+    if sxx == 0:
+        return None
+    b = (w * (v - mv) * (a - ma)).sum() / sxx
+    return float(ma - b * mv), float(b)
+
+
+def crossing(line: tuple[float, float] | None) -> float | None:
+    """The value where the line crosses 0 (None for a flat line)."""
+    if line is None or line[1] == 0:
+        return None
+    return -line[0] / line[1]
+
+
+def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, resamples: int = BOOTSTRAP) -> dict:
+    """Fitted line, crossing and its bootstrap interval from per-deal advantages of every value."""
+    bought = np.stack([a.bought for a in per_value])  # (values, deals)
+    margin = np.stack([a.margin for a in per_value])
+    counts = bought.sum(axis=1).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        adv = np.where(counts > 0, margin.sum(axis=1) / np.maximum(counts, 1), 0.0)
+    line = fit_line(values.astype(float), adv, counts)
+    point = crossing(line)
+    deals = bought.shape[1]
+    rng = np.random.Generator(np.random.PCG64(derive_seed(seed, 2**31 - 7)))
+    roots = []
+    for _ in range(resamples):
+        idx = rng.integers(0, deals, deals)
+        c = bought[:, idx].sum(axis=1).astype(float)
+        a = np.where(c > 0, margin[:, idx].sum(axis=1) / np.maximum(c, 1), 0.0)
+        root = crossing(fit_line(values.astype(float), a, c))
+        if root is not None and math.isfinite(root):
+            roots.append(root)
+    low = high = None
+    if point is not None and len(roots) >= resamples // 2:
+        low, high = (float(x) for x in np.percentile(np.array(roots), [2.5, 97.5]))
+    rnd = lambda x: None if x is None else round(x, 4) + 0.0  # noqa: E731
+    return {
+        "estimate": rnd(point),
+        "low": rnd(low),
+        "high": rnd(high),
+        "line": None if line is None else {"intercept": rnd(line[0]), "slope": rnd(line[1])},
+        "inside_range": point is not None and float(values.min()) <= point <= float(values.max()),
+        "resamples_used": len(roots),
+    }
+
+
+FIRST_LOOK = 200
+"""Deals before a `--width` run first looks at the fair value's interval."""
+
+
+def run(request: PriceRequest, workers: int, scheduler: str | None,
+        progress: Callable[[int], None] | None = None, width: float | None = None) -> tuple[dict, runner.Played]:
+    """Play the reference and every value on the same deals; the `values`/`fair` part of the result.
+
+    With `width`, deals are played in growing batches (as the sequential tests do) and play stops at
+    the first look where the fair value's 95% interval is no wider than `width`; `request.deals`
+    is then the most to play, and `body["stopping"]` says where and whether the width was reached.
+    """
+    eds = editions(request)
+    if width is None:
+        played = runner.play(eds, request.bots, request.seed, 0, request.deals, workers, scheduler,
+                             watch=request.patch_id, progress=progress)
+        return summarise(request, played), played
+    parts = []
+    for start, stop in runner.batches(min(FIRST_LOOK, request.deals), request.deals):
+        parts.append(runner.play(eds, request.bots, request.seed, start, stop, workers, scheduler,
+                                 watch=request.patch_id, progress=progress))
+        played = runner.combine(parts)
+        body = summarise(request, played)
+        fair = body["fair"]
+        reached = fair["low"] is not None and fair["high"] - fair["low"] <= width
+        if reached:
+            break
+    body["stopping"] = {"width": width, "reached": reached, "games": played.games,
+                        "rule": f"looks after {min(FIRST_LOOK, request.deals)} deals, then batches growing by half; "
+                                "stop at the first look where the fair value's 95% interval is no wider than the width"}
+    return body, played
+
+
+def summarise(request: PriceRequest, played: runner.Played) -> dict:
+    from toolkit.games.family import family_of
+
+    reference = played.per_game[0]
+    if int((reference.buy_seat >= 0).sum()):
+        raise UsageError(f"price: {request.patch_id} was bought at cost {REFERENCE_COST}; the out-of-reach reference failed")
+    rows, per_value = [], []
+    for k, value in enumerate(request.values, start=1):
+        games = played.per_game[k]
+        adv = advantage_by_deal(games, reference, played.per_deal)
+        per_value.append(adv)
+        n_bought = int(adv.bought.sum())
+        tally = played.tallies[k]
+        index = [p.id for p in request.edition.all_patches()].index(request.patch_id)
+        edition = setpath.apply(request.edition, f"patches.{request.patch_id}.{request.over}", value)
+        family = family_of(edition)
+        figures = family.figures(tally, edition, family.seating(tuple(request.bots), edition, ""))
+        patch_row = figures["patches"][index]
+        rows.append({
+            "value": value,
+            "buy_rate": wilson(n_bought, played.games).as_dict(),
+            "bought": n_bought,
+            "mean_ply": patch_row["mean_ply"],
+            "by_bot": patch_row["by_bot"],
+            "advantage": ratio(adv.margin, adv.bought),
+            "win_advantage": ratio(adv.win, adv.bought),
+            "buyer_win_rate": patch_row["buyer_win_rate"],
+        })
+    fair = fair_value(np.array(request.values), per_value, request.seed)
+    return {"values": rows, "fair": fair}

@@ -1,0 +1,245 @@
+"""Edit a resolved edition by key path: `starting_buttons=3..8`, `patches.P05.cost=0..6`.
+
+Only keys the engine really reads are accepted (SWEEPABLE, per rules family); a key the engine
+ignores would give a sweep of identical games, so it is refused with the list of keys that work.
+Values are checked against the same ranges as the spec schema, and an edited edition gets a fresh
+content hash, so its kernel tables and its game records never mix with the original's.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+from dataclasses import dataclass, replace
+
+from toolkit.errors import UsageError
+from toolkit.specs.loader import canonical_json
+from toolkit.specs.models import Edition, Family
+
+MAX_VALUES = 200
+"""Most values one `--set` may expand to (a grid multiplies them)."""
+MAX_POINTS = 400
+"""Most editions one grid may hold."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key the engine reads, with the range its values must lie in."""
+
+    path: str
+    """Dotted path; `*` stands for a patch id."""
+    low: int
+    high: int
+    family: Family
+    is_list: bool = False
+    """The value is an ascending list of spaces (time-track marks)."""
+    help: str = ""
+
+
+# The keys each engine reads (toolkit.games.timetrack.tables, toolkit.games.doodle.kernel). Keys the
+# engines do not read yet (`tie_break`, Doodle `empty_penalty`) are left out on purpose.
+SWEEPABLE: tuple[Key, ...] = (
+    Key("starting_buttons", 0, 999, Family.TIME_TRACK, help="buttons each player starts with"),
+    Key("market_window", 1, 99, Family.TIME_TRACK, help="patches after the neutral token that may be bought"),
+    Key("empty_penalty", 0, 99, Family.TIME_TRACK, help="points lost per empty quilt cell"),
+    Key("bonus.points", 0, 999, Family.TIME_TRACK, help="points of the k x k bonus tile"),
+    Key("bonus.square_size", 1, 9, Family.TIME_TRACK, help="side of the bonus square"),
+    Key("time_track.income_marks", 1, 500, Family.TIME_TRACK, is_list=True, help="spaces with an income mark"),
+    Key("time_track.leather_patches", 1, 500, Family.TIME_TRACK, is_list=True, help="spaces with a leather patch"),
+    Key("patches.*.cost", 0, 999, Family.TIME_TRACK, help="a patch's price in buttons"),
+    Key("patches.*.time", 0, 999, Family.TIME_TRACK, help="a patch's time"),
+    Key("patches.*.income", 0, 999, Family.TIME_TRACK, help="buttons printed on a patch"),
+    Key("rounds", 1, 99, Family.DOODLE, help="Doodle rounds"),
+    Key("turns_per_round", 1, 99, Family.DOODLE, help="Doodle turns per round"),
+    Key("circle_size", 1, 99, Family.DOODLE, help="Doodle cards face up at the start of a round"),
+    Key("refill", 0, 99, Family.DOODLE, help="Doodle cards added to the circle between rounds"),
+)
+
+_RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)(?::(\d+))?$")
+
+
+def key_names(family: Family) -> list[str]:
+    return [k.path.replace("*", "ID") for k in SWEEPABLE if k.family == family]
+
+
+def find_key(path: str, edition: Edition) -> tuple[Key, str | None]:
+    """The SWEEPABLE key for `path` and the patch id it names (None for edition keys)."""
+    parts = path.split(".")
+    patch_id = None
+    pattern = path
+    if len(parts) == 3 and parts[0] == "patches":
+        patch_id = parts[1]
+        pattern = f"patches.*.{parts[2]}"
+    for key in SWEEPABLE:
+        if key.path == pattern and key.family == edition.family:
+            if patch_id is not None:
+                ids = [p.id for p in edition.all_patches()]
+                if patch_id not in ids:
+                    raise UsageError(f"--set {path}: '{edition.name}' has no patch {patch_id} (patches: {ids[0]}..{ids[-1]})")
+            return key, patch_id
+    raise UsageError(
+        f"--set {path}: not a key the {edition.family.value} engine reads; sweepable keys: "
+        f"{', '.join(key_names(edition.family))}")
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas outside brackets: `[5,11],[7,11]` -> ['[5,11]', '[7,11]']."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return [p.strip() for p in parts]
+
+
+def _int(text: str, where: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"{where}: '{text}' is not a whole number") from None
+
+
+def parse_values(text: str, key: Key, where: str) -> list:
+    """`A..B[:STEP]`, `a,b,c`, or for list keys `[a,b],[c,d]`; checked against the key's range."""
+    text = text.strip()
+    if not text:
+        raise UsageError(f"{where}: no values; expected e.g. 3..8, 0..6:2 or 0,5,7")
+    if key.is_list:
+        values = []
+        for part in _split_top(text):
+            if not (part.startswith("[") and part.endswith("]")):
+                raise UsageError(f"{where}: '{part}' should be a bracketed list of spaces, e.g. [20,26,32]")
+            inner = part[1:-1].strip()
+            spaces = [_int(x.strip(), where) for x in inner.split(",")] if inner else []
+            for s in spaces:
+                if not key.low <= s <= key.high:
+                    raise UsageError(f"{where}: space {s} is outside {key.low}..{key.high}")
+            if len(set(spaces)) != len(spaces):
+                raise UsageError(f"{where}: {part} lists a space twice")
+            values.append(tuple(sorted(spaces)))
+    else:
+        match = _RANGE.match(text)
+        if match:
+            a, b, step = int(match[1]), int(match[2]), int(match[3] or 1)
+            if step < 1:
+                raise UsageError(f"{where}: the step of {text} must be at least 1")
+            if b < a:
+                raise UsageError(f"{where}: the range {text} is empty (end below start)")
+            values = list(range(a, b + 1, step))
+        else:
+            values = [_int(part, where) for part in _split_top(text)]
+        for v in values:
+            if not key.low <= v <= key.high:
+                raise UsageError(f"{where}: value {v} is outside {key.low}..{key.high}")
+    if len(values) > MAX_VALUES:
+        raise UsageError(f"{where}: {len(values)} values; at most {MAX_VALUES}")
+    if len(set(values)) != len(values):
+        raise UsageError(f"{where}: a value is listed twice")
+    return values
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One `--set KEY=VALUES` after parsing."""
+
+    path: str
+    key: Key
+    patch_id: str | None
+    values: tuple
+
+
+def parse_setting(text: str, edition: Edition) -> Setting:
+    if "=" not in text:
+        raise UsageError(f"--set '{text}': expected KEY=VALUES, e.g. starting_buttons=3..8")
+    path, _, values = text.partition("=")
+    path = path.strip()
+    key, patch_id = find_key(path, edition)
+    return Setting(path, key, patch_id, tuple(parse_values(values, key, f"--set {path}")))
+
+
+def get_value(edition: Edition, path: str):
+    """The current value at `path` (a SWEEPABLE path with a concrete patch id)."""
+    parts = path.split(".")
+    if parts[0] == "patches":
+        return getattr(edition.patch(parts[1]), parts[2])
+    if parts[0] == "bonus":
+        return None if edition.bonus is None else getattr(edition.bonus, parts[1])
+    if parts[0] == "time_track":
+        return tuple(getattr(edition.time_track, parts[1]))
+    return getattr(edition, parts[0])
+
+
+def _rehash(edition: Edition) -> Edition:
+    digest = hashlib.sha256(canonical_json(edition).encode("ascii")).hexdigest()
+    return replace(edition, content_hash=digest)
+
+
+def apply(edition: Edition, path: str, value) -> Edition:
+    """A copy of `edition` with `path` set to `value` (validated against the edition as a whole)."""
+    parts = path.split(".")
+    if parts[0] == "patches":
+        patch_id, field = parts[1], parts[2]
+
+        def edit(patches):
+            return tuple(replace(p, **{field: value}) if p.id == patch_id else p for p in patches)
+
+        edited = replace(edition, patches=edit(edition.patches), late_patches=edit(edition.late_patches))
+    elif parts[0] == "bonus":
+        if edition.bonus is None:
+            raise UsageError(f"--set {path}: '{edition.name}' has no bonus tile to change")
+        bonus = replace(edition.bonus, **{parts[1]: value})
+        if bonus.square_size > min(edition.board_width, edition.board_height):
+            raise UsageError(f"--set {path}={value}: a {bonus.square_size}x{bonus.square_size} square does not fit the "
+                             f"{edition.board_width}x{edition.board_height} board")
+        edited = replace(edition, bonus=bonus)
+    elif parts[0] == "time_track":
+        track = edition.time_track
+        if value and max(value) > track.final_space:
+            raise UsageError(f"--set {path}: space {max(value)} lies past the final space {track.final_space}")
+        edited = replace(edition, time_track=replace(track, **{parts[1]: tuple(value)}),
+                         track_layout=f"{edition.track_layout or track.id} ({parts[1]} {list(value)})")
+    else:
+        edited = replace(edition, **{parts[0]: value})
+    if edited.family == Family.DOODLE:
+        # The loader's deck rule (toolkit.specs.loader): every round's cards must exist.
+        cards = sum(p.copies for p in edited.patches)
+        needed = edited.circle_size + edited.refill * (edited.rounds - 1)
+        if needed > cards:
+            raise UsageError(f"--set {path}={value_text(value)}: {edited.rounds} rounds need {needed} cards "
+                             f"({edited.circle_size} + {edited.rounds - 1} x {edited.refill}) but the deck holds {cards}")
+        if edited.turns_per_round > edited.circle_size:
+            raise UsageError(f"--set {path}={value_text(value)}: {edited.turns_per_round} turns per round need at least "
+                             f"as many cards in the circle, which holds {edited.circle_size}")
+    return _rehash(edited)
+
+
+def apply_all(edition: Edition, assignment: dict):
+    for path, value in assignment.items():
+        edition = apply(edition, path, value)
+    return edition
+
+
+def grid(settings: list[Setting]) -> list[dict]:
+    """Every combination of the settings' values, the first setting varying slowest."""
+    if len({s.path for s in settings}) != len(settings):
+        raise UsageError("--set: the same key is set twice")
+    points = [dict(zip([s.path for s in settings], combo)) for combo in itertools.product(*[s.values for s in settings])]
+    if len(points) > MAX_POINTS:
+        raise UsageError(f"--set: the grid has {len(points)} points; at most {MAX_POINTS}")
+    return points
+
+
+def json_value(value):
+    """A setting value as JSON (marks as lists)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def value_text(value) -> str:
+    return "[" + ",".join(map(str, value)) + "]" if isinstance(value, tuple) else str(value)
