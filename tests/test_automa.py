@@ -268,3 +268,11 @@ def test_the_tactical_deck_shows_the_next_cards_virtual_buttons():
     assert game.next_card_buttons == 1
     assert "next card (tactical deck, back shown): 1 virtual buttons" in game.render_text()
     assert new(deck="normal").next_card_buttons is None
+
+
+def test_the_barcode_card_carries_its_printed_number_12():
+    edition = load_edition("anniversary")
+    barcode = [card for card in edition.automa.deck("normal") if card.virtual_buttons == 0]
+    assert [card.number for card in barcode] == [12]
+    numbers = sorted(card.number for card in edition.automa.deck("normal"))
+    assert numbers == list(range(1, 13))
