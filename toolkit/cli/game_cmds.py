@@ -16,6 +16,7 @@ from typing import Any, Optional
 import typer
 
 from toolkit.bots import make_bot
+from toolkit.cli.options import MAX_SEATS, MAX_SEED, bot_list, output_file, players_range
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.games import records
 from toolkit.games.base import engine_for
@@ -333,8 +334,9 @@ def register(app: typer.Typer) -> None:
     @app.command("deal")
     def deal_cmd(
         edition: str = typer.Argument(..., help="Edition name (e.g. classic, express) or a variant YAML file."),
-        seed: int = typer.Option(..., "--seed", help="Seed of the deal; the same seed gives the same deal."),
-        players: Optional[int] = typer.Option(None, "--players", help="Players (Doodle; time-track games are 2)."),
+        seed: int = typer.Option(..., "--seed", min=0, max=MAX_SEED, help="Seed of the deal; the same seed gives the same deal."),
+        players: Optional[int] = typer.Option(None, "--players", **players_range(),
+                                              help=f"Players, 1..{MAX_SEATS} (Doodle; default 1; time-track games are 2)."),
         as_json: bool = typer.Option(False, "--json", help="Print the deal as JSON."),
     ) -> None:
         """Deal a game as the rules prescribe and show the setup."""
@@ -362,15 +364,17 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     def play_cmd(
         edition: str = typer.Argument(..., help="Edition name or variant YAML file."),
-        seed: int = typer.Option(..., "--seed", help="Seed of the game (deal, chance and bots)."),
+        seed: int = typer.Option(..., "--seed", min=0, max=MAX_SEED, help="Seed of the game (deal, chance and bots)."),
         bots: Optional[str] = typer.Option(
-            None, "--bots", help="Comma list of bots for the seats, e.g. random,random; 'human' for a person."
-            " Fewer names than seats: humans take the first seats."
+            None, "--bots", callback=bot_list, help="Comma list of bots for the seats, e.g. random,random; 'human' for"
+            " a person. Fewer names than seats: humans take the first seats. Default: a human in every seat."
         ),
-        record: Optional[Path] = typer.Option(None, "--record", help="Write the game record (JSON) here."),
-        automa_level: Optional[int] = typer.Option(None, "--automa-level", help="Automa difficulty 1..5 (implies an Automa seat)."),
+        record: Optional[Path] = typer.Option(None, "--record", metavar="FILE", callback=output_file,
+                                              help="Write the game record (JSON) here."),
+        automa_level: Optional[int] = typer.Option(None, "--automa-level", min=1, max=5, help="Automa difficulty 1..5 (implies an Automa seat)."),
         automa_deck: Optional[str] = typer.Option(None, "--automa-deck", help="Automa deck: normal or tactical."),
-        players: Optional[int] = typer.Option(None, "--players", help="Players (Doodle)."),
+        players: Optional[int] = typer.Option(None, "--players", **players_range(),
+                                              help=f"Players, 1..{MAX_SEATS} (Doodle; default 1)."),
     ) -> None:
         """Play one game in the terminal; with a bot in every seat it plays itself to the end."""
         if players is not None and players < 1:

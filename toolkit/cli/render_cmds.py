@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from toolkit.cli.options import MAX_SHEETS, output_file, output_folder
 from toolkit.errors import UsageError
 
 render_app = typer.Typer(
@@ -29,14 +30,15 @@ DEFAULT_EDITION = {
 _OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[x×]\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.IGNORECASE)
 MAX_BACK_OFFSET_MM = 20.0
 
-EDITION_ARG = typer.Argument(None, help="Bundled edition name or a variant/edition YAML file.")
-FORMAT_OPT = typer.Option("pdf", "--format", "-f", help="pdf or svg (svg: one file per page).")
-PAPER_OPT = typer.Option("a4", "--paper", "-p", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
-OUT_OPT = typer.Option(None, "--out", "-o", help="Output file (default: output/<edition>-<component>.<format>).")
+EDITION_ARG = typer.Argument(None, metavar="[EDITION]", help="Bundled edition name or a variant/edition YAML file.")
+FORMAT_OPT = typer.Option("pdf", "--format", "-f", metavar="pdf|svg", help="pdf or svg (svg: one file per page).")
+PAPER_OPT = typer.Option("a4", "--paper", "-p", metavar="PAPER", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
+OUT_OPT = typer.Option(None, "--out", "-o", metavar="FILE", callback=output_file,
+                       help="Output file (default: output/<edition>-<component>.<format>).")
 BACKS_OPT = typer.Option(False, "--backs/--no-backs", help="Follow each fronts page with its backs page.")
 PROOF_OPT = typer.Option(False, "--proof", help="Overlay trim (red), bleed (blue) and safe-area (green) guides.")
-FLIP_OPT = typer.Option("long", "--flip", help="Duplex flip edge for backs: long or short.")
-OFFSET_OPT = typer.Option("0x0mm", "--back-offset", help="Shift backs pages by XxYmm to correct printer registration.")
+FLIP_OPT = typer.Option("long", "--flip", metavar="long|short", help="Duplex flip edge for backs: long or short.")
+OFFSET_OPT = typer.Option("0x0mm", "--back-offset", metavar="XxYmm", help="Shift backs pages by XxYmm to correct printer registration.")
 
 
 def register(app: typer.Typer) -> None:
@@ -92,7 +94,8 @@ def pad(
     format: str = FORMAT_OPT,
     paper: str = PAPER_OPT,
     out: Optional[Path] = OUT_OPT,
-    sheets: int = typer.Option(80, "--sheets", "-n", help="Number of sheets (the published pad has 80)."),
+    sheets: int = typer.Option(80, "--sheets", "-n", min=1, max=MAX_SHEETS, metavar="N",
+                                help=f"Number of sheets, 1..{MAX_SHEETS} (the published pad has 80)."),
     duplex: bool = typer.Option(True, "--duplex/--simplex", help="Score sheet on both sides of each sheet."),
     numbered: bool = typer.Option(False, "--numbered", help="Print the sheet number in the corner."),
 ) -> None:
@@ -142,8 +145,9 @@ def kit(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: s
 
 
 def build(
-    paper: str = typer.Option("a4", "--paper", "-p", help="a4 or letter."),
-    out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder to write into."),
+    paper: str = typer.Option("a4", "--paper", "-p", metavar="a4|letter", help="a4 or letter."),
+    out: Path = typer.Option(Path("output"), "--out", "-o", metavar="FOLDER", callback=output_folder,
+                             help="Folder to write into."),
 ) -> None:
     """Print everything: Doodle pad and cards, classic/Christmas/Express kits, Automa cards, SVGs."""
     from rich.console import Console
@@ -159,7 +163,8 @@ def build(
     console = Console(stderr=True)
     started = time.perf_counter()
     with console.status("building") as status:
-        written = run_build(out, parse_paper(paper), lambda name: status.update(f"building {name}"))
+        written = run_build(out, parse_paper(paper), lambda name: status.update(f"building {name}"),
+                            lambda text: console.print(f"patchwork: note: {text}", markup=False, highlight=False, soft_wrap=True))
     table = Table(title=f"patchwork build ({paper.lower()}) -> {out}")
     table.add_column("file")
     table.add_column("pages", justify="right")

@@ -17,8 +17,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from toolkit.cli.options import MAX_SEED, bot_list, capped_workers, output_folder
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.fileio import atomic_write_bytes, atomic_write_text
+from toolkit.fileio import check_targets, write_files
 from toolkit.specs.models import Family
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
@@ -29,6 +30,7 @@ def _check_out(out: Optional[Path]) -> None:
         return
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out '{out}' is a file; expected a directory for {', '.join(OUT_FILES)}")
+    check_targets(out / name for name in OUT_FILES)  # before the run, not after it
 
 
 def _command(name: str, refs: list[str], request, bots_text: str, automa_level: int, automa_deck: str) -> str:
@@ -80,9 +82,7 @@ def _speed_line(request, outcome) -> str:
 
 def _write(out: Path, doc: dict, md: str, pdf: bytes) -> None:
     text = json.dumps(doc, indent=2, sort_keys=False) + "\n"
-    atomic_write_text(out / "results.json", text)
-    atomic_write_text(out / "report.md", md)
-    atomic_write_bytes(out / "report.pdf", pdf)
+    write_files({out / "results.json": text.encode(), out / "report.md": md.encode(), out / "report.pdf": pdf})
 
 
 def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
@@ -95,13 +95,14 @@ def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
 
 def simulate(
     edition: str = typer.Argument(..., help="Edition name (classic, doodle, ...) or a VARIANT.yaml file."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="Bots, comma-separated: random, greedy, mcts:N, automa. Doodle: one per player."),
+    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Doodle: one per player. Default: random,random (Doodle: random)."),
     games: int = typer.Option(1000, "--games", help="Games to play (even when seats are swapped)."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: deal i is seeded by derive_seed(seed, i)."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed: deal i is seeded by derive_seed(seed, i)."),
+    workers: int = typer.Option(1, "--workers", callback=capped_workers,
+                                 help="Local worker processes (1: in this process); more than the machine's cores are capped, with a note."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT (needs the cluster extra)."),
-    automa_level: int = typer.Option(1, "--automa-level", help="Automa difficulty 1..5."),
+    automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
@@ -131,13 +132,14 @@ def simulate(
 def balance(
     base: str = typer.Argument(..., help="Base edition name or spec file."),
     variants: List[str] = typer.Argument(..., help="One or more variant names or VARIANT.yaml files."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="Bots, comma-separated: random, greedy, mcts:N, automa."),
+    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Default: random,random (Doodle: random)."),
     games: int = typer.Option(1000, "--games", help="Games per edition, on the same deal seeds for all."),
-    seed: int = typer.Option(0, "--seed", help="Master seed shared by the base and every variant."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed shared by the base and every variant."),
+    workers: int = typer.Option(1, "--workers", callback=capped_workers,
+                                 help="Local worker processes (1: in this process); more than the machine's cores are capped, with a note."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    automa_level: int = typer.Option(1, "--automa-level", help="Automa difficulty 1..5."),
+    automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:

@@ -7,6 +7,9 @@ boards), each on a page the size of its bleed box.
 """
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +26,8 @@ from toolkit.render.documents import (
     render_component,
 )
 from toolkit.render.imposition import Duplex, Piece
+from toolkit.errors import OutputError
+from toolkit.fileio import stale_parts
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
 from toolkit.specs import load_edition
@@ -109,25 +114,85 @@ def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
     return jobs
 
 
+STAGING_PREFIX = ".patchwork-build-"
+"""The hidden folder a build writes into before its files are moved into place."""
+
+
+def _staging_folders(out: Path) -> list[Path]:
+    """Staging folders an interrupted build left: inside `out`, or beside it for a new `out`."""
+    found = []
+    for folder, prefix in ((out, STAGING_PREFIX), (out.parent, f".{out.name}{STAGING_PREFIX[:-1]}.")):
+        try:
+            found += [p for p in folder.iterdir() if p.name.startswith(prefix) and p.is_dir()
+                      and not p.is_symlink()]
+        except OSError:
+            continue
+    return sorted(found)
+
+
+def clear_leftovers(out: Path) -> list[Path]:
+    """Remove what an interrupted build (or a write cut short) left in and beside `out`: staging
+    folders and hidden `.part` files. Returns what was removed, so the caller can say so."""
+    removed = []
+    for folder in _staging_folders(out):
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    for folder in (out, out / "svg"):
+        for part in stale_parts(folder):
+            try:
+                part.unlink()
+            except OSError:
+                continue
+            removed.append(part)
+    return removed
+
+
 def build(out_dir: str | Path, paper: Paper,
-          progress: Callable[[str], None] | None = None) -> list[Written]:
+          progress: Callable[[str], None] | None = None,
+          notice: Callable[[str], None] | None = None) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
 
     Every target is checked before the first file is written (OutputError when one cannot be
-    written). Each file is rendered in memory and then replaced atomically, so an interrupted
-    build leaves every earlier good file in place.
+    written). The whole set is written into a hidden staging folder first and moved into place
+    only when complete: a new `out_dir` appears in one rename, an existing one gets each file
+    renamed over the old one, so an interrupted build never leaves an incomplete kit that looks
+    finished. Leftovers of an earlier interrupted build are removed first and reported through
+    `notice`.
     """
     out = Path(out_dir)
     jobs = _jobs(paper)
     check_targets(out / relative for relative, _ in jobs)
-    written: list[Written] = []
-    for relative, make in jobs:
-        if progress:
-            progress(relative)
-        document, fmt = make()
-        blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
-        assert len(blobs) == 1, "build renders one SVG per component"
-        path = out / relative
-        write_bytes(path, blobs[0])
-        written.append(Written(path, len(document.pages), len(blobs[0])))
+    for leftover in clear_leftovers(out):
+        if notice:
+            notice(f"removed {leftover}, left by an interrupted build")
+    fresh = not out.exists()
+    home = out.parent if fresh else out
+    home.mkdir(parents=True, exist_ok=True)
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}{STAGING_PREFIX[:-1]}." if fresh else STAGING_PREFIX,
+                                        dir=home))
+    except OSError as error:
+        raise OutputError(f"cannot write {out}: {error.strerror or error}") from None
+    try:
+        written: list[Written] = []
+        for relative, make in jobs:
+            if progress:
+                progress(relative)
+            document, fmt = make()
+            blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
+            assert len(blobs) == 1, "build renders one SVG per component"
+            write_bytes(staging / relative, blobs[0])
+            written.append(Written(out / relative, len(document.pages), len(blobs[0])))
+        os.chmod(staging, 0o755)
+        if fresh:
+            os.replace(staging, out)
+        else:
+            for relative, _ in jobs:
+                (out / relative).parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staging / relative, out / relative)
+    except OSError as error:
+        raise OutputError(f"cannot write {out}: {error.strerror or error}") from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
     return written
