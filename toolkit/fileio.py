@@ -180,6 +180,15 @@ def _probe_folder(folder: Path, target: Path) -> None:
     os.unlink(scratch)
 
 
+def _overlong_name(path: Path) -> str | None:
+    """A part of `path` longer than a file name may be (with room for the temporary suffixes)."""
+    try:
+        limit = os.pathconf(_nearest_existing(path), "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    return next((part for part in path.parts if len(os.fsencode(part)) + 20 > limit), None)
+
+
 def check_target(raw: str | os.PathLike) -> Path:
     """The path to write for `raw` (a link to a regular file is followed), or OutputError when it
     cannot be written: an empty name, something that is not a regular file, a folder on the way
@@ -189,6 +198,10 @@ def check_target(raw: str | os.PathLike) -> Path:
     if "\x00" in os.fspath(raw):
         raise OutputError(f"cannot write {os.fspath(raw)!r}: a file name cannot hold a NUL byte")
     target = Path(raw)
+    too_long = _overlong_name(target)
+    if too_long:
+        raise OutputError(f"cannot write {target}: the name {too_long[:40]}... is longer than the "
+                          "file system allows")
     kind = path_kind(target)
     if kind == "a directory":
         raise OutputError(f"cannot write {target}: it is a directory; remove it or choose another name")
@@ -214,7 +227,8 @@ def check_targets(paths: Iterable[str | os.PathLike]) -> list[Path]:
     return [check_target(p) for p in paths]
 
 
-def _missing_folders(folder: Path) -> list[Path]:
+def missing_folders(folder: Path) -> list[Path]:
+    """`folder` and those of its parents that do not exist yet, deepest first."""
     missing = []
     while not os.path.lexists(folder) and folder != folder.parent:
         missing.append(folder)
@@ -222,7 +236,8 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
-def _remove_empty(folders: list[Path]) -> None:
+def remove_empty(folders: list[Path]) -> None:
+    """Remove these folders, deepest first, while they are empty (undoing missing_folders)."""
     for folder in folders:  # deepest first
         try:
             folder.rmdir()
@@ -248,7 +263,7 @@ def write_files(files: Mapping[str | os.PathLike, bytes]) -> list[Path]:
     try:
         for target, data in targets:
             current = target
-            missing = _missing_folders(target.parent)
+            missing = missing_folders(target.parent)
             target.parent.mkdir(parents=True, exist_ok=True)
             made = missing + made
             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=PART_SUFFIX, dir=target.parent)
@@ -267,7 +282,7 @@ def write_files(files: Mapping[str | os.PathLike, bytes]) -> list[Path]:
                 os.unlink(tmp)
             except OSError:
                 pass
-        _remove_empty(sorted(made, key=lambda p: len(p.parts), reverse=True))
+        remove_empty(sorted(made, key=lambda p: len(p.parts), reverse=True))
         if isinstance(error, OSError):
             raise _write_error(current, error) from None
         raise

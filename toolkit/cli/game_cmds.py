@@ -16,7 +16,7 @@ from typing import Any, Optional
 import typer
 
 from toolkit.bots import make_bot
-from toolkit.cli.options import MAX_SEATS, MAX_SEED, bot_list, output_file, players_range
+from toolkit.cli.options import MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.games import records
 from toolkit.games.base import engine_for
@@ -369,7 +369,7 @@ def register(app: typer.Typer) -> None:
             None, "--bots", callback=bot_list, help="Comma list of bots for the seats, e.g. random,random; 'human' for"
             " a person. Fewer names than seats: humans take the first seats. Default: a human in every seat."
         ),
-        record: Optional[Path] = typer.Option(None, "--record", metavar="FILE", callback=output_file,
+        record: Optional[Path] = typer.Option(None, "--record", metavar="FILE", parser=path_text, callback=output_file,
                                               help="Write the game record (JSON) here."),
         automa_level: Optional[int] = typer.Option(None, "--automa-level", min=1, max=5, help="Automa difficulty 1..5 (implies an Automa seat)."),
         automa_deck: Optional[str] = typer.Option(None, "--automa-deck", help="Automa deck: normal or tactical."),

@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 
 from toolkit.errors import ToolkitError
-from toolkit.fileio import MAX_SEATS, check_target
+from toolkit.fileio import MAX_SEATS, check_target, path_kind
 
 MAX_SEED = 2**63 - 1
 """Seeds are 63-bit, like the per-deal seeds derived from them."""
@@ -22,6 +22,13 @@ MAX_GAMES = 10**9
 SEED_HELP = f"0..{MAX_SEED}"
 
 MAX_BOT_NAME = 40
+
+
+def path_text(text) -> Path:
+    """Parser of path options: an empty name is refused here, before it would read as `.`."""
+    if isinstance(text, str) and not text:
+        raise typer.BadParameter("an empty name is not a path")
+    return Path(text)
 
 
 def output_file(value: Optional[Path]) -> Optional[Path]:
@@ -44,12 +51,13 @@ def output_folder(value: Optional[Path]) -> Optional[Path]:
         return None
     if str(value) == "":
         raise typer.BadParameter("an empty name is not a folder name")
-    if value.exists() and not value.is_dir():
-        raise typer.BadParameter(f"{value} exists and is not a folder")
     try:
         check_target(value / ".patchwork-probe")
     except ToolkitError as error:
         raise typer.BadParameter(error.render().replace("/.patchwork-probe", "")) from None
+    kind = path_kind(value)
+    if kind not in (None, "a directory") or (kind is None and value.exists()):
+        raise typer.BadParameter(f"{value} exists and is {kind or 'a file'}, not a folder")
     return value
 
 
@@ -96,5 +104,5 @@ def players_range() -> dict:
     return {"min": 1, "max": MAX_SEATS}
 
 
-__all__ = ["MAX_SEATS", "MAX_SEED", "MAX_SHEETS", "MAX_GAMES", "output_file", "output_folder", "bot_list", "capped_workers",
+__all__ = ["MAX_SEATS", "MAX_SEED", "MAX_SHEETS", "MAX_GAMES", "output_file", "output_folder", "bot_list", "capped_workers", "path_text",
            "shape_text", "players_range"]

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from toolkit.cli.options import MAX_SHEETS, output_file, output_folder
+from toolkit.cli.options import MAX_SHEETS, output_file, output_folder, path_text
 from toolkit.errors import UsageError
 
 render_app = typer.Typer(
@@ -33,7 +33,7 @@ MAX_BACK_OFFSET_MM = 20.0
 EDITION_ARG = typer.Argument(None, metavar="[EDITION]", help="Bundled edition name or a variant/edition YAML file.")
 FORMAT_OPT = typer.Option("pdf", "--format", "-f", metavar="pdf|svg", help="pdf or svg (svg: one file per page).")
 PAPER_OPT = typer.Option("a4", "--paper", "-p", metavar="PAPER", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
-OUT_OPT = typer.Option(None, "--out", "-o", metavar="FILE", callback=output_file,
+OUT_OPT = typer.Option(None, "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
                        help="Output file (default: output/<edition>-<component>.<format>).")
 BACKS_OPT = typer.Option(False, "--backs/--no-backs", help="Follow each fronts page with its backs page.")
 PROOF_OPT = typer.Option(False, "--proof", help="Overlay trim (red), bleed (blue) and safe-area (green) guides.")
@@ -146,7 +146,7 @@ def kit(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: s
 
 def build(
     paper: str = typer.Option("a4", "--paper", "-p", metavar="a4|letter", help="a4 or letter."),
-    out: Path = typer.Option(Path("output"), "--out", "-o", metavar="FOLDER", callback=output_folder,
+    out: Path = typer.Option(Path("output"), "--out", "-o", metavar="FOLDER", parser=path_text, callback=output_folder,
                              help="Folder to write into."),
 ) -> None:
     """Print everything: Doodle pad and cards, classic/Christmas/Express kits, Automa cards, SVGs."""

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from toolkit.cli.options import MAX_SEED, bot_list, capped_workers, output_folder
+from toolkit.cli.options import MAX_SEED, bot_list, capped_workers, output_folder, path_text
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.fileio import check_targets, write_files
 from toolkit.specs.models import Family
@@ -100,7 +100,7 @@ def simulate(
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed: deal i is seeded by derive_seed(seed, i)."),
     workers: int = typer.Option(1, "--workers", callback=capped_workers,
                                  help="Local worker processes (1: in this process); more than the machine's cores are capped, with a note."),
-    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT (needs the cluster extra)."),
     automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
@@ -137,7 +137,7 @@ def balance(
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed shared by the base and every variant."),
     workers: int = typer.Option(1, "--workers", callback=capped_workers,
                                  help="Local worker processes (1: in this process); more than the machine's cores are capped, with a note."),
-    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),

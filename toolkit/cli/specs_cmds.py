@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from toolkit.cli.options import output_file
+from toolkit.cli.options import output_file, path_text
 from toolkit.errors import ToolkitError, UsageError
 
 
@@ -71,7 +71,7 @@ def _validate(paths: Optional[List[Path]]) -> None:
 
 
 def schema(
-    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", callback=output_file,
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", parser=path_text, callback=output_file,
                                      help="Write the schema to this file instead of printing it."),
 ) -> None:
     """Print the JSON Schema (draft 2020-12) of the spec files, for editors."""

@@ -7,6 +7,7 @@ boards), each on a page the size of its bleed box.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -27,7 +28,7 @@ from toolkit.render.documents import (
 )
 from toolkit.render.imposition import Duplex, Piece
 from toolkit.errors import OutputError
-from toolkit.fileio import stale_parts
+from toolkit.fileio import missing_folders, remove_empty, stale_parts
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
 from toolkit.specs import load_edition
@@ -118,10 +119,18 @@ STAGING_PREFIX = ".patchwork-build-"
 """The hidden folder a build writes into before its files are moved into place."""
 
 
+def _staging_prefix(out: Path, fresh: bool) -> str:
+    """Inside an existing `out`: `.patchwork-build-`; beside a new one, the same followed by a
+    short digest of its name (so builds of different folders never clear each other's)."""
+    if not fresh:
+        return STAGING_PREFIX
+    return f"{STAGING_PREFIX}{hashlib.sha1(out.name.encode()).hexdigest()[:8]}-"
+
+
 def _staging_folders(out: Path) -> list[Path]:
     """Staging folders an interrupted build left: inside `out`, or beside it for a new `out`."""
     found = []
-    for folder, prefix in ((out, STAGING_PREFIX), (out.parent, f".{out.name}{STAGING_PREFIX[:-1]}.")):
+    for folder, prefix in ((out, _staging_prefix(out, False)), (out.parent, _staging_prefix(out, True))):
         try:
             found += [p for p in folder.iterdir() if p.name.startswith(prefix) and p.is_dir()
                       and not p.is_symlink()]
@@ -167,12 +176,14 @@ def build(out_dir: str | Path, paper: Paper,
             notice(f"removed {leftover}, left by an interrupted build")
     fresh = not out.exists()
     home = out.parent if fresh else out
-    home.mkdir(parents=True, exist_ok=True)
+    made = missing_folders(home)
     try:
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}{STAGING_PREFIX[:-1]}." if fresh else STAGING_PREFIX,
-                                        dir=home))
+        home.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=_staging_prefix(out, fresh), dir=home))
     except OSError as error:
+        remove_empty(made)
         raise OutputError(f"cannot write {out}: {error.strerror or error}") from None
+    done = False
     try:
         written: list[Written] = []
         for relative, make in jobs:
@@ -190,9 +201,12 @@ def build(out_dir: str | Path, paper: Paper,
             for relative, _ in jobs:
                 (out / relative).parent.mkdir(parents=True, exist_ok=True)
                 os.replace(staging / relative, out / relative)
+        done = True
     except OSError as error:
         raise OutputError(f"cannot write {out}: {error.strerror or error}") from None
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
+        if not done:
+            remove_empty(made)
     return written

@@ -7,6 +7,7 @@ safe loader) and scalars are resolved by their standard tags.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -361,6 +362,7 @@ def display_name(path: Path) -> str:
 _QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
 _COMMENT = re.compile(r"(^|\s)#.*$")
 _FLOW = re.compile(r"[\[\]{}]")
+_NOT_FLOW = re.compile(r"[^\[\]{}]+")
 
 
 def nesting_beyond(text: str, limit: int) -> tuple[int, int] | None:
@@ -382,11 +384,15 @@ def nesting_beyond(text: str, limit: int) -> tuple[int, int] | None:
             dashes = len(body) - len(body.lstrip("- ")) if body.startswith("- ") else 0
             if len(indents) + dashes // 2 > limit:
                 return number, indent + 1
-        for match in _FLOW.finditer(line):
-            flow += 1 if match.group() in "[{" else -1
-            if len(indents) + flow > limit:
-                return number, match.start() + 1
-        flow = max(flow, 0)
+        brackets = _NOT_FLOW.sub("", line)
+        if not brackets:
+            continue
+        depths = list(itertools.accumulate((1 if c in "[{" else -1 for c in brackets), initial=flow))
+        if len(indents) + max(depths) > limit:
+            first = next(i for i, d in enumerate(depths) if len(indents) + d > limit)
+            match = next(itertools.islice(_FLOW.finditer(line), first - 1, None))
+            return number, match.start() + 1
+        flow = max(depths[-1], 0)
     return None
 
 
