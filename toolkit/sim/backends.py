@@ -109,8 +109,20 @@ def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | 
     context = multiprocessing.get_context("spawn")
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                   initializer=_worker_init, initargs=(os.getpid(),))
+
+    def submit(fn, shard):
+        # A worker is started inside submit; with Ctrl-C ignored meanwhile it starts with Ctrl-C
+        # ignored, so a key pressed while it is still starting cannot make it print a traceback.
+        if threading.current_thread() is not threading.main_thread():
+            return pool.submit(fn, shard)
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return pool.submit(fn, shard)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
     try:
-        yield from _ordered(shards, pool.submit, 2 * workers, _wait_local, progress)
+        yield from _ordered(shards, submit, 2 * workers, _wait_local, progress)
     except KeyboardInterrupt:
         _stop(pool)
         raise Interrupted("interrupted: the simulation was stopped and nothing was written") from None
