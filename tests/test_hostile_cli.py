@@ -474,3 +474,71 @@ def test_the_cases_cover_every_command_and_spec_kind():
     assert {"sheet", "pad", "boards", "cards"} <= rendered
     kinds = {name.split("-")[1] for name in (c.name for c in CASES) if name.startswith("validate-")}
     assert {k.split("-")[0] for k in SPEC_KINDS} <= kinds
+
+
+# ----- usage, help and counts ------------------------------------------------------------------
+
+def _commands() -> list[list[str]]:
+    import typer.main
+
+    root = typer.main.get_command(app)
+    paths = []
+    for name, command in root.commands.items():  # type: ignore[attr-defined]
+        subs = getattr(command, "commands", None)
+        paths += [[name, sub] for sub in subs] if subs else [[name]]
+    return paths
+
+
+def test_no_arguments_prints_the_help_and_succeeds():
+    for args in ([], ["render"]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert result.stdout.startswith("Usage: patchwork")
+
+
+def test_usage_errors_are_one_line_with_exit_2():
+    for args in (["deal", "--bogus"], ["frobnicate"], ["deal"], ["render", "pad", "--sheets", "x"]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, args
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("patchwork: error: "), result.stderr
+
+
+def test_help_shows_flags_without_values_defaults_and_whole_lines(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    texts = {" ".join(path): CliRunner().invoke(app, [*path, "--help"]).stdout for path in _commands()}
+    for name, text in texts.items():
+        assert "<bool>" not in text, name
+        assert "Usage: patchwork" in text, name
+    assert "output/<edition>-<component>.<format>" in " ".join(texts["render sheet"].split())
+    for name in ("play", "simulate", "balance"):
+        assert "Default:" in texts[name], name
+    assert "default 1" in texts["deal"] and "default 1" in texts["play"]  # --players
+    root = CliRunner().invoke(app, ["--help"]).stdout
+    assert "--install-completion" in root and "--show-completion" in root
+
+
+def test_more_workers_than_cores_are_capped_with_a_note(tmp_path, monkeypatch):
+    from toolkit.sim import backends
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["simulate", "classic", "--games", "2", "--no-progress", "--workers", "1000"])
+    assert result.exit_code == 0, result.output
+    cores = backends.usable_cores()
+    assert f"--workers 1000 capped at {cores}" in result.stderr
+    assert f"{cores} worker(s)" in result.stdout  # the run reports what it really used
+    assert backends.useful_workers(1) == (1, "")
+
+
+def test_record_and_spec_paths_name_only_spec_files(tmp_path):
+    from toolkit.errors import RecordError
+    from toolkit.games import records
+
+    secret = tmp_path / "secret.yaml.txt"
+    secret.write_text("kind: edition\nname: TOP-SECRET-CONTENT\n")
+    path = tmp_path / "rec.json"
+    path.write_text(record(edition={"name": str(secret)}))
+    with pytest.raises(RecordError) as caught:
+        records.replay(records.read_record(path), base_dir=tmp_path)
+    assert "TOP-SECRET" not in caught.value.render()
+    assert "not a spec file name" in caught.value.render()

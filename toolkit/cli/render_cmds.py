@@ -30,7 +30,7 @@ DEFAULT_EDITION = {
 _OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[x×]\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.IGNORECASE)
 MAX_BACK_OFFSET_MM = 20.0
 
-EDITION_ARG = typer.Argument(None, metavar="[EDITION]", help="Bundled edition name or a variant/edition YAML file.")
+EDITION_ARG = typer.Argument(None, metavar="EDITION", help="Bundled edition name or a variant/edition YAML file.")
 FORMAT_OPT = typer.Option("pdf", "--format", "-f", metavar="pdf|svg", help="pdf or svg (svg: one file per page).")
 PAPER_OPT = typer.Option("a4", "--paper", "-p", metavar="PAPER", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
 OUT_OPT = typer.Option(None, "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
