@@ -18,7 +18,6 @@ MAX_SEED = 2**63 - 1
 """Seeds are 63-bit, like the per-deal seeds derived from them."""
 MAX_SHEETS = 2000
 """The most sheets one pad may print (the published pad has 80)."""
-MAX_GAMES = 10**9
 SEED_HELP = f"0..{MAX_SEED}"
 
 MAX_BOT_NAME = 40
@@ -104,5 +103,5 @@ def players_range() -> dict:
     return {"min": 1, "max": MAX_SEATS}
 
 
-__all__ = ["MAX_SEATS", "MAX_SEED", "MAX_SHEETS", "MAX_GAMES", "output_file", "output_folder", "bot_list", "capped_workers", "path_text",
+__all__ = ["MAX_SEATS", "MAX_SEED", "MAX_SHEETS", "output_file", "output_folder", "bot_list", "capped_workers", "path_text",
            "shape_text", "players_range"]
