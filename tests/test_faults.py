@@ -141,3 +141,17 @@ def test_sigkill_of_a_build_leaves_the_old_kit_and_the_next_build_clears_up(tmp_
     assert f"removed {staging[0]}, left by an interrupted build" in again.stderr
     assert {p.name for p in out.iterdir()} == KIT | {"notes.txt"}
     assert not [p for p in out.rglob(".*")]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_printing_to_a_full_disk_or_a_closed_pipe_is_no_traceback(tmp_path):
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "toolkit", "schema"], stdout=full, stderr=subprocess.PIPE,
+                             text=True, timeout=120)
+    assert run.returncode == 1
+    assert run.stderr == "patchwork: error: No space left on device (while printing the output)\n"
+    reader = subprocess.Popen([sys.executable, "-m", "toolkit", "schema"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    reader.stdout.close()  # the reader goes away, as `| head -1` does
+    _, err = reader.communicate(timeout=120)
+    assert reader.returncode == 1 and b"Traceback" not in err and b"Exception ignored" not in err

@@ -7,6 +7,8 @@ option, bad value, missing argument) with 2, Ctrl-C with 130. `patchwork` alone,
 """
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from typing import Any
 
@@ -41,6 +43,15 @@ def _usage_message(error) -> str:
     return f"{message} (see '{command} --help')"
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the flush at exit cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (e.g. captured in a test)
+        pass
+
+
 class _Group(TyperGroup):
     """typer's group with plain one-line errors instead of its boxed multi-line ones."""
 
@@ -68,6 +79,12 @@ class _Group(TyperGroup):
         except (typer.Abort, KeyboardInterrupt):
             typer.echo(error_line("interrupted"), err=True)
             sys.exit(INTERRUPT_EXIT)
+        except OSError as error:  # the terminal or pipe we print to failed (full disk, closed reader)
+            _silence_stdout()
+            if error.errno != errno.EPIPE:  # a closed reader (`| head`) wants no message
+                where = f": {error.filename}" if error.filename else " (while printing the output)"
+                typer.echo(error_line(f"{error.strerror or error}{where}"), err=True)
+            sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
 
