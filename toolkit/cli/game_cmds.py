@@ -333,7 +333,7 @@ def _read_line(prompt: str) -> str | None:
 def register(app: typer.Typer) -> None:
     @app.command("deal")
     def deal_cmd(
-        edition: str = typer.Argument(..., help="Edition name (e.g. classic, express) or a variant YAML file."),
+        edition: str = typer.Argument(..., metavar="EDITION", help="Edition name (e.g. classic, express) or a variant YAML file."),
         seed: int = typer.Option(..., "--seed", min=0, max=MAX_SEED, help="Seed of the deal; the same seed gives the same deal."),
         players: Optional[int] = typer.Option(None, "--players", **players_range(),
                                               help=f"Players, 1..{MAX_SEATS} (Doodle; default 1; time-track games are 2)."),
@@ -350,7 +350,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("replay")
     def replay_cmd(
-        record: Path = typer.Argument(..., help="A game record written by `patchwork play --record`."),
+        record: Path = typer.Argument(..., metavar="RECORD", help="A game record written by `patchwork play --record`."),
     ) -> None:
         """Replay a game record through the rules and print the final state and scores."""
         data = records.read_record(record)
@@ -363,7 +363,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("play")
     def play_cmd(
-        edition: str = typer.Argument(..., help="Edition name or variant YAML file."),
+        edition: str = typer.Argument(..., metavar="EDITION", help="Edition name or variant YAML file."),
         seed: int = typer.Option(..., "--seed", min=0, max=MAX_SEED, help="Seed of the game (deal, chance and bots)."),
         bots: Optional[str] = typer.Option(
             None, "--bots", callback=bot_list, help="Comma list of bots for the seats, e.g. random,random; 'human' for"

@@ -94,7 +94,7 @@ def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
 
 
 def simulate(
-    edition: str = typer.Argument(..., help="Edition name (classic, doodle, ...) or a VARIANT.yaml file."),
+    edition: str = typer.Argument(..., metavar="EDITION", help="Edition name (classic, doodle, ...) or a VARIANT.yaml file."),
     bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Doodle: one per player. Default: random,random (Doodle: random)."),
     games: int = typer.Option(1000, "--games", help="Games to play (even when seats are swapped)."),
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed: deal i is seeded by derive_seed(seed, i)."),
@@ -130,8 +130,8 @@ def simulate(
 
 
 def balance(
-    base: str = typer.Argument(..., help="Base edition name or spec file."),
-    variants: List[str] = typer.Argument(..., help="One or more variant names or VARIANT.yaml files."),
+    base: str = typer.Argument(..., metavar="BASE", help="Base edition name or spec file."),
+    variants: List[str] = typer.Argument(..., metavar="VARIANT", help="One or more variant names or VARIANT.yaml files."),
     bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Default: random,random (Doodle: random)."),
     games: int = typer.Option(1000, "--games", help="Games per edition, on the same deal seeds for all."),
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed shared by the base and every variant."),

@@ -31,7 +31,7 @@ def _exists(path: Path) -> bool:
 
 def validate(
     paths: Optional[List[Path]] = typer.Argument(
-        None, help="Spec files or folders (folders are searched for *.yaml). Default: all bundled specs."),
+        None, metavar="PATH", help="Spec files or folders (folders are searched for *.yaml and *.yml). Default: all bundled specs."),
 ) -> None:
     """Validate spec files: every problem as file:line:col: key.path: message."""
     try:
