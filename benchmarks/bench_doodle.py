@@ -12,23 +12,24 @@ import time
 
 import numpy as np
 
+from toolkit.bots.doodle.loop import play_doodle
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import derive_seed
+from toolkit.sim.botspec import GREEDY, RANDOM, BotSpec
 from toolkit.specs import load_edition
 
 
-def run(tables, kind: int, games: int, seed: int, players: int = 1):
+def run(edition, bot: BotSpec, games: int, seed: int, players: int = 1):
     seeds = [derive_seed(seed, i) for i in range(games)]
     game_words = K.game_rng_words(seeds)
     bot_words = K.game_rng_words([derive_seed(seed, i, 1) for i in range(games)])
-    kinds = np.full(players, kind, dtype=np.int64)
     start, cpu = time.perf_counter(), time.process_time()
-    out = K.play_games(tables, players, game_words, kinds, bot_words, K.GREEDY_WEIGHTS)
+    out = play_doodle(edition, (bot,) * players, game_words, bot_words)
     return out, (time.perf_counter() - start, time.process_time() - cpu)
 
 
 def describe(name: str, out, seconds) -> None:
-    score, round_scores, empty, start_card, specials, drawn = out
+    score, round_scores, empty, start_card, specials, drawn = out.values()
     wall, cpu = seconds
     s = score[:, 0].astype(float)
     q1, median, q3 = np.percentile(s, [25, 50, 75])
@@ -53,15 +54,16 @@ def main() -> None:
     parser.add_argument("--greedy-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    tables = K.build_tables(load_edition("doodle"))
+    edition = load_edition("doodle")
+    random_bot, greedy_bot = BotSpec("random", RANDOM), BotSpec("greedy", GREEDY)
     # Warm-up: load (or compile) every function before timing.
-    run(tables, K.BOT_RANDOM, 2, args.seed)
-    run(tables, K.BOT_GREEDY, 2, args.seed)
+    run(edition, random_bot, 2, args.seed)
+    run(edition, greedy_bot, 2, args.seed)
     if args.random_games:
-        out, seconds = run(tables, K.BOT_RANDOM, args.random_games, args.seed)
+        out, seconds = run(edition, random_bot, args.random_games, args.seed)
         describe("random", out, seconds)
     if args.greedy_games:
-        out, seconds = run(tables, K.BOT_GREEDY, args.greedy_games, args.seed)
+        out, seconds = run(edition, greedy_bot, args.greedy_games, args.seed)
         describe("greedy", out, seconds)
 
 

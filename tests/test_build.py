@@ -14,7 +14,7 @@ from toolkit.render.paper import parse_paper
 
 PDFS = {
     "doodle-pad.pdf": 160,
-    "doodle-cards.pdf": 10,
+    "doodle-kit.pdf": 12,
     "classic-kit.pdf": None,
     "christmas-kit.pdf": None,
     "express-kit.pdf": None,
@@ -76,7 +76,7 @@ def test_build_leaves_no_partial_files(built):
 def test_interrupted_build_leaves_the_old_kit_untouched(tmp_path, monkeypatch):
     out = tmp_path / "output"
     out.mkdir()
-    (out / "doodle-cards.pdf").write_bytes(b"the good cards")
+    (out / "doodle-kit.pdf").write_bytes(b"the good cards")
     calls = {"n": 0}
     real_encode = build_module.encode
 
@@ -91,8 +91,8 @@ def test_interrupted_build_leaves_the_old_kit_untouched(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         build_module.build(out, parse_paper("letter"))
     # the set is staged and moved into place only when complete: nothing new, nothing hidden
-    assert (out / "doodle-cards.pdf").read_bytes() == b"the good cards"
-    assert sorted(p.name for p in out.iterdir()) == ["doodle-cards.pdf"]
+    assert (out / "doodle-kit.pdf").read_bytes() == b"the good cards"
+    assert sorted(p.name for p in out.iterdir()) == ["doodle-kit.pdf"]
 
 
 def run_build(capsys, out) -> tuple[int, str]:

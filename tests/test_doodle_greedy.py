@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-import toolkit.bots.doodle_greedy  # noqa: F401  (registers the Doodle `greedy`)
 from toolkit.bots.base import make_bot
-from toolkit.bots.doodle_greedy import DoodleGreedyBot
+from toolkit.bots.doodle.greedy import DoodleGreedyBot
+from toolkit.bots.doodle.loop import play_doodle
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import seed_state
 from toolkit.geometry.board import Board, mask_words
+from toolkit.sim.botspec import GREEDY, BotSpec
 from toolkit.specs import load_edition
 
 EDITION = load_edition("doodle")
@@ -22,7 +23,7 @@ BOT = make_bot("greedy", EDITION)
 def set_sheet(game, seat, cells):
     _, st, occ = game.kernel_state()
     occ[seat] = mask_words(BOARD.mask_of(cells), BOARD).view("int64")
-    st[st[K.O_FILLED] + seat] = len(set(cells))
+    st[st[K.S_FILLED_AT] + seat] = len(set(cells))
 
 
 def rect_cells(row, col, width, height):
@@ -100,9 +101,8 @@ def test_every_choice_is_legal_and_the_same_from_the_same_position():
 
 def test_specials_are_used_during_the_game_not_wasted():
     n = 20
-    out = K.play_games(K.build_tables(EDITION), 1, K.game_rng_words(range(n)), np.array([K.BOT_GREEDY]),
-                       K.game_rng_words(range(n)), K.GREEDY_WEIGHTS)
-    specials = out[4][:, 0, :]
-    assert (specials[:, K.S_AGAIN] == 1).all(), "AGAIN is always spent by the end"
-    assert (specials[:, K.S_SINGLE] >= 1).all()
-    assert specials[:, K.S_CUT].mean() >= 1 and specials[:, K.S_NEIGHBOUR].mean() >= 1
+    words = K.game_rng_words(range(n))
+    specials = play_doodle(EDITION, (BotSpec("greedy", GREEDY),), words, words)["specials"][:, 0, :]
+    assert (specials[:, K.SP_AGAIN] == 1).all(), "AGAIN is always spent by the end"
+    assert (specials[:, K.SP_SINGLE] >= 1).all()
+    assert specials[:, K.SP_CUT].mean() >= 1 and specials[:, K.SP_NEIGHBOUR].mean() >= 1

@@ -13,19 +13,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import toolkit.bots.doodle_greedy  # noqa: F401  (registers the Doodle `greedy`)
 from toolkit.bots.base import make_bot
+from toolkit.bots.doodle.greedy import DoodleGreedyBot, choose_greedy
+from toolkit.bots.doodle.loop import play_doodle
 from toolkit.errors import NotationError
 from toolkit.games.doodle import DoodleAction, DoodleGame, parse_action
 from toolkit.games.doodle import kernel as K
 from toolkit.games.base import RESULT_FIELDS_DOODLE
 from toolkit.games.rng import seed_state
 from toolkit.geometry.board import Board, best_rectangle, mask_words
+from toolkit.sim.botspec import GREEDY, RANDOM, BotSpec
 from toolkit.specs import load_edition
 
 EDITION = load_edition("doodle")
 BOARD = Board(9, 9)
 TABLES = K.build_tables(EDITION)
+GREEDY_BOT = BotSpec("greedy", GREEDY)
+RANDOM_BOT = BotSpec("random", RANDOM)
 
 # ----- notation ------------------------------------------------------------------------------------
 
@@ -90,7 +94,7 @@ def _random_states(count, seed):
     out = []
     for g in range(count):
         st_, occ = K.new_state(TABLES, 1 + g % 3, seed_state(seed, g))
-        while st_[K.PHASE] != K.P_OVER:
+        while st_[K.S_PHASE] != K.PH_OVER:
             if K.randbelow(rng, 4) == 0:
                 out.append((st_.copy(), occ.copy()))
             K.choose_random(TABLES, st_, occ, rng, act)
@@ -111,14 +115,14 @@ RELEVANT = {
 def test_check_action_accepts_exactly_the_listed_actions():
     rng = seed_state(99)
     states = _random_states(6, 5)
-    assert {int(s[K.PHASE]) for s, _ in states} >= {K.P_START, K.P_TURN, K.P_SCORE}
+    assert {int(s[K.S_PHASE]) for s, _ in states} >= {K.PH_START, K.PH_TURN, K.PH_SCORE}
     for st_, occ in states:
         legal = K.list_actions(TABLES, st_, occ)
         assert legal.shape[0] == K.count_actions(TABLES, st_, occ) > 0
         listed = {tuple(row) for row in legal.tolist()}
         assert len(listed) == legal.shape[0], "no action is listed twice"
         for row in legal[:: max(1, legal.shape[0] // 40)]:
-            assert K.check_action(TABLES, st_, occ, row) == K.OK
+            assert K.check_action(TABLES, st_, occ, row) == K.R_OK
         # Perturbed rows: legal exactly when they are in the list.
         for _ in range(60):
             row = legal[K.randbelow(rng, legal.shape[0])].copy()
@@ -127,8 +131,15 @@ def test_check_action_accepts_exactly_the_listed_actions():
                 continue
             field = fields[K.randbelow(rng, len(fields))]
             row[field] += (-1, 1, 2, 7)[K.randbelow(rng, 4)]
-            verdict = K.check_action(TABLES, st_, occ, row) == K.OK
-            assert verdict == (tuple(row.tolist()) in listed), (row, field)
+            code = K.check_action(TABLES, st_, occ, row)
+            assert (code == K.R_OK) == (tuple(row.tolist()) in listed), (row, field)
+            assert code == K.R_OK or code in K.REASONS
+
+
+def test_every_reason_code_has_one_message_and_rule():
+    codes = {value for name, value in vars(K).items() if name.startswith("R_") and name != "R_OK"}
+    assert codes == set(K.REASONS) and len(codes) == len([n for n in vars(K) if n.startswith("R_")]) - 1
+    assert all(message and rule for message, rule in K.REASONS.values())
 
 
 def test_nth_action_matches_the_list():
@@ -181,12 +192,11 @@ def test_random_and_greedy_only_play_legal_actions_and_reach_the_end():
         assert game.sheet(0).round_scores[2] is not None
 
 
-def test_play_games_fields_match_the_contract_and_the_game_layer():
+def test_the_turn_loop_fields_match_the_contract_and_the_game_layer():
     seeds = [3, 4, 5]
-    out = K.play_games(TABLES, 2, K.game_rng_words(seeds), np.array([K.BOT_GREEDY, K.BOT_RANDOM]),
-                       K.game_rng_words([10, 11, 12]), K.GREEDY_WEIGHTS)
-    assert len(out) == len(RESULT_FIELDS_DOODLE)
-    score, round_scores, empty, start_card, specials, drawn = out
+    out = play_doodle(EDITION, (GREEDY_BOT, RANDOM_BOT), K.game_rng_words(seeds), K.game_rng_words([10, 11, 12]))
+    assert list(out) == list(RESULT_FIELDS_DOODLE)
+    score, round_scores, empty, start_card, specials, drawn = out.values()
     assert score.shape == (3, 2) and round_scores.shape == (3, 2, 3) and specials.shape == (3, 2, 4)
     assert (score == round_scores.sum(axis=2) - empty).all()
     # The same game replayed through the validating layer with the same choosers.
@@ -196,7 +206,7 @@ def test_play_games_fields_match_the_contract_and_the_game_layer():
     rng = K.game_rng_words([10])[0].copy()
     while not game.is_over:
         if game.current_player == 0:
-            K.choose_greedy(tables, st_, occ, rng, act)
+            choose_greedy(tables, st_, occ, rng, act)
         else:
             K.choose_random(tables, st_, occ, rng, act)
         game.apply(game.action_of_row(act))
@@ -207,17 +217,14 @@ def test_play_games_fields_match_the_contract_and_the_game_layer():
 
 def test_greedy_is_strong_on_a_small_sample():
     n = 12
-    kinds = np.array([K.BOT_GREEDY])
-    greedy = K.play_games(TABLES, 1, K.game_rng_words(range(n)), kinds, K.game_rng_words(range(n)), K.GREEDY_WEIGHTS)[0]
-    rand = K.play_games(TABLES, 1, K.game_rng_words(range(n)), np.array([K.BOT_RANDOM]),
-                        K.game_rng_words(range(n)), K.GREEDY_WEIGHTS)[0]
+    words = K.game_rng_words(range(n))
+    greedy = play_doodle(EDITION, (GREEDY_BOT,), words, words)["score"]
+    rand = play_doodle(EDITION, (RANDOM_BOT,), words, words)["score"]
     assert greedy.mean() >= 100, greedy.ravel()  # the rulebook calls 100+ a good score
     assert (greedy > rand).all()
 
 
 def test_bot_registry_gives_the_doodle_greedy_for_doodle_editions():
-    from toolkit.bots.doodle_greedy import DoodleGreedyBot
-
     assert isinstance(make_bot("greedy", EDITION), DoodleGreedyBot)
 
 

@@ -23,7 +23,7 @@ def set_sheet(game: DoodleGame, seat: int, cells) -> None:
     _, st, occ = game.kernel_state()
     mask = BOARD.mask_of(cells)
     occ[seat] = mask_words(mask, BOARD).view("int64")
-    st[st[K.O_FILLED] + seat] = len(set(cells))
+    st[st[K.S_FILLED_AT] + seat] = len(set(cells))
 
 
 def rect_cells(row, col, width, height):
@@ -280,10 +280,26 @@ def test_again_only_repeats_an_action_already_used():
         game.apply("again single r8 c8")
 
 
+def test_the_start_card_is_drawn_at_setup_before_any_special_action():
+    # RULINGS 17-18: the rulebook's setup ends with drawing the start patch; special actions
+    # belong to the course of play, so none can come before it.
+    game = DoodleGame(EDITION, 3, players=2)
+    assert {a.kind for a in game.legal_actions()} == {"start"}
+    for text in ("single r8 c8", "again single r8 c8", "score r0 c0 1x1", "draw o0 r0 c0"):
+        with pytest.raises(IllegalAction, match="before any turn or special action"):
+            game.apply(text)
+    game.apply(game.legal_actions()[0])
+    assert {a.kind for a in game.legal_actions()} == {"start"}, "every seat draws its start patch first"
+    game.apply(game.legal_actions()[0])
+    assert game.phase == "turn" and "single" in {a.kind for a in game.legal_actions()}
+
+
 def test_single_shades_one_empty_cell_at_any_time_even_in_scoring():
     game = DoodleGame(EDITION, 3, players=1)
+    finish_start(game)
+    assert (8, 8) not in game.sheet(0).shaded
     game.apply("single r8 c8")
-    assert (8, 8) in game.sheet(0).shaded and game.phase == "start", "SINGLE does not end the step"
+    assert (8, 8) in game.sheet(0).shaded and game.phase == "turn", "SINGLE does not end the step"
     with pytest.raises(IllegalAction, match="already shaded"):
         game.apply("again single r8 c8")
     advance(game, "scoring")
@@ -322,6 +338,23 @@ def test_a_piece_that_needs_two_lines_is_not_a_cut():
     assert Shape.parse("##/#.").canonical_key not in pieces
 
 
+def test_a_cut_is_one_full_straight_line_never_part_way():
+    # RULINGS 18: a line that stopped part-way across the 2x3 block would leave an L and a
+    # domino-plus-one; one full line leaves two straight pieces only.
+    block = Shape.parse("###/###")
+    pieces = {(c.axis, c.index): {p.canonical_key for p in c.pieces} for c in block.straight_cuts()}
+    assert set(pieces) == {("h", 1), ("v", 1), ("v", 2)}
+    assert pieces[("h", 1)] == {Shape.parse("###").canonical_key}
+    assert pieces[("v", 1)] == {Shape.parse("#/#").canonical_key, Shape.parse("##/##").canonical_key}
+    every = set().union(*pieces.values())
+    assert Shape.parse("##/#.").canonical_key not in every
+    # The rulebook's patch 8 (a T) cuts only into its bar's end and the rest: each piece is one
+    # side of one full line.
+    for cut in CUT_T.straight_cuts():
+        side = {cell for cell in CUT_T.cells if (cell[0] if cut.axis == "h" else cell[1]) < cut.index}
+        assert set(cut.piece_cells[0]) == side and set(cut.piece_cells[1]) == set(CUT_T.cells) - side
+
+
 def _play_to_card(shape_id: str):
     """A game whose current patch is `shape_id` on some turn (searching seeds)."""
     for seed in range(400):
@@ -337,9 +370,11 @@ def _play_to_card(shape_id: str):
 def test_cut_through_the_engine_refuses_three_pieces_and_draws_one_piece():
     patch = next(p for p in EDITION.patches if p.shape == Shape.parse("###/#.#"))
     game = _play_to_card(patch.id)
-    with pytest.raises(IllegalAction, match="leaves 3 pieces; a cut must leave exactly two"):
+    cuts = ", ".join(f"{c.axis}{c.index}" for c in patch.shape.straight_cuts())
+    with pytest.raises(IllegalAction, match=f"cut h1 is not a cut of {patch.id}: .* exactly two connected pieces"
+                                            f" \\(its cuts: {cuts}\\)"):
         game.apply("cut h1 a draw o0 r7 c0")
-    with pytest.raises(IllegalAction, match="there is no line h2"):
+    with pytest.raises(IllegalAction, match="cut h2 is not a cut of"):
         game.apply("cut h2 a draw o0 r7 c0")
     before = len(game.sheet(0).shaded)
     cut = patch.shape.straight_cuts()[0]
@@ -468,11 +503,12 @@ def test_illegal_after_the_end():
 
 def test_render_text_shows_board_scores_and_crossed_specials():
     game = DoodleGame(EDITION, 4, players=2)
-    game.apply("single r0 c0")
+    finish_start(game)
+    game.apply(first(game, lambda a: a.kind == "single"))
     text = game.render_text()
     assert "player 1" in text and "player 2" in text
     assert "SINGLE [x]" in text and "NEIGHBOUR [ ]" in text
-    assert "  1: -" in text and "-: 80" in text
+    assert "  1: -" in text and "-: 73" in text
 
 
 def test_last_event_tells_the_roll_and_the_score():
@@ -481,3 +517,39 @@ def test_last_event_tells_the_roll_and_the_score():
     assert game.last_event == f"roll {game.roll}: the current patch is {game.circle()[game.token_card]}"
     game.apply("single r8 c8")
     assert game.last_event == ""
+
+
+def test_chance_log_has_each_turns_roll_token_card_and_the_cards_drawn():
+    game = DoodleGame(EDITION, 11, players=2)
+    finish_start(game)
+    rolls = []
+    while not game.is_over:
+        if game.phase == "turn" and (not rolls or rolls[-1][:2] != (game.round, game.turn)):
+            rolls.append((game.round, game.turn, game.roll, game.circle()[game.token_card]))
+        if game.phase == "scoring":
+            game.apply(game.best_rectangle(game.current_player))
+        else:
+            draws = [a for a in game.legal_actions() if a.kind == "draw" and a.neighbour is None and a.cut is None]
+            game.apply(draws[0] if draws and game.current_player == 0 else "pass")
+    log = game.chance_log()
+    assert [(e["round"] - 1, e["turn"] - 1, e["roll"], e["card"]) for e in log if e["turn"] != "final"] == rolls
+    assert len(log) == 3 * 6 and log[-1]["turn"] == "final" and log[-1]["roll"] is None
+    assert all(e["roll"] in EDITION.die for e in log[:-1])
+    first_turn = log[0]
+    assert first_turn["drawn"][1] is None
+    assert first_turn["drawn"][0] in (None, first_turn["card"])
+    assert any(e["drawn"][0] == e["card"] for e in log[:-1])
+    assert log[-1]["drawn"][0] is None or log[-1]["drawn"][0] in EDITION_PATCH_IDS
+
+
+EDITION_PATCH_IDS = {p.id for p in EDITION.patches}
+
+
+def test_every_seat_that_scores_is_told_its_score():
+    game = DoodleGame(EDITION, 4, players=2)
+    finish_start(game)
+    advance(game, "scoring")
+    for seat in range(2):
+        best = game.best_rectangle(seat)
+        game.apply(best)
+        assert game.last_event.startswith(f"player {seat + 1} scores {rectangle_score(best.width, best.height)}")

@@ -7,10 +7,12 @@ import dataclasses
 import numpy as np
 import pytest
 
+from toolkit.bots.doodle.loop import play_doodle
 from toolkit.errors import IllegalAction
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import seed_state
+from toolkit.sim.botspec import GREEDY, BotSpec
 from toolkit.specs import load_edition
 
 BASE = load_edition("doodle")
@@ -39,9 +41,9 @@ def test_other_board_sizes_play_to_the_end_inside_the_board(size):
         sheet = game.sheet(seat)
         assert all(0 <= r < size[1] and 0 <= c < size[0] for r, c in sheet.shaded)
         assert sheet.empty == size[0] * size[1] - len(sheet.shaded)
-    out = K.play_games(K.build_tables(edition), 1, K.game_rng_words([1, 2]), np.array([K.BOT_GREEDY]),
-                       K.game_rng_words([1, 2]), K.GREEDY_WEIGHTS)
-    assert (out[2] >= 0).all() and (out[2] <= size[0] * size[1]).all()
+    words = K.game_rng_words([1, 2])
+    empty = play_doodle(edition, (BotSpec("greedy", GREEDY),), words, words)["empty"]
+    assert (empty >= 0).all() and (empty <= size[0] * size[1]).all()
 
 
 def test_rounds_turns_and_no_free_choice_from_the_spec():
@@ -80,3 +82,20 @@ def test_small_circle_and_pile_running_out_still_end_the_game():
     game = play_random(edition, 2)
     assert game.is_over
     assert all(score is not None for score in game.sheet(0).round_scores)
+
+
+def test_empty_penalty_changes_the_score_of_the_same_seeded_games():
+    # No silent field: a variant that makes empty cells cost 2 scores the same seeded games lower
+    # by one more point per empty cell, in the turn loop and in the validated game alike.
+    dearer = variant(empty_penalty=2)
+    words = K.game_rng_words(range(6))
+    bots = (BotSpec("random", 0),)
+    base_out = play_doodle(BASE, bots, words, words)
+    dear_out = play_doodle(dearer, bots, words, words)
+    assert (base_out["empty"] == dear_out["empty"]).all(), "the same games were played"
+    assert (base_out["score"] - dear_out["score"] == base_out["empty"]).all()
+    assert (base_out["score"] != dear_out["score"]).any()
+    base_game, dear_game = play_random(BASE, 8), play_random(dearer, 8)
+    empty = base_game.sheet(0).empty
+    assert empty > 0 and base_game.history == dear_game.history
+    assert dear_game.scores() == [base_game.scores()[0] - empty] == [dear_game.sheet(0).score]

@@ -206,6 +206,10 @@ def read_cases() -> list[Case]:
         "simulate": ("simulate", "target", "--games", "2", "--no-progress"),
         "balance": ("balance", "classic", "target", "--games", "2", "--no-progress"),
         "shape-deck": ("shape", "#", "--deck", "target"),
+        "deck-fit": ("deck", "fit", "target"),
+        "deck-pack": ("deck", "pack", "target"),
+        "deck-check": ("deck", "check", "target", "--games", "2", "--search-games", "2", "--no-progress"),
+        "deck-generate-like": ("deck", "generate", "--like", "target", "--count", "3", "--out", "new.yaml"),
     }
     for reader, args in readers.items():
         for what, setup in BAD_INPUTS.items():
@@ -252,6 +256,9 @@ def write_cases() -> list[Case]:
         "play": ("play", "classic", "--seed", "1", "--bots", "random,random", "--record", "TARGET"),
         "simulate": ("simulate", "classic", "--games", "2", "--no-progress", "--out", "TARGET"),
         "balance": ("balance", "classic", "six-buttons", "--games", "2", "--no-progress", "--out", "TARGET"),
+        "deck-generate": ("deck", "generate", "--count", "3", "--out", "TARGET"),
+        "deck-generate-variant": ("deck", "generate", "--count", "3", "--out", "new.yaml", "--variant", "TARGET"),
+        "deck-pack": ("deck", "pack", "polyominoes:3", "--board", "3x4", "--out", "TARGET"),
     }
     targets = {
         "empty-name": ("", ()),
@@ -327,6 +334,16 @@ def usage_cases() -> list[Case]:
         ("validate-long-name", "validate", "x" * 5_000),
         ("edition-nul-name", "deal", "clas\x00sic", "--seed", "1"),
         ("edition-long-name", "deal", "c" * 5_000, "--seed", "1"),
+        ("deck-generate-count-huge", "deck", "generate", "--count", "1000000000", "--out", "d.yaml"),
+        ("deck-generate-count-zero", "deck", "generate", "--count", "0", "--out", "d.yaml"),
+        ("deck-generate-sizes", "deck", "generate", "--sizes", "3..100000", "--out", "d.yaml"),
+        ("deck-fit-folds-zero", "deck", "fit", "classic", "--folds", "0"),
+        ("deck-fit-folds-huge", "deck", "fit", "classic", "--folds", "1000000000"),
+        ("deck-pack-board-huge", "deck", "pack", "classic", "--board", "100000x100000"),
+        ("deck-pack-polyominoes-huge", "deck", "pack", "polyominoes:100000"),
+        ("deck-pack-nodes-negative", "deck", "pack", "classic", "--max-nodes", "-1"),
+        ("deck-check-games-zero", "deck", "check", "six-buttons", "--games", "0", "--no-progress"),
+        ("deck-check-bots-empty", "deck", "check", "six-buttons", "--bots", ",", "--no-progress"),
     ]
     cases = [Case(name, tuple(args), code=2) for name, *args in lines]
     # more workers than cores are capped (with a note), not refused: the run must succeed
@@ -510,7 +527,9 @@ def test_help_shows_flags_without_values_defaults_and_whole_lines(monkeypatch):
     for name, text in texts.items():
         assert "<bool>" not in text, name
         assert "Usage: patchwork" in text, name
-    assert "output/<edition>-<component>.<format>" in " ".join(texts["render sheet"].split())
+    # click wraps at blanks and hyphens: the --out help must come out whole, with no word split
+    assert "a file in output/ named after the edition, component, options and paper" in " ".join(
+        texts["render sheet"].split())
     for name in ("play", "simulate", "balance"):
         assert "Default:" in texts[name], name
     assert "default 1" in texts["deal"] and "default 1" in texts["play"]  # --players

@@ -60,7 +60,7 @@ def test_loop_plays_the_kernel_rules_move_for_move(classic):
     tables = tables_for(classic).arrays
     bots = parse_bots("random,random", classic)
     game_rngs, bot_rngs, swap = deal_generators(3, 0, 2, 2)
-    from toolkit.sim.loops import play_time_track
+    from toolkit.bots.timetrack_loop import play_time_track
 
     out = play_time_track(tables, bots, game_rngs, bot_rngs, swap)
     for g in range(4):
@@ -97,7 +97,7 @@ def test_two_worker_processes_give_the_same_bytes_as_one():
 def test_doodle_loop_plays_the_kernel_rules_move_for_move():
     """Replaying Doodle games with the kernel's own functions gives the loop's results."""
     from toolkit.games.doodle import kernel as dk
-    from toolkit.sim.loops import play_doodle
+    from toolkit.bots.doodle.loop import play_doodle
 
     doodle = load_edition("doodle")
     bots = parse_bots("random,random", doodle)
@@ -108,14 +108,14 @@ def test_doodle_loop_plays_the_kernel_rules_move_for_move():
     for g in range(2):
         st, occ = dk.new_state(tables, 2, game_rngs[g].copy())
         bot_rng = bot_rngs[g].copy()
-        while st[dk.PHASE] != dk.P_OVER:
+        while st[dk.S_PHASE] != dk.PH_OVER:
             dk.choose_random(tables, st, occ, bot_rng, act)
-            assert dk.check_action(tables, st, occ, act) == dk.OK
+            assert dk.check_action(tables, st, occ, act) == dk.R_OK
             dk.apply_action(tables, st, occ, act)
         assert out["score"][g].tolist() == dk.final_scores(tables, st, occ).tolist()
         assert out["empty"][g].tolist() == [dk.empty_cells(tables, st, occ, k) for k in range(2)]
         assert out["round_scores"][g].sum(axis=1).tolist() == [
-            sum(st[st[dk.O_RSCORE] + r * 2 + k] for r in range(doodle.rounds)) for k in range(2)]
+            sum(st[st[dk.S_ROUND_SCORES_AT] + r * 2 + k] for r in range(doodle.rounds)) for k in range(2)]
 
 
 def test_compiled_loops_equal_the_loops_run_as_plain_python(tmp_path):

@@ -72,8 +72,8 @@ def bot_list(value: Optional[str]) -> Optional[str]:
             raise typer.BadParameter(f"bot name {name[:20]!r}... is {len(name):,} characters long; "
                                      "expected a name like random, greedy, automa or mcts:N")
         if name.endswith(":"):
-            raise typer.BadParameter(f"bot {name!r} has nothing after ':'; write e.g. mcts:200, or mcts alone "
-                                     "for the default budget")
+            raise typer.BadParameter(f"bot {name!r}: the budget must be a whole number after the colon, "
+                                     "e.g. mcts:2000 (or mcts alone for the default)")
     return value
 
 

@@ -23,11 +23,11 @@ from toolkit.geometry.shape import Shape
 from toolkit.specs.models import Edition, Family
 
 PHASE_NAMES = {
-    K.P_START: "start",
-    K.P_TURN: "turn",
-    K.P_FREE: "free-choice",
-    K.P_SCORE: "scoring",
-    K.P_OVER: "over",
+    K.PH_START: "start",
+    K.PH_TURN: "turn",
+    K.PH_FREE: "free-choice",
+    K.PH_SCORE: "scoring",
+    K.PH_OVER: "over",
 }
 
 NOTATION_HELP = """Doodle actions (o = orientation index, r = row, c = column, all from 0):
@@ -43,15 +43,6 @@ NOTATION_HELP = """Doodle actions (o = orientation index, r = row, c = column, a
   score r0 c0 5x4                     score the rectangle 5 columns x 4 rows at row 0, col 0
   score none                          score nothing (empty sheet only)
 'legal draw', 'legal cut', 'legal score' list the matching legal actions."""
-
-RULE_SPECIAL = "RULINGS 18: each special action once per game, AGAIN repeats one other"
-RULE_DRAW = "drawing rules: a patch goes on empty spaces, fully inside the drawing board"
-RULE_SCORE = "RULINGS 19: score exactly one fully shaded rectangle"
-RULE_CUT = "RULINGS 18: CUT is one straight line leaving exactly two connected pieces"
-RULE_TURN = "RULINGS 14-15: the token card (or a neighbour, or the free choice on the final turn)"
-RULE_START = "RULINGS 17: each player starts by drawing the start card's patch"
-RULE_SINGLE = "RULINGS 18: SINGLE shades one empty space"
-
 
 @dataclass(frozen=True)
 class Sheet:
@@ -70,7 +61,7 @@ class Sheet:
     empty: int
     """Empty cells."""
     score: int
-    """Intermediate scores so far minus the empty cells."""
+    """Intermediate scores so far minus empty_penalty per empty cell."""
 
 
 class DoodleGame:
@@ -97,7 +88,7 @@ class DoodleGame:
         self._st, self._occ = K.new_state(self._tables, players, seed_state(self.seed))
         self._deal = self._snapshot_deal()
         self._index: dict[int, dict[tuple[int, int, int], int]] = {}
-        self._misplaced: IllegalAction | None = None
+        self._chance: list[dict] = []
         self.last_event = ""
         """What followed the last action (a roll, a score), in words; the CLI prints it."""
 
@@ -106,53 +97,53 @@ class DoodleGame:
     @property
     def phase(self) -> str:
         """start, turn, free-choice, scoring or over."""
-        return PHASE_NAMES[int(self._st[K.PHASE])]
+        return PHASE_NAMES[int(self._st[K.S_PHASE])]
 
     @property
     def round(self) -> int:
         """0-based round (equal to the number of rounds once the game is over)."""
-        return int(self._st[K.ROUND])
+        return int(self._st[K.S_ROUND])
 
     @property
     def turn(self) -> int:
         """0-based rolled turn within the round."""
-        return int(self._st[K.TURN])
+        return int(self._st[K.S_TURN])
 
     @property
     def roll(self) -> int:
         """The last die roll (0 before the first)."""
-        return int(self._st[K.ROLL])
+        return int(self._st[K.S_ROLL])
 
     @property
     def current_player(self) -> int | None:
-        return None if self.is_over else int(self._st[K.SEAT])
+        return None if self.is_over else int(self._st[K.S_SEAT])
 
     @property
     def is_over(self) -> bool:
-        return int(self._st[K.PHASE]) == K.P_OVER
+        return int(self._st[K.S_PHASE]) == K.PH_OVER
 
     def circle(self) -> list[str]:
         """Patch ids of the circle, clockwise from position 0."""
         st = self._st
-        oc = int(st[K.O_CIRCLE])
-        return [self._info.patch_ids[int(st[oc + i])] for i in range(int(st[K.CIRCLE_N]))]
+        oc = int(st[K.S_CIRCLE_AT])
+        return [self._info.patch_ids[int(st[oc + i])] for i in range(int(st[K.S_CIRCLE_LEN]))]
 
     @property
     def token_card(self) -> int | None:
         """Circle position of the token card during a rolled turn, else None."""
-        cur = int(self._st[K.CUR])
+        cur = int(self._st[K.S_CUR])
         return None if cur < 0 else cur
 
     @property
     def next_card(self) -> int:
         """Circle position of the first card clockwise after the token."""
-        return int(self._st[K.NEXT])
+        return int(self._st[K.S_NEXT])
 
     def pile(self) -> list[str]:
         """Patch ids still face down, top first."""
         st = self._st
-        op = int(st[K.O_PILE])
-        return [self._info.patch_ids[int(st[op + i])] for i in range(int(st[K.PILE_POS]), len(self._info.tables[7]))]
+        op = int(st[K.S_PILE_AT])
+        return [self._info.patch_ids[int(st[op + i])] for i in range(int(st[K.S_PILE_POS]), len(self._info.tables.deck_card))]
 
     def sheet(self, seat: int) -> Sheet:
         """A typed view of one player's sheet."""
@@ -164,19 +155,19 @@ class DoodleGame:
         rounds = self.edition.rounds
         done = self.round if not self.is_over else rounds
         scores = tuple(
-            int(st[int(st[K.O_RSCORE]) + r * players + seat]) if r < done else None for r in range(rounds)
+            int(st[int(st[K.S_ROUND_SCORES_AT]) + r * players + seat]) if r < done else None for r in range(rounds)
         )
-        used = {name: int(st[int(st[K.O_USED]) + 4 * seat + s]) for s, name in enumerate(K.SPECIAL_NAMES)}
+        used = {name: int(st[int(st[K.S_USED_AT]) + 4 * seat + s]) for s, name in enumerate(K.SPECIAL_NAMES)}
         empty = board.cells - len(shaded)
         return Sheet(
             seat=seat,
-            start_card=self._info.start_ids[int(st[int(st[K.O_START]) + seat])],
+            start_card=self._info.start_ids[int(st[int(st[K.S_START_AT]) + seat])],
             shaded=shaded,
             round_scores=scores,
             specials_used=used,
-            drawn=int(st[int(st[K.O_DRAWN]) + seat]),
+            drawn=int(st[int(st[K.S_DRAWN_AT]) + seat]),
             empty=empty,
-            score=sum(s for s in scores if s is not None) - empty,
+            score=sum(s for s in scores if s is not None) - self.edition.empty_penalty * empty,
         )
 
     def _mask(self, seat: int) -> int:
@@ -186,7 +177,7 @@ class DoodleGame:
         return mask
 
     def scores(self) -> list[int]:
-        """Per seat: the intermediate scores so far minus 1 per empty cell (final once over)."""
+        """Per seat: the intermediate scores so far minus empty_penalty per empty cell (final once over)."""
         return [int(x) for x in K.final_scores(self._tables, self._st, self._occ)]
 
     def winners(self) -> list[int]:
@@ -220,7 +211,7 @@ class DoodleGame:
                 "next": nxt,
             },
             "pile": self.pile(),
-            "start_cards": [self._info.start_ids[int(self._st[int(self._st[K.O_START]) + k])] for k in range(self.players)],
+            "start_cards": [self._info.start_ids[int(self._st[int(self._st[K.S_START_AT]) + k])] for k in range(self.players)],
         }
 
     # ----- actions ---------------------------------------------------------------------------
@@ -239,32 +230,58 @@ class DoodleGame:
             action = parse_action(action)
         if not isinstance(action, DoodleAction):
             raise NotationError(f"not a Doodle action: {action!r}")
-        self._misplaced = None
         row = self._to_row(action)
         code = int(K.check_action(self._tables, self._st, self._occ, row))
-        if code == K.ERR_SHAPE and self._misplaced is not None:
-            # The kernel has checked the special actions and the card; only the drawing is off.
-            raise self._misplaced
-        if code != K.OK:
-            raise IllegalAction(str(action), *self._reason(code, action, row))
+        if code != K.R_OK:
+            message, rule = K.REASONS[code]
+            raise IllegalAction(str(action), message.format_map(_Explain(self, action, row)), rule)
+        st = self._st
         seat = self.current_player
-        roll_before = (int(self._st[K.ROUND]), int(self._st[K.TURN]), int(self._st[K.PHASE]))
-        K.apply_action(self._tables, self._st, self._occ, row)
+        before = (int(st[K.S_ROUND]), int(st[K.S_TURN]), int(st[K.S_PHASE]))
+        if action.kind in ("draw", "pass") and before[2] in (K.PH_TURN, K.PH_FREE):
+            self._chance[-1]["drawn"][seat] = None if action.kind == "pass" else self._card_id(int(row[K.A_CARD]))
+        K.apply_action(self._tables, st, self._occ, row)
         self.history.append(action)
         events = []
         if action.kind == "score":
-            events.append(f"player {seat + 1} scores {self.sheet(seat).round_scores[roll_before[0]]}")
-        if self.phase == "turn" and roll_before != (self.round, self.turn, int(self._st[K.PHASE])):
+            score = int(st[int(st[K.S_ROUND_SCORES_AT]) + before[0] * self.players + seat])
+            events.append(f"player {seat + 1} scores {score}")
+        after = (self.round, self.turn, int(st[K.S_PHASE]))
+        if after != before and after[2] in (K.PH_TURN, K.PH_FREE):
+            self._open_chance_entry()
+        if self.phase == "turn" and before != after:
             events.append(f"roll {self.roll}: the current patch is {self.circle()[self.token_card]}")
-        elif self.phase == "free-choice" and roll_before[2] != K.P_FREE:
+        elif self.phase == "free-choice" and before[2] != K.PH_FREE:
             events.append(f"final turn: pick any of {', '.join(self.circle())}")
-        elif self.phase == "scoring" and roll_before[2] != K.P_SCORE:
+        elif self.phase == "scoring" and before[2] != K.PH_SCORE:
             events.append(f"intermediate scoring {self.round + 1}: name a fully shaded rectangle")
         elif self.is_over:
             events.append("game over: " + ", ".join(f"player {k + 1} {v}" for k, v in enumerate(self.scores())))
         self.last_event = "; ".join(events)
 
-    def kernel_state(self) -> tuple[tuple, np.ndarray, np.ndarray]:
+    def chance_log(self) -> list[dict]:
+        """What chance and the players' picks made of each turn so far, in order: one dict per
+        rolled turn and for the final free choice, with `round` and `turn` (1-based; `turn` is
+        "final" for the free choice), `roll` (the die face; None on the free choice), `card` (the
+        token card's patch id, the current patch; None on the free choice) and `drawn` (per seat,
+        the patch id of the card drawn, which differs from `card` after NEIGHBOUR or on the free
+        choice; None for a pass or a seat that has not acted yet). With the deal (`deal()`) this
+        lets anyone re-check a game without this engine."""
+        return [dict(entry, drawn=list(entry["drawn"])) for entry in self._chance]
+
+    def _open_chance_entry(self) -> None:
+        if int(self._st[K.S_PHASE]) == K.PH_TURN:
+            entry = {"round": self.round + 1, "turn": self.turn + 1, "roll": self.roll,
+                     "card": self._card_id(int(self._st[K.S_CUR]))}
+        else:
+            entry = {"round": self.round + 1, "turn": "final", "roll": None, "card": None}
+        entry["drawn"] = [None] * self.players
+        self._chance.append(entry)
+
+    def _card_id(self, pos: int) -> str:
+        return self._info.patch_ids[int(self._st[int(self._st[K.S_CIRCLE_AT]) + pos])]
+
+    def kernel_state(self) -> tuple[K.DoodleTables, np.ndarray, np.ndarray]:
         """(tables, st, occ): the live kernel arrays, for compiled choosers; do not modify them."""
         return self._tables, self._st, self._occ
 
@@ -279,6 +296,7 @@ class DoodleGame:
         other._st = self._st.copy()
         other._occ = self._occ.copy()
         other.history = list(self.history)
+        other._chance = self.chance_log()
         return other
 
     # ----- conversions -------------------------------------------------------------------------
@@ -307,11 +325,11 @@ class DoodleGame:
         if kind == K.K_START:
             return DoodleAction("start", placement.orientation, placement.row, placement.col)
         card = None
-        if int(self._st[K.PHASE]) == K.P_FREE:
+        if int(self._st[K.S_PHASE]) == K.PH_FREE:
             card = self.circle()[row[K.A_CARD]]
         cut = piece = None
         if row[K.A_CUT] >= 0:
-            patch = int(self._st[int(self._st[K.O_CIRCLE]) + row[K.A_CARD]])
+            patch = int(self._st[int(self._st[K.S_CIRCLE_AT]) + row[K.A_CARD]])
             c = self._info.cuts[patch][row[K.A_CUT]]
             cut = f"{c.axis}{c.index}"
             piece = "ab"[row[K.A_PIECE]]
@@ -321,25 +339,25 @@ class DoodleGame:
         )
 
     def _to_row(self, action: DoodleAction) -> np.ndarray:
+        """The kernel row of an action. What the notation cannot place (a card not in the circle,
+        a line that is not a cut, a drawing off the board) gets a value the kernel refuses with
+        the matching reason; the kernel alone decides legality."""
         st = self._st
         row = np.zeros(K.NA, dtype=np.int64)
         row[K.A_CUT] = -1
         row[K.A_CARD] = -1
+        row[K.A_PLACE] = -1
         if action.again is not None:
             row[K.A_AGAIN] = 1 + K.SPECIAL_NAMES.index(action.again)
         board = self._info.board
-        text = str(action)
         seat = self.current_player
-        if seat is None:
-            raise IllegalAction(text, "the game is over", "game end")
         if action.kind == "pass":
             row[K.A_KIND] = K.K_PASS
             return row
         if action.kind == "single":
             row[K.A_KIND] = K.K_SINGLE
-            if not board.contains(action.row, action.col):
-                raise IllegalAction(text, f"cell (row {action.row}, col {action.col}) is outside the {board} board", RULE_SINGLE)
-            row[K.A_PLACE] = action.row * board.width + action.col
+            if board.contains(action.row, action.col):
+                row[K.A_PLACE] = action.row * board.width + action.col
             return row
         if action.kind == "score":
             row[K.A_KIND] = K.K_SCORE
@@ -349,174 +367,52 @@ class DoodleGame:
                 row[K.A_H] = action.height
                 row[K.A_W] = action.width
             return row
-        phase = int(st[K.PHASE])
         if action.kind == "start":
             row[K.A_KIND] = K.K_START
-            shape = int(self._tables[6][int(st[int(st[K.O_START]) + seat])])
-            row[K.A_PLACE] = self._placement(text, shape, action, f"start card {self.sheet(seat).start_card}")
+            if seat is not None:
+                shape = int(self._tables.start_shape[int(st[int(st[K.S_START_AT]) + seat])])
+                row[K.A_PLACE] = self._placement(shape, action)
             return row
         row[K.A_KIND] = K.K_DRAW
         row[K.A_NB] = 0 if action.neighbour is None else 1 + ("left", "right").index(action.neighbour)
+        phase = int(st[K.S_PHASE])
         circle = self.circle()
         n = len(circle)
-        if phase == K.P_FREE:
-            if action.card is None:
-                raise IllegalAction(
-                    text, f"the final turn has no token card: pick one of {', '.join(circle)} with 'free ID draw ...'",
-                    "RULINGS 15: final turn, each player picks any card left",
-                )
-            wanted = action.card.upper()
-            positions = [i for i, pid in enumerate(circle) if pid.upper() == wanted]
-            if not positions:
-                raise IllegalAction(text, f"{action.card} is not in the circle (cards left: {', '.join(circle)})",
-                                    "RULINGS 15: final turn, each player picks any card left")
-            pos = positions[0]
-        elif phase == K.P_TURN:
+        if phase == K.PH_FREE:
             if action.card is not None:
-                raise IllegalAction(text, "'free' picks a card only on the final, un-rolled turn", RULE_TURN)
-            cur = int(st[K.CUR])
+                wanted = action.card.upper()
+                positions = [i for i, pid in enumerate(circle) if pid.upper() == wanted]
+                row[K.A_CARD] = positions[0] if positions else n
+        elif phase == K.PH_TURN:
+            if action.card is not None:
+                # Notation, not a rule of the position: 'free' names the final turn's pick.
+                raise IllegalAction(str(action), "'free' picks a card only on the final, un-rolled turn",
+                                    K.REASONS[K.R_NOT_TOKEN_CARD][1])
+            cur = int(st[K.S_CUR])
             if action.neighbour is None:
-                pos = cur
-            elif n < 2:
-                pos = -1
-            else:
-                pos = (cur - 1) % n if action.neighbour == "left" else (cur + 1) % n
-        else:
-            raise IllegalAction(text, *self._phase_reason())
-        row[K.A_CARD] = pos
-        if pos < 0:
+                row[K.A_CARD] = cur
+            elif n >= 2:
+                row[K.A_CARD] = (cur - 1) % n if action.neighbour == "left" else (cur + 1) % n
+        if not 0 <= row[K.A_CARD] < n:
             return row
-        patch = int(st[int(st[K.O_CIRCLE]) + pos])
-        patch_id = self._info.patch_ids[patch]
+        patch = int(st[int(st[K.S_CIRCLE_AT]) + int(row[K.A_CARD])])
         if action.cut is None:
-            shape = int(self._tables[3][patch])
-            what = f"patch {patch_id}"
+            shape = int(self._tables.patch_shape[patch])
         else:
             axis, index = action.cut[0], int(action.cut[1:])
             cuts = self._info.cuts[patch]
             found = [i for i, c in enumerate(cuts) if c.axis == axis and c.index == index]
-            if not found:
-                raise IllegalAction(text, self._bad_cut(patch, axis, index), RULE_CUT)
-            row[K.A_CUT] = found[0]
+            row[K.A_CUT] = found[0] if found else len(cuts)
             row[K.A_PIECE] = "ab".index(action.piece)
-            shape = int(self._tables[5][patch, found[0], row[K.A_PIECE]])
-            what = f"piece {action.piece} of {patch_id} cut {action.cut}"
-        row[K.A_PLACE] = self._placement(text, shape, action, what)
+            if not found:
+                return row
+            shape = int(self._tables.cut_piece[patch, found[0], row[K.A_PIECE]])
+        row[K.A_PLACE] = self._placement(shape, action)
         return row
 
-    def _placement(self, text: str, shape: int, action: DoodleAction, what: str) -> int:
-        """The global placement row, or -1 (with the reason kept for apply) when it is off the board."""
-        found = self._shape_lookup(shape).get((action.orientation, action.row, action.col))
-        if found is not None:
-            return found
-        try:
-            self._explain_misplaced(text, shape, action, what)
-        except IllegalAction as error:
-            self._misplaced = error
-        return -1
-
-    def _explain_misplaced(self, text: str, shape: int, action: DoodleAction, what: str) -> None:
-        image_count = len(self._info.shapes[shape].orientations(self.edition.allow_flip))
-        if not 0 <= action.orientation < image_count:
-            raise IllegalAction(
-                text, f"{what} has {image_count} orientation(s): o0..o{image_count - 1}", RULE_DRAW
-            )
-        image = self._info.shapes[shape].orientations(self.edition.allow_flip)[action.orientation]
-        raise IllegalAction(
-            text,
-            f"{what} in orientation o{action.orientation} ({image.width}x{image.height}) at row {action.row},"
-            f" col {action.col} does not fit inside the {self._info.board} board",
-            RULE_DRAW,
-        )
-
-    def _bad_cut(self, patch: int, axis: str, index: int) -> str:
-        shape = self.edition.patches[patch].shape
-        pid = self._info.patch_ids[patch]
-        limit = shape.height if axis == "h" else shape.width
-        if not 1 <= index < limit:
-            kind = "rows" if axis == "h" else "columns"
-            return (f"{pid} has {limit} {kind}, so lines {axis}1..{axis}{limit - 1}; there is no line {axis}{index}"
-                    if limit > 1 else f"{pid} has a single {kind[:-1]}: no {axis} line to cut along")
-        first = frozenset(c for c in shape.cells if (c[0] if axis == "h" else c[1]) < index)
-        second = shape.cells - first
-        pieces = len(Shape.from_cells(first).components) + len(Shape.from_cells(second).components)
-        return f"cut {axis}{index} of {pid} leaves {pieces} pieces; a cut must leave exactly two"
-
-    def _phase_reason(self) -> tuple[str, str]:
-        phase = int(self._st[K.PHASE])
-        seat = self.current_player
-        if phase == K.P_START:
-            return (f"player {seat + 1} must first draw the start card's patch ('start oO rR cC')", RULE_START)
-        if phase == K.P_TURN:
-            return (f"turn {self.turn + 1} of round {self.round + 1}: player {seat + 1} draws the current patch or passes", RULE_TURN)
-        if phase == K.P_FREE:
-            return (f"final turn: player {seat + 1} picks any card left ('free ID draw ...') or passes",
-                    "RULINGS 15: final turn, each player picks any card left")
-        if phase == K.P_SCORE:
-            return (f"intermediate scoring after round {self.round + 1}: player {seat + 1} names a rectangle"
-                    " ('score rR cC WxH')", RULE_SCORE)
-        return ("the game is over", "game end")
-
-    def _reason(self, code: int, action: DoodleAction, row: np.ndarray) -> tuple[str, str]:
-        seat = self.current_player
-        used = self.sheet(seat).specials_used
-        if code == K.ERR_PHASE:
-            return self._phase_reason()
-        if code in (K.ERR_SPECIAL_USED, K.ERR_AGAIN_USED, K.ERR_AGAIN_NEEDLESS, K.ERR_SPECIAL_OFF, K.ERR_TWO_AGAIN):
-            special = self._special_of(action)
-            name = special.upper()
-            if code == K.ERR_SPECIAL_OFF:
-                return (f"the {self.edition.name} edition has no {name} special action", RULE_SPECIAL)
-            if code == K.ERR_TWO_AGAIN:
-                return ("AGAIN repeats only one special action; NEIGHBOUR and CUT both need it here", RULE_SPECIAL)
-            if code == K.ERR_AGAIN_USED:
-                return ("AGAIN already used", RULE_SPECIAL)
-            if code == K.ERR_AGAIN_NEEDLESS:
-                return (f"{name} has not been used yet; AGAIN only repeats a special action already used", RULE_SPECIAL)
-            hint = ""
-            if used[special] == 1 and used["again"] == 0 and "again" in self._info.specials:
-                hint = f"; write 'again {special} ...' to use it a second time with AGAIN"
-            return (f"{name} already used{hint}", RULE_SPECIAL)
-        if code == K.ERR_OVERLAP:
-            _, placement = self._info.placement_of(int(row[K.A_PLACE]))
-            taken = self._info.board.cells_of(placement.mask & self._mask(seat))
-            r, c = taken[0]
-            return (f"cell (row {r}, col {c}) is already shaded", RULE_DRAW)
-        if code == K.ERR_NO_NEIGHBOUR:
-            if self.phase == "free-choice":
-                return ("NEIGHBOUR needs a token card; on the final turn any card may be picked with 'free ID'", RULE_SPECIAL)
-            return ("the circle has only the token card: it has no neighbour", RULE_SPECIAL)
-        if code == K.ERR_NOT_FILLED:
-            board = self._info.board
-            mask = self._mask(seat)
-            for r in range(action.row, action.row + action.height):
-                for c in range(action.col, action.col + action.width):
-                    if not mask >> (r * board.width + c) & 1:
-                        return (f"rectangle {action.width}x{action.height} at row {action.row}, col {action.col}"
-                                f" has an empty cell at (row {r}, col {c})", RULE_SCORE)
-        if code == K.ERR_CELL_SHADED:
-            return (f"cell (row {action.row}, col {action.col}) is already shaded", RULE_SINGLE)
-        if code == K.ERR_SCORE_NONE:
-            best = self.best_rectangle(seat)
-            return (f"the sheet has shaded cells: name a rectangle to score (the best is '{best}')", RULE_SCORE)
-        if code == K.ERR_MUST_DRAW:
-            return ("the start card's patch fits, so it must be drawn", RULE_START)
-        if code == K.ERR_RECT:
-            if action.kind == "single":
-                return (f"cell (row {action.row}, col {action.col}) is outside the {self._info.board} board", RULE_SINGLE)
-            return (f"rectangle {action.width}x{action.height} at row {action.row}, col {action.col} does not lie"
-                    f" on the {self._info.board} board", RULE_SCORE)
-        return (f"not a legal action now (code {code})", RULE_TURN)
-
-    @staticmethod
-    def _special_of(action: DoodleAction) -> str:
-        if action.again is not None:
-            return action.again
-        if action.kind == "single":
-            return "single"
-        if action.neighbour is not None:
-            return "neighbour"
-        return "cut"
+    def _placement(self, shape: int, action: DoodleAction) -> int:
+        """The global placement row, or -1 when the drawing does not lie on the board."""
+        return self._shape_lookup(shape).get((action.orientation, action.row, action.col), -1)
 
     # ----- text -------------------------------------------------------------------------------
 
@@ -543,7 +439,7 @@ class DoodleGame:
                 shown.append(f"[{pid}]" if i == tok else pid)
             lines.append("circle: " + " ".join(shown) + ("  ([x] token card)" if tok is not None else "  (| token)"))
             if tok is not None:
-                patch = self.edition.patches[int(self._st[int(self._st[K.O_CIRCLE]) + tok])]
+                patch = self.edition.patches[int(self._st[int(self._st[K.S_CIRCLE_AT]) + tok])]
                 lines.append(f"current patch {patch.id}: {patch.shape.format()}")
         board = self._info.board
         for seat in range(self.players):
@@ -566,6 +462,146 @@ class DoodleGame:
                 specials.append(f"{name.upper()} [{mark}]")
             lines.append("  specials: " + "  ".join(specials))
         return "\n".join(lines)
+
+
+class _Explain(dict):
+    """The {fields} of a REASONS message for one refused action, each worked out only when the
+    message asks for it (where the overlap is, which cell of a rectangle is empty...)."""
+
+    def __init__(self, game: DoodleGame, action: DoodleAction, row: np.ndarray):
+        super().__init__()
+        self.game = game
+        self.action = action
+        self.row = row
+
+    def __missing__(self, key: str) -> Any:
+        value = getattr(self, "_" + key)()
+        self[key] = value
+        return value
+
+    def _player(self):
+        return self.game.current_player + 1
+
+    def _round(self):
+        return self.game.round + 1
+
+    def _edition(self):
+        return self.game.edition.name
+
+    def _board(self):
+        return self.game._info.board
+
+    def _row(self):
+        return self.action.row
+
+    def _col(self):
+        return self.action.col
+
+    def _width(self):
+        return self.action.width
+
+    def _height(self):
+        return self.action.height
+
+    def _orientation(self):
+        return self.action.orientation
+
+    def _step(self):
+        game = self.game
+        if game.phase == "turn":
+            return f"turn {game.turn + 1} of round {game.round + 1}"
+        if game.phase == "free-choice":
+            return f"the final turn of round {game.round + 1}"
+        return f"{game.phase} of round {game.round + 1}"
+
+    def _special_name(self) -> str:
+        action = self.action
+        if action.again is not None:
+            return action.again
+        if action.kind == "single":
+            return "single"
+        if action.neighbour is not None:
+            return "neighbour"
+        return "cut"
+
+    def _special(self):
+        return self._special_name().upper()
+
+    def _again_hint(self):
+        special = self._special_name()
+        used = self.game.sheet(self.game.current_player).specials_used
+        if used[special] == 1 and used["again"] == 0 and "again" in self.game._info.specials:
+            return f"; write 'again {special} ...' to use it a second time with AGAIN"
+        return ""
+
+    def _what(self):
+        action = self.action
+        if action.kind == "start":
+            return f"start card {self.game.sheet(self.game.current_player).start_card}"
+        patch = self._patch()
+        return f"patch {patch}" if action.cut is None else f"piece {action.piece} of {patch} cut {action.cut}"
+
+    def _shape(self) -> Shape:
+        game, row = self.game, self.row
+        if self.action.kind == "start":
+            index = int(game._tables.start_shape[int(game._st[int(game._st[K.S_START_AT]) + game.current_player])])
+        elif row[K.A_CUT] >= 0:
+            index = int(game._tables.cut_piece[self._patch_index(), row[K.A_CUT], row[K.A_PIECE]])
+        else:
+            index = int(game._tables.patch_shape[self._patch_index()])
+        return game._info.shapes[index]
+
+    def _orientations(self):
+        return len(self._shape().orientations(self.game.edition.allow_flip))
+
+    def _last(self):
+        return self["orientations"] - 1
+
+    def _patch_index(self) -> int:
+        st = self.game._st
+        return int(st[int(st[K.S_CIRCLE_AT]) + int(self.row[K.A_CARD])])
+
+    def _patch(self):
+        return self.game._info.patch_ids[self._patch_index()]
+
+    def _cut(self):
+        return f"cut {self.action.cut}"
+
+    def _cuts(self):
+        cuts = self.game._info.cuts[self._patch_index()]
+        return ", ".join(f"{c.axis}{c.index}" for c in cuts) or "none"
+
+    def _circle(self):
+        return ", ".join(self.game.circle())
+
+    def _card(self):
+        return self.action.card
+
+    def _overlap_cell(self) -> tuple[int, int]:
+        game = self.game
+        _, placement = game._info.placement_of(int(self.row[K.A_PLACE]))
+        return game._info.board.cells_of(placement.mask & game._mask(game.current_player))[0]
+
+    def _overlap_row(self):
+        return self._overlap_cell()[0]
+
+    def _overlap_col(self):
+        return self._overlap_cell()[1]
+
+    def _empty_cell(self) -> tuple[int, int]:
+        game, a = self.game, self.action
+        shaded = game.sheet(game.current_player).shaded
+        return next((r, c) for r in range(a.row, a.row + a.height) for c in range(a.col, a.col + a.width)
+                    if (r, c) not in shaded)
+
+    def _empty_row(self):
+        return self._empty_cell()[0]
+
+    def _empty_col(self):
+        return self._empty_cell()[1]
+
+    def _best(self):
+        return self.game.best_rectangle(self.game.current_player)
 
 
 class DoodleEngine:

@@ -1,0 +1,75 @@
+"""The one compiled Doodle turn loop: plays a batch of seeded games with the compiled choosers.
+
+`play_doodle(edition, bots, game_rngs, bot_rngs)` plays one game per row of `game_rngs` (int64[n, 4]
+generator states: the deal and every chance event of the game) with one bot per seat (`bots`,
+toolkit.sim.botspec.BotSpec values; seat k plays bots[k]), the bots drawing from the rows of
+`bot_rngs`, and returns the per-game arrays of `RESULT_FIELDS_DOODLE` (toolkit.games.base) by
+name. The simulator and the tests run this loop; the rules come only from the kernel.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from toolkit.bots.doodle.greedy import choose_greedy
+from toolkit.errors import UsageError
+from toolkit.games.doodle import kernel as dk
+from toolkit.sim.botspec import GREEDY, KIND_NAMES, RANDOM, BotSpec
+
+DOODLE_KINDS = {RANDOM, GREEDY}
+"""Bot kinds the Doodle loop has a compiled chooser for."""
+
+
+@njit(cache=True)
+def _doodle_loop(tables, players, game_rngs, bot_rngs, kinds, score, round_scores, empty, start_card, specials, drawn):
+    n = game_rngs.shape[0]
+    rounds = round_scores.shape[2]
+    act = np.zeros(dk.NA, dtype=np.int64)
+    bot_rng = np.zeros(4, dtype=np.int64)
+    for g in range(n):
+        st, occ = dk.new_state(tables, players, game_rngs[g])
+        bot_rng[:] = bot_rngs[g]
+        while st[dk.S_PHASE] != dk.PH_OVER:
+            kind = kinds[st[dk.S_SEAT]]
+            if kind == GREEDY:
+                choose_greedy(tables, st, occ, bot_rng, act)
+            else:
+                dk.choose_random(tables, st, occ, bot_rng, act)
+            dk.apply_action(tables, st, occ, act)
+        final = dk.final_scores(tables, st, occ)
+        for k in range(players):
+            score[g, k] = final[k]
+            for r in range(rounds):
+                round_scores[g, k, r] = st[st[dk.S_ROUND_SCORES_AT] + r * players + k]
+            empty[g, k] = dk.empty_cells(tables, st, occ, k)
+            start_card[g, k] = st[st[dk.S_START_AT] + k]
+            for sp in range(4):
+                specials[g, k, sp] = st[st[dk.S_USED_AT] + 4 * k + sp]
+            drawn[g, k] = st[st[dk.S_DRAWN_AT] + k]
+
+
+def play_doodle(edition, bots: tuple[BotSpec, ...], game_rngs: np.ndarray, bot_rngs: np.ndarray) -> dict[str, np.ndarray]:
+    """Play one Doodle game per row of `game_rngs`, one bot per player (seat k plays bots[k])."""
+    for bot in bots:
+        if bot.kind not in DOODLE_KINDS:
+            raise UsageError(
+                f"bot '{bot.name}' has no compiled chooser for Doodle games in this build of the "
+                f"toolkit (available: {', '.join(sorted(KIND_NAMES[k] for k in DOODLE_KINDS))})")
+    tables = dk.build_tables(edition)
+    n = game_rngs.shape[0]
+    players = len(bots)
+    rounds = edition.rounds
+    out = {
+        "score": np.zeros((n, players), dtype=np.int32),
+        "round_scores": np.zeros((n, players, rounds), dtype=np.int32),
+        "empty": np.zeros((n, players), dtype=np.int32),
+        "start_card": np.zeros((n, players), dtype=np.int16),
+        "specials": np.zeros((n, players, 4), dtype=np.int8),
+        "drawn": np.zeros((n, players), dtype=np.int32),
+    }
+    kinds = np.array([b.kind for b in bots], dtype=np.int64)
+    _doodle_loop(
+        tables, players, np.ascontiguousarray(game_rngs, dtype=np.int64), np.ascontiguousarray(bot_rngs, dtype=np.int64),
+        kinds, out["score"], out["round_scores"], out["empty"], out["start_card"], out["specials"], out["drawn"],
+    )
+    return out

@@ -1,0 +1,133 @@
+"""The simulator's compiled turn loop of the time-track family.
+
+It plays a batch of games inside the kernel with the bots' compiled choosers (random, greedy,
+mcts, automa), so it lives with the bots: the kernel's primitives (toolkit.games.timetrack.kernel)
+are the only rules it runs. It takes the edition's kernel tables, one game generator state per game
+(the deal and every chance event), one bot generator state per game, the bot kinds
+(toolkit.bots.registry) and per-game seat swaps, and fills the per-game result arrays of
+`RESULT_FIELDS_TIME_TRACK` (toolkit.games.base).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from toolkit.bots import greedy as greedy_bot
+from toolkit.bots import mcts as mcts_bot
+from toolkit.bots.registry import AUTOMA, GREEDY, KIND_NAMES, MCTS, RANDOM, BotSpec
+from toolkit.errors import UsageError
+from toolkit.games.timetrack import kernel as tk
+from toolkit.games.timetrack.kernel import (
+    AUTOMA_SEAT,
+    S_BONUS_OWNER,
+    S_BUTTONS,
+    S_BUY_PLY,
+    S_BUY_SEAT,
+    S_FIRST_FINISHER,
+    S_INCOME_RECEIVED,
+    S_LEATHER_PLACED,
+    S_PENDING_LEATHER,
+    STATE_SIZE,
+)
+from toolkit.games.timetrack.tables import P_ACTION_AUTOMA, P_ACTIONS, P_CELLS, P_PATCHES, P_WORDS
+from toolkit.jit import njit
+
+
+
+@njit(cache=True)
+def _time_track_loop(
+    t, game_rngs, bot_rngs, kinds, iterations, greedy_weights, swap, automa_level, automa_deck,
+    score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat, buy_ply,
+):
+    n = game_rngs.shape[0]
+    p = t.params
+    patches = p[P_PATCHES]
+    scratch = np.zeros(p[P_ACTIONS], dtype=np.int64)
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    q = np.zeros((2, p[P_WORDS]), dtype=np.uint64)
+    rng = np.zeros(4, dtype=np.int64)
+    bot_rng = np.zeros(4, dtype=np.int64)
+    automa_action = p[P_ACTION_AUTOMA]
+    for g in range(n):
+        rng[:] = game_rngs[g]
+        bot_rng[:] = bot_rngs[g]
+        tk.deal(t, s, q, rng, automa_level, automa_deck)
+        while not tk.is_over(t, s):
+            seat = tk.current_player(t, s)
+            if automa_level > 0 and seat == AUTOMA_SEAT and s[S_PENDING_LEATHER] == 0:
+                action = automa_action
+            else:
+                bot = seat ^ swap[g]
+                kind = kinds[bot]
+                if kind == GREEDY:
+                    action = greedy_bot.choose(t, s, q, bot_rng, greedy_weights)
+                elif kind == MCTS:
+                    action = mcts_bot.choose(t, s, q, bot_rng, iterations[bot])
+                else:
+                    action = tk.random_action(t, s, q, bot_rng, scratch)
+            tk.apply(t, s, q, action, rng)
+        for seat in range(2):
+            score[g, seat] = tk.score(t, s, seat)
+            buttons[g, seat] = s[S_BUTTONS + seat]
+            empty[g, seat] = p[P_CELLS] - s[tk.S_FILLED + seat]
+            leather[g, seat] = s[S_LEATHER_PLACED + seat]
+            income[g, seat] = s[S_INCOME_RECEIVED + seat]
+        winner[g] = tk.winner(t, s)
+        first_finisher[g] = s[S_FIRST_FINISHER]
+        bonus_owner[g] = s[S_BONUS_OWNER]
+        plies[g] = s[tk.S_PLIES]
+        for i in range(patches):
+            buy_seat[g, i] = s[S_BUY_SEAT + i]
+            buy_ply[g, i] = s[S_BUY_PLY + i]
+
+
+TIME_TRACK_KINDS = {RANDOM, GREEDY, MCTS, AUTOMA}
+"""Bot kinds the time-track loop has a compiled chooser for."""
+
+
+def check_available(bots: tuple[BotSpec, ...], family_kinds: set[int], family: str) -> None:
+    """Refuse bots whose compiled chooser is not part of this toolkit build."""
+    for bot in bots:
+        if bot.kind not in family_kinds:
+            raise UsageError(
+                f"bot '{bot.name}' has no compiled chooser for {family} games in this build of the "
+                f"toolkit (available: {', '.join(sorted(KIND_NAMES[k] for k in family_kinds))})")
+
+
+def play_time_track(
+    tables,
+    bots: tuple[BotSpec, ...],
+    game_rngs: np.ndarray,
+    bot_rngs: np.ndarray,
+    swap: np.ndarray,
+    automa_deck: int = 0,
+) -> dict[str, np.ndarray]:
+    """Play one game per row of `game_rngs`; `swap[g] = 1` seats bots[1] in seat 0 for game g."""
+    check_available(bots, TIME_TRACK_KINDS, "time-track")
+    n = game_rngs.shape[0]
+    patches = int(tables.params[P_PATCHES])
+    automa_level = 0
+    for bot in bots:
+        if bot.kind == AUTOMA:
+            automa_level = bot.automa_level
+    kinds = np.array([b.kind for b in bots], dtype=np.int64)
+    iterations = np.array([b.iterations for b in bots], dtype=np.int64)
+    out = {
+        "score": np.zeros((n, 2), dtype=np.int32),
+        "buttons": np.zeros((n, 2), dtype=np.int32),
+        "empty": np.zeros((n, 2), dtype=np.int32),
+        "winner": np.zeros(n, dtype=np.int8),
+        "first_finisher": np.zeros(n, dtype=np.int8),
+        "bonus_owner": np.zeros(n, dtype=np.int8),
+        "plies": np.zeros(n, dtype=np.int32),
+        "leather": np.zeros((n, 2), dtype=np.int32),
+        "income": np.zeros((n, 2), dtype=np.int32),
+        "buy_seat": np.zeros((n, patches), dtype=np.int8),
+        "buy_ply": np.zeros((n, patches), dtype=np.int16),
+    }
+    _time_track_loop(
+        tables, np.ascontiguousarray(game_rngs, dtype=np.int64), np.ascontiguousarray(bot_rngs, dtype=np.int64),
+        kinds, iterations, greedy_bot.WEIGHTS, np.ascontiguousarray(swap, dtype=np.int64), automa_level, automa_deck,
+        out["score"], out["buttons"], out["empty"], out["winner"], out["first_finisher"], out["bonus_owner"],
+        out["plies"], out["leather"], out["income"], out["buy_seat"], out["buy_ply"],
+    )
+    return out
