@@ -126,6 +126,23 @@ def record(**changes) -> str:
     return json.dumps(body)
 
 
+def embedded(**spec_changes) -> str:
+    """A record that embeds its edition's spec (the current format), with the spec changed."""
+    from toolkit.bots import make_bot
+    from toolkit.games import records
+    from toolkit.games.rng import seed_state
+    from toolkit.games.timetrack.game import TimeTrackGame
+    from toolkit.specs import load_edition
+
+    game = TimeTrackGame(load_edition("classic"), 1)
+    bot, rng = make_bot("random", game.edition), seed_state(1, 3)
+    for _ in range(6):
+        game.apply(bot.choose(game, rng))
+    body = records.make_record(game, ["random", "random"])
+    body["edition"]["spec"].update(spec_changes)
+    return json.dumps(body)
+
+
 # ----- the cases -------------------------------------------------------------------------------
 
 SPEC_KINDS = {
@@ -240,6 +257,12 @@ def record_cases() -> list[Case]:
         "options-hostile": record(options={"players": 10**9}),
         "nan": record(seed=float("nan")).replace("NaN", "NaN"),
         "not-json": "{\"format\": ",
+        "spec-patches-passwd": embedded(patches="/etc/passwd"),
+        "spec-extends-passwd": embedded(kind="variant", extends="/etc/passwd"),
+        "spec-track-path": embedded(time_track="../../../../etc/hosts.yaml"),
+        "spec-board-huge": embedded(board={"width": 10**9, "height": 10**9}),
+        "spec-deep": embedded(name=json.loads("[" * 60 + "]" * 60)),
+        "spec-shape-huge": embedded(patches=[{"id": "P1", "shape": "#" * 100_000}]),
     }
     return [Case(f"replay-{name}", ("replay", "rec.json"), (text("rec.json", body), fifo("fifo.yaml")))
             for name, body in bodies.items()]
