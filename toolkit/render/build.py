@@ -254,6 +254,8 @@ def build(out_dir: str | Path, paper: Paper,
                 (out / relative).parent.mkdir(parents=True, exist_ok=True)
                 os.replace(staging / relative, out / relative)
         done = True
+    except OutputError as error:  # name the file the user asked for, not its staging copy
+        raise OutputError(error.render().replace(str(staging), str(out))) from None
     except OSError as error:
         raise OutputError(f"cannot write {out}: {error.strerror or error}") from None
     finally:
