@@ -305,6 +305,14 @@ def write_cases() -> list[Case]:
         for fault in ("ENOSPC", "EROFS", "EACCES"):
             cases.append(Case(f"{writer}-{fault.lower()}", tuple("out/target" if a == "TARGET" else a for a in args),
                               fault=fault))
+    # a deck is two files: the second one unwritable must leave neither behind
+    generate = ("deck", "generate", "--count", "3", "--out", "new.yaml")
+    cases += [
+        Case("deck-generate-default-variant-fifo", generate, (fifo("new-variant.yaml"),)),
+        Case("deck-generate-variant-device", (*generate, "--variant", "v.yaml"), (device("v.yaml"),)),
+        Case("deck-generate-out-fifo-yaml", ("deck", "generate", "--count", "3", "--out", "p.yaml"), (fifo("p.yaml"),)),
+        Case("deck-generate-variant-enospc", (*generate, "--variant", "v.yaml"), fault="ENOSPC"),
+    ]
     return cases
 
 
