@@ -135,3 +135,38 @@ def test_counts_are_bounded():
     for bad in (0, 101, 10**400, True, "3", 2.0):
         with pytest.raises(InputError, match="seats: expected a whole number from 1 to 100"):
             fileio.check_count(bad, 1, 100, "seats")
+
+
+def test_a_staged_build_appears_whole_or_not_at_all(tmp_path):
+    from toolkit.render.build import staged
+    from toolkit.render.documents import Written
+
+    out = tmp_path / "kit"
+    out.mkdir()
+    (out / "a.pdf").write_bytes(b"old a")
+
+    def half(folder):
+        (folder / "a.pdf").write_bytes(b"new a")
+        raise RuntimeError("interrupted after the first file")
+
+    with pytest.raises(RuntimeError):
+        staged(out, half)
+    assert sorted(p.name for p in out.iterdir()) == ["a.pdf"] and (out / "a.pdf").read_bytes() == b"old a"
+
+    def both(folder):
+        for name in ("a.pdf", "b.pdf"):
+            (folder / name).write_bytes(b"new " + name.encode())
+        return [Written(folder / name, 1, 5) for name in ("a.pdf", "b.pdf")]
+
+    from toolkit.errors import UsageError
+
+    with pytest.raises(UsageError, match="a.pdf already exists"):
+        staged(out, both, overwrite=False)
+    assert sorted(p.name for p in out.iterdir()) == ["a.pdf"]
+    written = staged(out, both)
+    assert [w.path for w in written] == [out / "a.pdf", out / "b.pdf"]
+    assert (out / "a.pdf").read_bytes() == b"new a.pdf" and sorted(p.name for p in out.iterdir()) == ["a.pdf", "b.pdf"]
+    fresh = tmp_path / "fresh"
+    staged(fresh, both)
+    assert sorted(p.name for p in fresh.iterdir()) == ["a.pdf", "b.pdf"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "kit"]

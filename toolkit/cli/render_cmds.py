@@ -264,7 +264,7 @@ def build(
     from rich.console import Console
 
     from toolkit.render.build import build as run_build
-    from toolkit.render.build import describe
+    from toolkit.render.build import describe, staged
     from toolkit.render.paper import parse_paper
 
     paper_value = parse_paper(paper)
@@ -272,18 +272,21 @@ def build(
         raise UsageError(f"--out {out} is a file; give a folder")
     console = Console(stderr=True)
     started = time.perf_counter()
+
+    def note(text: str) -> None:
+        console.print(f"patchwork: note: {text}", markup=False, highlight=False, soft_wrap=True)
+
     with console.status("building") as status:
         if edition is not None:
             from toolkit.designer.printing import build_edition
 
             from toolkit.specs import load_edition
 
-            built = build_edition(edition, out, paper_value)
+            built = staged(out, lambda folder: build_edition(edition, folder, paper_value), note, overwrite=False)
             written = describe(built, out, load_edition(edition))
         else:
-            written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"),
-                                         lambda text: console.print(f"patchwork: note: {text}", markup=False,
-                                                                    highlight=False, soft_wrap=True)), out)
+            written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note),
+                               out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]

@@ -31,7 +31,7 @@ from toolkit.render.documents import (
     render_component,
 )
 from toolkit.render.imposition import Duplex, Piece
-from toolkit.errors import OutputError
+from toolkit.errors import OutputError, UsageError
 from toolkit.fileio import missing_folders, remove_empty, stale_parts
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
@@ -208,21 +208,18 @@ def describe(written: list[Written], out_dir: str | Path, edition=None) -> list[
     return described
 
 
-def build(out_dir: str | Path, paper: Paper,
-          progress: Callable[[str], None] | None = None,
-          notice: Callable[[str], None] | None = None) -> list[Written]:
-    """Write every file of the print-and-play set into `out_dir`; returns what was written.
+def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
+           notice: Callable[[str], None] | None = None, overwrite: bool = True) -> list[Written]:
+    """Run `write(folder)` on a hidden staging folder and move what it wrote into `out_dir` only
+    when it has all been written; returns what was written, with its final paths.
 
-    Every target is checked before the first file is written (OutputError when one cannot be
-    written). The whole set is written into a hidden staging folder first and moved into place
-    only when complete: a new `out_dir` appears in one rename, an existing one gets each file
-    renamed over the old one, so an interrupted build never leaves an incomplete kit that looks
-    finished. Leftovers of an earlier interrupted build are removed first and reported through
-    `notice`.
+    A new `out_dir` appears in one rename; an existing one gets each file renamed over the old
+    one, so an interrupted build never leaves an incomplete kit that looks finished. Leftovers of
+    an earlier interrupted build are removed first and reported through `notice`. Without
+    `overwrite`, a file that already exists in `out_dir` stops the build (UsageError) and nothing
+    is moved.
     """
     out = Path(out_dir)
-    jobs = _jobs(paper)
-    check_targets(out / relative for relative, _ in jobs)
     for leftover in clear_leftovers(out):
         if notice:
             notice(f"removed {leftover}, left by an interrupted build")
@@ -237,22 +234,18 @@ def build(out_dir: str | Path, paper: Paper,
         raise OutputError(f"cannot write {out}: {error.strerror or error}") from None
     done = False
     try:
-        written: list[Written] = []
-        for relative, make in jobs:
-            if progress:
-                progress(relative)
-            document, fmt = make()
-            blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
-            assert len(blobs) == 1, "build renders one SVG per component"
-            write_bytes(staging / relative, blobs[0])
-            written.append(Written(out / relative, len(document.pages), len(blobs[0])))
+        written = [replace(item, path=out / item.path.relative_to(staging)) for item in write(staging)]
+        existing = [item.path for item in written if not overwrite and os.path.lexists(item.path)]
+        if existing:
+            more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+            raise UsageError(f"{existing[0]}{more} already exists; remove it or choose another --out")
         os.chmod(staging, 0o755)
         if fresh:
             os.replace(staging, out)
         else:
-            for relative, _ in jobs:
-                (out / relative).parent.mkdir(parents=True, exist_ok=True)
-                os.replace(staging / relative, out / relative)
+            for item in written:
+                item.path.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staging / item.path.relative_to(out), item.path)
         done = True
     except OutputError as error:  # name the file the user asked for, not its staging copy
         raise OutputError(error.render().replace(str(staging), str(out))) from None
@@ -264,3 +257,30 @@ def build(out_dir: str | Path, paper: Paper,
         if not done:
             remove_empty(made)
     return written
+
+
+def build(out_dir: str | Path, paper: Paper,
+          progress: Callable[[str], None] | None = None,
+          notice: Callable[[str], None] | None = None) -> list[Written]:
+    """Write every file of the print-and-play set into `out_dir`; returns what was written.
+
+    Every target is checked before the first file is written (OutputError when one cannot be
+    written); the set is written through `staged`, so it appears only when complete.
+    """
+    out = Path(out_dir)
+    jobs = _jobs(paper)
+    check_targets(out / relative for relative, _ in jobs)
+
+    def write(folder: Path) -> list[Written]:
+        written: list[Written] = []
+        for relative, make in jobs:
+            if progress:
+                progress(relative)
+            document, fmt = make()
+            blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
+            assert len(blobs) == 1, "build renders one SVG per component"
+            write_bytes(folder / relative, blobs[0])
+            written.append(Written(folder / relative, len(document.pages), len(blobs[0])))
+        return written
+
+    return staged(out, write, notice)
