@@ -73,7 +73,7 @@ def test_build_leaves_no_partial_files(built):
     assert not [p for p in built.rglob("*") if p.name.endswith(".part")]
 
 
-def test_interrupted_build_keeps_good_files(tmp_path, monkeypatch):
+def test_interrupted_build_leaves_the_old_kit_untouched(tmp_path, monkeypatch):
     out = tmp_path / "output"
     out.mkdir()
     (out / "doodle-kit.pdf").write_bytes(b"the good cards")
@@ -90,9 +90,9 @@ def test_interrupted_build_keeps_good_files(tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "PAD_SHEETS", 2)
     with pytest.raises(RuntimeError):
         build_module.build(out, parse_paper("letter"))
+    # the set is staged and moved into place only when complete: nothing new, nothing hidden
     assert (out / "doodle-kit.pdf").read_bytes() == b"the good cards"
-    assert len(PdfReader(out / "doodle-pad.pdf").pages) == 4
-    assert sorted(p.name for p in out.iterdir()) == ["doodle-kit.pdf", "doodle-pad.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == ["doodle-kit.pdf"]
 
 
 def run_build(capsys, out) -> tuple[int, str]:
@@ -110,7 +110,7 @@ def run_build(capsys, out) -> tuple[int, str]:
 
 def assert_one_error(err: str, *needles: str) -> None:
     lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert len(lines) == 1 and lines[0].startswith("patchwork: error: "), err
     assert "Traceback" not in err
     for needle in needles:
         assert needle in lines[0], lines[0]

@@ -145,13 +145,13 @@ def test_replay_of_a_bad_record_names_the_action_and_exits_1(tmp_path):
     result = run_cli("replay", str(record))
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: action 4 ('leather r0 c0'): illegal action")
+    assert len(lines) == 1 and lines[0].startswith("patchwork: error: action 4 ('leather r0 c0'): illegal action")
     assert "Traceback" not in result.stderr
 
 
 def test_unknown_edition_exits_2_without_output_file(tmp_path):
     record = tmp_path / "never.json"
     result = run_cli("play", "no-such-edition", "--seed", "1", "--bots", "random,random", "--record", str(record))
-    assert result.returncode == 2 and result.stderr.startswith("error: ")
+    assert result.returncode == 2 and result.stderr.startswith("patchwork: error: ")
     assert "Traceback" not in result.stderr
     assert not record.exists()

@@ -127,7 +127,7 @@ def test_bad_options_give_one_clear_line(capsys, tmp_path, monkeypatch, args, ne
     code, out, err = run_cli(capsys, *args)
     assert code != 0
     lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert len(lines) == 1 and lines[0].startswith("patchwork: error: "), err
     assert needle in lines[0]
     assert "Traceback" not in err
     assert not (tmp_path / "output").exists()
@@ -156,7 +156,7 @@ def test_same_command_same_bytes_across_processes(capsys, tmp_path):
 
 def _one_error(err: str, *needles: str) -> None:
     lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert len(lines) == 1 and lines[0].startswith("patchwork: error: "), err
     assert "Traceback" not in err
     for needle in needles:
         assert needle in lines[0], lines[0]

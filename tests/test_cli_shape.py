@@ -99,7 +99,7 @@ def test_text_report_no_cuts():
 def test_bad_shape_exit_code_2(shape, message):
     result = run(shape)
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: ")
+    assert result.stderr.startswith("patchwork: error: ")
     assert message in result.stderr
     assert result.stderr.count("\n") == 1
     assert "Traceback" not in result.output
@@ -152,5 +152,5 @@ def test_deck_reports_repeated_shapes_and_uses_deck_board():
 def test_unknown_deck_is_one_clear_error():
     result = run("##", "--deck", "no-such-edition")
     assert result.exit_code != 0
-    assert result.stderr.startswith("error: ")
+    assert result.stderr.startswith("patchwork: error: ")
     assert "Traceback" not in result.output

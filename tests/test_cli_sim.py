@@ -145,7 +145,7 @@ def test_unreachable_scheduler_from_the_shell(tmp_path):
         capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 2
-    assert proc.stderr.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert proc.stderr.startswith("patchwork: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not out.exists()
 

@@ -87,3 +87,18 @@ class NotationError(ToolkitError):
 
 class RecordError(ToolkitError):
     """A game record that cannot be read or replayed."""
+
+
+class InputError(ToolkitError):
+    """An input file that cannot be read as asked: missing, not a regular file, too big, too
+    deeply nested, not text. Says what the path is when it is not a file."""
+
+
+class OutputError(ToolkitError):
+    """An output file or folder that cannot be written."""
+
+
+class Interrupted(ToolkitError):
+    """The user pressed Ctrl-C; nothing half-done is left behind."""
+
+    exit_code = 130

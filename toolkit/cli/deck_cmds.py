@@ -11,7 +11,9 @@ from typing import List, Optional
 
 import typer
 
+from toolkit.cli.options import output_file, path_text
 from toolkit.errors import UsageError
+from toolkit.fileio import write_files
 
 deck_app = typer.Typer(
     help="Custom patch decks: fit a pricing model, generate new decks, play-test them, pack boards.",
@@ -95,20 +97,14 @@ def fit(
 # ----- generate --------------------------------------------------------------------------------
 
 
-def _write_text(path: Path, text: str) -> None:
-    from toolkit.render.output import check_targets, write_bytes
-
-    check_targets([path])
-    write_bytes(path, text.encode("utf-8"))
-
-
 @deck_app.command("generate")
 def generate(
     like: str = typer.Option("classic", "--like", help="Reference edition or variant: size mix, time/income and prices."),
     count: int = typer.Option(33, "--count", help="Number of new patches."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw (same seed, same bytes)."),
-    out: Path = typer.Option(..., "--out", "-o", help="The patch-set file to write, e.g. my-deck.yaml."),
-    variant: Optional[Path] = typer.Option(None, "--variant", help="The variant file to write (default: <out>-variant.yaml next to --out)."),
+    out: Path = typer.Option(..., "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
+                             help="The patch-set file to write, e.g. my-deck.yaml."),
+    variant: Optional[Path] = typer.Option(None, "--variant", metavar="FILE", parser=path_text, callback=output_file, help="The variant file to write (default: <out>-variant.yaml next to --out)."),
     sizes: Optional[str] = typer.Option(None, "--sizes", help="Patch sizes to draw, e.g. 3..8 (default: the reference deck's mix)."),
     allow_holes: bool = typer.Option(False, "--allow-holes", help="Allow shapes that enclose empty cells."),
     allow_twins: bool = typer.Option(False, "--allow-twins", help="Allow a shape twice, or equal to a base patch."),
@@ -129,8 +125,8 @@ def generate(
         raise UsageError("--variant and --out must be different files")
     generated = gen.generate(request)
     files = gen.render_files(generated, out, variant_path)
-    _write_text(files.deck_path, files.deck_text)
-    _write_text(files.variant_path, files.variant_text)
+    # both files or neither: a variant that cannot be written leaves no orphan patch set
+    write_files({files.deck_path: files.deck_text.encode("utf-8"), files.variant_path: files.variant_text.encode("utf-8")})
     sizes_seen: dict[int, int] = {}
     for p in generated.patches:
         sizes_seen[p.shape.size] = sizes_seen.get(p.shape.size, 0) + 1
@@ -299,7 +295,8 @@ def pack(
     max_nodes: int = typer.Option(5_000_000, "--max-nodes", help="Search budget for the fill and largest-area searches."),
     no_flip: bool = typer.Option(False, "--no-flip", help="Rotate patches only, never reflect them."),
     only: Optional[str] = typer.Option(None, "--patches", help="Pack only these patches, ids comma-separated (a patch with copies: ID.1, ID.2, ...)."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Draw a solution (or the largest packing) to FILE.svg, .pdf or .png."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
+                                       help="Draw a solution (or the largest packing) to FILE.svg, .pdf or .png."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
     """Can a subset of the patches fill the board exactly, the largest area they cover, the cells each reaches."""

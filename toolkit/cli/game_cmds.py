@@ -16,6 +16,7 @@ from typing import Any, Optional
 import typer
 
 from toolkit.bots import make_bot
+from toolkit.cli.options import MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.games import records
 from toolkit.games.base import engine_for
@@ -272,9 +273,10 @@ def _read_line(prompt: str) -> str | None:
 def register(app: typer.Typer) -> None:
     @app.command("deal")
     def deal_cmd(
-        edition: str = typer.Argument(..., help="Edition name (e.g. classic, express) or a variant YAML file."),
-        seed: int = typer.Option(..., "--seed", help="Seed of the deal; the same seed gives the same deal."),
-        players: Optional[int] = typer.Option(None, "--players", help="Players (Doodle; time-track games are 2)."),
+        edition: str = typer.Argument(..., metavar="EDITION", help="Edition name (e.g. classic, express) or a variant YAML file."),
+        seed: int = typer.Option(..., "--seed", min=0, max=MAX_SEED, help="Seed of the deal; the same seed gives the same deal."),
+        players: Optional[int] = typer.Option(None, "--players", **players_range(),
+                                              help=f"Players, 1..{MAX_SEATS} (Doodle; default 1; time-track games are 2)."),
         as_json: bool = typer.Option(False, "--json", help="Print the deal as JSON."),
     ) -> None:
         """Deal a game as the rules prescribe and show the setup."""
@@ -288,7 +290,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("replay")
     def replay_cmd(
-        record: Path = typer.Argument(..., help="A game record written by `patchwork play --record`."),
+        record: Path = typer.Argument(..., metavar="RECORD", help="A game record written by `patchwork play --record`."),
     ) -> None:
         """Replay a game record through the rules and print the final state and scores."""
         data = records.read_record(record)
@@ -302,16 +304,18 @@ def register(app: typer.Typer) -> None:
 
     @app.command("play")
     def play_cmd(
-        edition: str = typer.Argument(..., help="Edition name or variant YAML file."),
-        seed: int = typer.Option(..., "--seed", help="Seed of the game (deal, chance and bots)."),
+        edition: str = typer.Argument(..., metavar="EDITION", help="Edition name or variant YAML file."),
+        seed: int = typer.Option(..., "--seed", min=0, max=MAX_SEED, help="Seed of the game (deal, chance and bots)."),
         bots: Optional[str] = typer.Option(
-            None, "--bots", help="Comma list of bots for the seats, e.g. random,random; 'human' for a person."
-            " Fewer names than seats: humans take the first seats."
+            None, "--bots", callback=bot_list, help="Comma list of bots for the seats, e.g. random,random; 'human' for"
+            " a person. Fewer names than seats: humans take the first seats. Default: a human in every seat."
         ),
-        record: Optional[Path] = typer.Option(None, "--record", help="Write the game record (JSON) here."),
-        automa_level: Optional[int] = typer.Option(None, "--automa-level", help="Automa difficulty 1..5 (implies an Automa seat)."),
+        record: Optional[Path] = typer.Option(None, "--record", metavar="FILE", parser=path_text, callback=output_file,
+                                              help="Write the game record (JSON) here."),
+        automa_level: Optional[int] = typer.Option(None, "--automa-level", min=1, max=5, help="Automa difficulty 1..5 (implies an Automa seat)."),
         automa_deck: Optional[str] = typer.Option(None, "--automa-deck", help="Automa deck: normal or tactical."),
-        players: Optional[int] = typer.Option(None, "--players", help="Players (Doodle)."),
+        players: Optional[int] = typer.Option(None, "--players", **players_range(),
+                                              help=f"Players, 1..{MAX_SEATS} (Doodle; default 1)."),
     ) -> None:
         """Play one game in the terminal; with a bot in every seat it plays itself to the end."""
         if players is not None and players < 1:

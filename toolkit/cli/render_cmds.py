@@ -9,6 +9,7 @@ from typing import Optional
 
 import typer
 
+from toolkit.cli.options import MAX_SHEETS, output_file, output_folder, path_text
 from toolkit.errors import UsageError
 
 render_app = typer.Typer(
@@ -33,11 +34,11 @@ DEFAULT_EDITION = {
 _OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[x×]\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.IGNORECASE)
 MAX_BACK_OFFSET_MM = 20.0
 
-EDITION_ARG = typer.Argument(None, help="Bundled edition name or a variant/edition YAML file.")
-FORMAT_OPT = typer.Option("pdf", "--format", "-f", help="pdf, svg or png (svg and png: one file per page).")
-PAPER_OPT = typer.Option("a4", "--paper", "-p", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
-OUT_OPT = typer.Option(None, "--out", "-o",
-                       help="Output file (default: output/<edition>-<component>-<options>-<paper>.<format>).")
+EDITION_ARG = typer.Argument(None, metavar="EDITION", help="Bundled edition name or a variant/edition YAML file.")
+FORMAT_OPT = typer.Option("pdf", "--format", "-f", metavar="pdf|svg|png", help="pdf, svg or png (svg and png: one file per page).")
+PAPER_OPT = typer.Option("a4", "--paper", "-p", metavar="PAPER", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
+OUT_OPT = typer.Option(None, "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
+                       help="Output file (default: a file in output/ named after the edition, component, options and paper).")
 FORCE_OPT = typer.Option(False, "--force", help="Overwrite existing output files.")
 DPI_OPT = typer.Option(300, "--dpi", help="Resolution of --format png, 10-1200 dots per inch.")
 PAGE_OPT = typer.Option(None, "--page", help="Only this page of the document (1 = first), e.g. for one PNG.")
@@ -46,8 +47,8 @@ CMYK_OPT = typer.Option(False, "--cmyk", help="PDF/PNG in DeviceCMYK, black text
 MARGIN_OPT = typer.Option("5mm", "--margin", help="Printer's unprintable border: no crop mark or bleed inside it.")
 BACKS_OPT = typer.Option(False, "--backs/--no-backs", help="Follow each fronts page with its backs page.")
 PROOF_OPT = typer.Option(False, "--proof", help="Overlay trim (red), bleed (blue) and safe-area (green) guides.")
-FLIP_OPT = typer.Option("long", "--flip", help="Duplex flip edge for backs: long or short.")
-OFFSET_OPT = typer.Option("0x0mm", "--back-offset", help="Shift backs pages by XxYmm to correct printer registration.")
+FLIP_OPT = typer.Option("long", "--flip", metavar="long|short", help="Duplex flip edge for backs: long or short.")
+OFFSET_OPT = typer.Option("0x0mm", "--back-offset", metavar="XxYmm", help="Shift backs pages by XxYmm to correct printer registration.")
 LAYOUT_OPT = typer.Option("sheet", "--layout",
                           help="sheet: n-up with crop marks; single: one piece per page at trim + bleed, with "
                                "TrimBox/BleedBox, for print shops.")
@@ -150,7 +151,8 @@ def pad(
     format: str = FORMAT_OPT,
     paper: str = PAPER_OPT,
     out: Optional[Path] = OUT_OPT,
-    sheets: int = typer.Option(80, "--sheets", "-n", help="Number of sheets (the published pad has 80)."),
+    sheets: int = typer.Option(80, "--sheets", "-n", min=1, max=MAX_SHEETS, metavar="N",
+                                help=f"Number of sheets, 1..{MAX_SHEETS} (the published pad has 80)."),
     duplex: bool = typer.Option(True, "--duplex/--simplex", help="Score sheet on both sides of each sheet."),
     numbered: bool = typer.Option(False, "--numbered", help="Print the sheet number in the corner."),
     force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
@@ -250,8 +252,9 @@ def challenge(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, pa
 
 
 def build(
-    paper: str = typer.Option("a4", "--paper", "-p", help="a4, letter, a5 or a custom WxHmm such as 100x150mm."),
-    out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder to write into."),
+    paper: str = typer.Option("a4", "--paper", "-p", metavar="PAPER", help="a4, letter, a5 or a custom WxHmm such as 100x150mm."),
+    out: Path = typer.Option(Path("output"), "--out", "-o", metavar="FOLDER", parser=path_text, callback=output_folder,
+                             help="Folder to write into."),
     edition: Optional[str] = typer.Option(None, "--edition", help="Only the kit of this edition or variant (name or YAML file), e.g. a custom deck."),
 ) -> None:
     """Print everything: Doodle pad and kit, classic/Christmas/Express kits, Automa cards, SVGs.
@@ -261,7 +264,7 @@ def build(
     from rich.console import Console
 
     from toolkit.render.build import build as run_build
-    from toolkit.render.build import describe
+    from toolkit.render.build import describe, staged
     from toolkit.render.paper import parse_paper
 
     paper_value = parse_paper(paper)
@@ -269,16 +272,21 @@ def build(
         raise UsageError(f"--out {out} is a file; give a folder")
     console = Console(stderr=True)
     started = time.perf_counter()
+
+    def note(text: str) -> None:
+        console.print(f"patchwork: note: {text}", markup=False, highlight=False, soft_wrap=True)
+
     with console.status("building") as status:
         if edition is not None:
             from toolkit.designer.printing import build_edition
 
             from toolkit.specs import load_edition
 
-            built = build_edition(edition, out, paper_value)
+            built = staged(out, lambda folder: build_edition(edition, folder, paper_value), note, overwrite=False)
             written = describe(built, out, load_edition(edition))
         else:
-            written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}")), out)
+            written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note),
+                               out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]

@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 import typer
 
+from toolkit.cli.options import shape_text as shape_text_check
 from toolkit.errors import ShapeError, ToolkitError, UsageError
 from toolkit.geometry import Board, Cut, Shape, placements
 
@@ -114,7 +115,7 @@ def render_text(shape: Shape, facts: dict[str, Any], deck: str | None) -> str:
 
 
 def shape_command(
-    shape_text: str = typer.Argument(..., metavar="SHAPE", help="Rows of '#' and '.' joined by '/', e.g. '##./.##'."),
+    shape_text: str = typer.Argument(..., metavar="SHAPE", callback=shape_text_check, help="Rows of '#' and '.' joined by '/', e.g. '##./.##'."),
     board_text: Optional[str] = typer.Option(
         None, "--board", metavar="WxH", help="Board for counting placements (default 9x9, or the deck's board)."
     ),

@@ -18,8 +18,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from toolkit.cli.notes import note_compile_for
+from toolkit.cli.options import MAX_SEED, bot_list, capped_workers, output_folder, path_text
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.fileio import atomic_write_bytes, atomic_write_text
+from toolkit.fileio import check_targets, write_files
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
 
@@ -29,6 +30,7 @@ def _check_out(out: Optional[Path]) -> None:
         return
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out '{out}' is a file; expected a directory for {', '.join(OUT_FILES)}")
+    check_targets(out / name for name in OUT_FILES)  # before the run, not after it
 
 
 def _command(name: str, refs: list[str], request, bots_text: str, automa_level: int, automa_deck: str) -> str:
@@ -80,9 +82,7 @@ def _speed_line(request, outcome) -> str:
 
 def _write(out: Path, doc: dict, md: str, pdf: bytes) -> None:
     text = json.dumps(doc, indent=2, sort_keys=False) + "\n"
-    atomic_write_text(out / "results.json", text)
-    atomic_write_text(out / "report.md", md)
-    atomic_write_bytes(out / "report.pdf", pdf)
+    write_files({out / "results.json": text.encode(), out / "report.md": md.encode(), out / "report.pdf": pdf})
 
 
 def _note_compile(edition_ref: str) -> None:
@@ -107,14 +107,15 @@ def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
 
 
 def simulate(
-    edition: str = typer.Argument(..., help="Edition name (classic, doodle, ...) or a VARIANT.yaml file."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="Bots, comma-separated: random, greedy, mcts:N, automa. Doodle: one per player."),
+    edition: str = typer.Argument(..., metavar="EDITION", help="Edition name (classic, doodle, ...) or a VARIANT.yaml file."),
+    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Doodle: one per player. Default: random,random (Doodle: random)."),
     games: int = typer.Option(1000, "--games", help="Games to play (even when seats are swapped)."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: deal i is seeded by derive_seed(seed, i)."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed: deal i is seeded by derive_seed(seed, i)."),
+    workers: int = typer.Option(1, "--workers", callback=capped_workers,
+                                 help="Local worker processes (1: in this process); more than the machine's cores are capped, with a note."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT (needs the cluster extra)."),
-    automa_level: int = typer.Option(1, "--automa-level", help="Automa difficulty 1..5."),
+    automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
@@ -143,15 +144,16 @@ def simulate(
 
 
 def balance(
-    base: str = typer.Argument(..., help="Base edition name or spec file."),
-    variants: List[str] = typer.Argument(..., help="One or more variant names or VARIANT.yaml files."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="Bots, comma-separated: random, greedy, mcts:N, automa."),
+    base: str = typer.Argument(..., metavar="BASE", help="Base edition name or spec file."),
+    variants: List[str] = typer.Argument(..., metavar="VARIANT", help="One or more variant names or VARIANT.yaml files."),
+    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Default: random,random (Doodle: random)."),
     games: int = typer.Option(1000, "--games", help="Games per edition, on the same deal seeds for all."),
-    seed: int = typer.Option(0, "--seed", help="Master seed shared by the base and every variant."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed shared by the base and every variant."),
+    workers: int = typer.Option(1, "--workers", callback=capped_workers,
+                                 help="Local worker processes (1: in this process); more than the machine's cores are capped, with a note."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    automa_level: int = typer.Option(1, "--automa-level", help="Automa difficulty 1..5."),
+    automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     sprt: Optional[str] = typer.Option(None, "--sprt", help="Stop as soon as a sequential test (GSPRT) on this figure is "

@@ -7,6 +7,7 @@ from typing import List, Optional
 
 import typer
 
+from toolkit.cli.options import output_file, path_text
 from toolkit.errors import ToolkitError, UsageError
 
 
@@ -30,7 +31,7 @@ def _exists(path: Path) -> bool:
 
 def validate(
     paths: Optional[List[Path]] = typer.Argument(
-        None, help="Spec files or folders (folders are searched for *.yaml). Default: all bundled specs."),
+        None, metavar="PATH", help="Spec files or folders (folders are searched for *.yaml and *.yml). Default: all bundled specs."),
 ) -> None:
     """Validate spec files: every problem as file:line:col: key.path: message."""
     try:
@@ -40,13 +41,18 @@ def validate(
 
 
 def _validate(paths: Optional[List[Path]]) -> None:
+    from toolkit.fileio import path_kind
     from toolkit.specs import bundled_specs_dir, validate_report
-    from toolkit.specs.loader import spec_files
+    from toolkit.specs.loader import SPEC_SUFFIXES, spec_files
 
     targets = list(paths) if paths else [bundled_specs_dir()]
-    missing = [str(p) for p in targets if not _exists(p)]
+    missing = [str(p) for p in targets if not _exists(p) and path_kind(p) is None]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    # only spec files are read, so no other file's content ever shows up in a message
+    named = [str(p) for p in targets if path_kind(p) != "a directory" and not str(p).lower().endswith(SPEC_SUFFIXES)]
+    if named:
+        raise UsageError(f"not a spec file name (spec files end in .yaml or .yml): {', '.join(named)}")
     if paths:
         # an explicit folder that holds nothing to check is a mistake (wrong folder, wrong
         # extension), not a pass
@@ -65,7 +71,8 @@ def _validate(paths: Optional[List[Path]]) -> None:
 
 
 def schema(
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the schema to this file instead of printing it."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", parser=path_text, callback=output_file,
+                                     help="Write the schema to this file instead of printing it."),
 ) -> None:
     """Print the JSON Schema (draft 2020-12) of the spec files, for editors."""
     try:

@@ -24,7 +24,7 @@ from typing import Any
 import toolkit
 from toolkit.games.family import family_of
 from toolkit.errors import RecordError, ToolkitError, UsageError
-from toolkit.fileio import atomic_write_text
+from toolkit.fileio import MAX_SEATS, atomic_write_text, read_record_text
 from toolkit.games.base import engine_for
 from toolkit.specs import load_edition
 from toolkit.specs.loader import edition_from_spec, spec_of
@@ -104,23 +104,17 @@ def write_record(path: str | Path, record: dict[str, Any]) -> Path:
         return atomic_write_text(target, dumps(record))
     except OSError as error:
         raise RecordError(f"{path}: cannot write the record: {error.strerror or error}") from None
+    except ToolkitError as error:
+        raise RecordError(f"{path}: cannot write the record: {error.render()}") from None
 
 
 def read_record(path: str | Path) -> dict[str, Any]:
     """Load and check the layout of a record file (not yet its actions)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such record file") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path}: is a directory, not a record file") from None
-    except UnicodeDecodeError as error:
-        raise RecordError(
-            f"{path}: not a game record: byte {error.start} is not UTF-8 text (records are JSON)"
-        ) from None
-    except OSError as error:
-        raise RecordError(f"{path}: cannot read: {error.strerror}") from None
+        text = read_record_text(path)
+    except ToolkitError as error:
+        raise RecordError(error.render()) from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
@@ -188,8 +182,8 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
             if not isinstance(record.get(key), kind):
                 raise RecordError(f"{where}: {key}: expected a JSON {_JSON_KIND[kind]}, got {_json_kind(record.get(key))}")
     seats = record.get("seats")
-    if seats is not None and (not isinstance(seats, int) or isinstance(seats, bool) or seats < 1):
-        raise RecordError(f"{where}: seats: expected a whole number of at least 1, got {seats!r}")
+    if seats is not None and (not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= MAX_SEATS):
+        raise RecordError(f"{where}: seats: expected a whole number from 1 to {MAX_SEATS}, got {seats!r}")
     scores = record.get("final_scores")
     if scores is not None and not (isinstance(scores, list) and all(isinstance(s, int) for s in scores)):
         raise RecordError(f"{where}: final_scores: expected a list of integers or null")
@@ -291,8 +285,9 @@ def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: b
     seats = record.get("seats")
     try:
         game = engine.new_game(edition, int(record["seed"]), seats, **options)
-    except ToolkitError as error:
-        raise RecordError(f"the record's game options cannot be used: {error.render()}") from None
+    except (ToolkitError, TypeError, ValueError) as error:
+        detail = error.render() if isinstance(error, ToolkitError) else "unknown or repeated option"
+        raise RecordError(f"the record's game options cannot be used: {detail}") from None
     if "deal" in record and _plain(game.deal()) != record["deal"]:
         raise RecordError("the replayed deal differs from the record's: the record was edited or written by an"
                           " engine with other rules")

@@ -9,6 +9,10 @@ cut: the summary `patchwork build` prints.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -27,6 +31,8 @@ from toolkit.render.documents import (
     render_component,
 )
 from toolkit.render.imposition import Duplex, Piece
+from toolkit.errors import OutputError, UsageError
+from toolkit.fileio import missing_folders, remove_empty, stale_parts
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
 from toolkit.specs import load_edition
@@ -114,6 +120,47 @@ def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
     return jobs
 
 
+STAGING_PREFIX = ".patchwork-build-"
+"""The hidden folder a build writes into before its files are moved into place."""
+
+
+def _staging_prefix(out: Path, fresh: bool) -> str:
+    """Inside an existing `out`: `.patchwork-build-`; beside a new one, the same followed by a
+    short digest of its name (so builds of different folders never clear each other's)."""
+    if not fresh:
+        return STAGING_PREFIX
+    return f"{STAGING_PREFIX}{hashlib.sha1(out.name.encode()).hexdigest()[:8]}-"
+
+
+def _staging_folders(out: Path) -> list[Path]:
+    """Staging folders an interrupted build left: inside `out`, or beside it for a new `out`."""
+    found = []
+    for folder, prefix in ((out, _staging_prefix(out, False)), (out.parent, _staging_prefix(out, True))):
+        try:
+            found += [p for p in folder.iterdir() if p.name.startswith(prefix) and p.is_dir()
+                      and not p.is_symlink()]
+        except OSError:
+            continue
+    return sorted(found)
+
+
+def clear_leftovers(out: Path) -> list[Path]:
+    """Remove what an interrupted build (or a write cut short) left in and beside `out`: staging
+    folders and hidden `.part` files. Returns what was removed, so the caller can say so."""
+    removed = []
+    for folder in _staging_folders(out):
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    for folder in (out, out / "svg"):
+        for part in stale_parts(folder):
+            try:
+                part.unlink()
+            except OSError:
+                continue
+            removed.append(part)
+    return removed
+
+
 def _tokens_text(edition) -> str:
     return ", ".join(text for text, _ in tokens_mod.token_counts(edition))
 
@@ -161,25 +208,79 @@ def describe(written: list[Written], out_dir: str | Path, edition=None) -> list[
     return described
 
 
+def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
+           notice: Callable[[str], None] | None = None, overwrite: bool = True) -> list[Written]:
+    """Run `write(folder)` on a hidden staging folder and move what it wrote into `out_dir` only
+    when it has all been written; returns what was written, with its final paths.
+
+    A new `out_dir` appears in one rename; an existing one gets each file renamed over the old
+    one, so an interrupted build never leaves an incomplete kit that looks finished. Leftovers of
+    an earlier interrupted build are removed first and reported through `notice`. Without
+    `overwrite`, a file that already exists in `out_dir` stops the build (UsageError) and nothing
+    is moved.
+    """
+    out = Path(out_dir)
+    for leftover in clear_leftovers(out):
+        if notice:
+            notice(f"removed {leftover}, left by an interrupted build")
+    fresh = not out.exists()
+    home = out.parent if fresh else out
+    made = missing_folders(home)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=_staging_prefix(out, fresh), dir=home))
+    except OSError as error:
+        remove_empty(made)
+        raise OutputError(f"cannot write {out}: {error.strerror or error}") from None
+    done = False
+    try:
+        written = [replace(item, path=out / item.path.relative_to(staging)) for item in write(staging)]
+        existing = [item.path for item in written if not overwrite and os.path.lexists(item.path)]
+        if existing:
+            more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+            raise UsageError(f"{existing[0]}{more} already exists; remove it or choose another --out")
+        os.chmod(staging, 0o755)
+        if fresh:
+            os.replace(staging, out)
+        else:
+            for item in written:
+                item.path.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staging / item.path.relative_to(out), item.path)
+        done = True
+    except OutputError as error:  # name the file the user asked for, not its staging copy
+        raise OutputError(error.render().replace(str(staging), str(out))) from None
+    except OSError as error:
+        raise OutputError(f"cannot write {out}: {error.strerror or error}") from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+        if not done:
+            remove_empty(made)
+    return written
+
+
 def build(out_dir: str | Path, paper: Paper,
-          progress: Callable[[str], None] | None = None) -> list[Written]:
+          progress: Callable[[str], None] | None = None,
+          notice: Callable[[str], None] | None = None) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
 
     Every target is checked before the first file is written (OutputError when one cannot be
-    written). Each file is rendered in memory and then replaced atomically, so an interrupted
-    build leaves every earlier good file in place.
+    written); the set is written through `staged`, so it appears only when complete.
     """
     out = Path(out_dir)
     jobs = _jobs(paper)
     check_targets(out / relative for relative, _ in jobs)
-    written: list[Written] = []
-    for relative, make in jobs:
-        if progress:
-            progress(relative)
-        document, fmt = make()
-        blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
-        assert len(blobs) == 1, "build renders one SVG per component"
-        path = out / relative
-        write_bytes(path, blobs[0])
-        written.append(Written(path, len(document.pages), len(blobs[0])))
-    return written
+
+    def write(folder: Path) -> list[Written]:
+        written: list[Written] = []
+        for relative, make in jobs:
+            if progress:
+                progress(relative)
+            document, fmt = make()
+            blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
+            assert len(blobs) == 1, "build renders one SVG per component"
+            write_bytes(folder / relative, blobs[0])
+            written.append(Written(folder / relative, len(document.pages), len(blobs[0])))
+        return written
+
+    return staged(out, write, notice)

@@ -5,6 +5,11 @@ shard order, so the merged statistics are identical whatever the backend or work
 bounded number of shards is in flight at once, and each result is a small tally, so memory stays
 flat however many games a run plays.
 
+Local workers are tied to this process: they ignore Ctrl-C (the parent stops them at once and says
+so in one line) and end as soon as their parent is gone, even when it was killed outright, so
+neither workers nor multiprocessing's helper process outlive a run. More workers than the cores
+this process may use only queue behind each other, so `useful_workers` caps the count.
+
 Dask (`--scheduler tcp://HOST:PORT`) is an optional extra: `distributed` is imported only when a
 scheduler is named, and a missing package or an unreachable scheduler is one clear UsageError.
 """
@@ -12,10 +17,16 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import concurrent.futures.process
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import Interrupted, ToolkitError, UsageError
 from toolkit.sim.shards import Shard, ShardResult, run_shard, warm_up
 
 Runner = Callable[[Shard], ShardResult]
@@ -27,12 +38,67 @@ DASK_CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before giving up."""
 
 
+PARENT_POLL_SECONDS = 0.5
+"""How often a worker checks that its parent is still there (where the OS cannot tell it)."""
+_PR_SET_PDEATHSIG = 1
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def useful_workers(requested: int) -> tuple[int, str]:
+    """(workers worth starting, why fewer than requested): never more than the usable cores."""
+    cores = usable_cores()
+    if requested > cores:
+        return cores, f"this machine gives the run {cores} core{'s' if cores != 1 else ''}; more workers only wait"
+    return requested, ""
+
+
+def _worker_init(parent: int) -> None:
+    """Runs first in every worker: leave Ctrl-C to the parent, and die with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:  # the kernel kills this worker the moment its parent ends
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _stop(pool: cf.ProcessPoolExecutor) -> None:
+    """End the workers now, without waiting for their shards."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)
+
+
 def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | None = None,
               runner: Runner = run_shard) -> Iterator[ShardResult]:
-    """Run shards here (workers=1) or in `workers` fresh processes; yield results in shard order."""
+    """Run shards here (workers=1) or in `workers` fresh processes; yield results in shard order.
+
+    Ctrl-C stops at once with Interrupted (the workers are ended, not waited for).
+    """
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
-    if workers == 1 or len(shards) <= 1:
+    workers = min(useful_workers(workers)[0], len(shards))
+    if workers <= 1 or len(shards) <= 1:
         for shard in shards:
             result = runner(shard)
             if progress:
@@ -44,11 +110,32 @@ def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | 
     # warm-up fills once here rather than in every worker.
     warm_up(shards[0])
     context = multiprocessing.get_context("spawn")
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                  initializer=_worker_init, initargs=(os.getpid(),))
+
+    def submit(fn, shard):
+        # A worker is started inside submit; with Ctrl-C ignored meanwhile it starts with Ctrl-C
+        # ignored, so a key pressed while it is still starting cannot make it print a traceback.
+        if threading.current_thread() is not threading.main_thread():
+            return pool.submit(fn, shard)
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return pool.submit(fn, shard)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
     try:
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            yield from _ordered(shards, pool.submit, 2 * workers, _wait_local, progress, runner)
+        yield from _ordered(shards, submit, 2 * workers, _wait_local, progress, runner)
+    except KeyboardInterrupt:
+        _stop(pool)
+        raise Interrupted("interrupted: the simulation was stopped and nothing was written") from None
     except cf.process.BrokenProcessPool as error:
+        _stop(pool)
         raise ToolkitError(f"a simulation worker process died ({error}); try again with --workers 1") from None
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _wait_local(futures):

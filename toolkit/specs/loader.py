@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Sequence
 
 from toolkit.errors import Problem, SpecError, UnknownEdition
+from toolkit.fileio import path_kind
 from toolkit.geometry.shape import Shape
 from toolkit.specs import deck
 from toolkit.specs.catalogue import (EDITIONS_DIR, REF_DIRS, VARIANTS_DIR, bundled_specs_dir,
@@ -54,6 +55,24 @@ def _is_file(path: Path) -> bool:
 
 def _is_path_ref(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+
+
+SPEC_SUFFIXES = (".yaml", ".yml")
+"""A spec named by path (on the command line, in `extends:` and references, in a game record)
+must be a regular file whose name ends in one of these: nothing else is ever opened as a spec,
+so a record or a variant cannot make the toolkit read, or quote from, any other file."""
+
+
+def _not_a_spec(path: Path, text: str | None = None) -> str | None:
+    """Why `path` may not be read as a spec (a name without .yaml/.yml, a FIFO, a folder, ...);
+    None when it may (or when it is simply missing)."""
+    shown = text if text is not None else str(path)
+    if not str(path).lower().endswith(SPEC_SUFFIXES):
+        return f"{shown!r} is not a spec file name: spec files end in .yaml or .yml"
+    kind = path_kind(path)
+    if kind is not None:
+        return f"{shown!r} is {kind}, not a spec file"
+    return None
 
 
 @dataclass
@@ -207,6 +226,10 @@ def _relative(s: _Session, owner: LDict, key: str, ref: str, what: str) -> Path 
     """A path written in a spec file, taken relative to that file's folder."""
     home = s.real.get(owner.loc.file)
     target = (home.parent if home is not None else Path.cwd()) / ref
+    refused = _not_a_spec(target, ref)
+    if refused:
+        s.add(owner.problem(key, f"{what}: {refused}"))
+        return None
     if not _is_file(target):
         s.add(owner.problem(key, f"{what} {ref!r} not found (looked for {target})"))
         return None
@@ -805,9 +828,13 @@ def _find(name_or_path: str | os.PathLike) -> Path:
             if _is_file(candidate):
                 return candidate
     path = Path(text)
+    editions, variants = list_editions(), list_variants()
+    refused = _not_a_spec(path) if "\x00" not in text and len(text) < 4096 else None
+    if refused and (path_kind(path) is not None or _is_file(path)):
+        raise UnknownEdition(f"{refused}; give a bundled edition name ({', '.join(editions)}), "
+                             f"a variant ({', '.join(variants)}) or a .yaml/.yml file")
     if _is_file(path):
         return path
-    editions, variants = list_editions(), list_variants()
     raise UnknownEdition(
         f"unknown edition {text!r}: not a bundled name and not a readable file; "
         f"bundled editions: {', '.join(editions)}; variants: {', '.join(variants)}")

@@ -1,12 +1,13 @@
 """Reading spec files safely: YAML text -> a located tree of plain values.
 
-Owns the hostile-input defences (size limit, UTF-8 only, safe tags only, no duplicate keys, alias
-expansion limit) and the node marks that let every later problem name file, line and column.
+Owns the hostile-input defences (regular files only, size limit, a nesting scan before the parser
+runs, UTF-8 only, safe tags only, no duplicate keys, alias expansion limit) and the node marks that let every later problem name file, line and column.
 Nothing here constructs arbitrary Python objects: files are only composed (yaml.compose with the
 safe loader) and scalars are resolved by their standard tags.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import yaml
 
-from toolkit.errors import Problem
+from toolkit.errors import InputError, Problem
+from toolkit.fileio import read_capped_bytes
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """Spec files are small; anything larger is refused before parsing."""
@@ -22,6 +24,10 @@ MAX_NODES = 100_000
 """Nodes visited with aliases expanded; a billion-laughs file hits this in milliseconds."""
 MAX_DEPTH = 64
 """Nesting depth; real specs nest four or five levels."""
+MAX_SCAN_DEPTH = 2 * MAX_DEPTH
+"""Nesting the text scan refuses before the YAML parser sees the file (the parser recurses once
+per level, and some builds crash instead of failing on very deep input). The scan can only
+overestimate, so it stops at twice MAX_DEPTH and leaves exact reporting to the tree builder."""
 
 _STD = "tag:yaml.org,2002:"
 _COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -353,6 +359,43 @@ def display_name(path: Path) -> str:
         return str(resolved)
 
 
+_QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
+_COMMENT = re.compile(r"(^|\s)#.*$")
+_FLOW = re.compile(r"[\[\]{}]")
+_NOT_FLOW = re.compile(r"[^\[\]{}]+")
+
+
+def nesting_beyond(text: str, limit: int) -> tuple[int, int] | None:
+    """(line, column) where YAML `text` first nests deeper than `limit`, found by a scan of the
+    text alone (never by the parser): block nesting from indentation and `- ` items, flow nesting
+    from brackets outside quotes and comments. It may overestimate, never underestimate."""
+    indents: list[int] = []
+    flow = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = _COMMENT.sub("", _QUOTED.sub("''", raw))
+        body = line.lstrip(" ")
+        if not body.strip():
+            continue
+        if flow == 0:
+            indent = len(line) - len(body)
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+            dashes = len(body) - len(body.lstrip("- ")) if body.startswith("- ") else 0
+            if len(indents) + dashes // 2 > limit:
+                return number, indent + 1
+        brackets = _NOT_FLOW.sub("", line)
+        if not brackets:
+            continue
+        depths = list(itertools.accumulate((1 if c in "[{" else -1 for c in brackets), initial=flow))
+        if len(indents) + max(depths) > limit:
+            first = next(i for i, d in enumerate(depths) if len(indents) + d > limit)
+            match = next(itertools.islice(_FLOW.finditer(line), first - 1, None))
+            return number, match.start() + 1
+        flow = max(depths[-1], 0)
+    return None
+
+
 def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Problem]]:
     """Read one spec file into a located tree; returns (tree, problems found while reading).
 
@@ -362,23 +405,13 @@ def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Prob
     display = display or display_name(path)
     top = Loc(display)  # the file as a whole
     try:
-        size = path.stat().st_size
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise UnreadableSpec(top.problem("(file)", f"cannot read file: {reason}"))
-    if path.is_dir():
-        raise UnreadableSpec(top.problem("(file)", "is a folder, expected a YAML file"))
-    if size > MAX_FILE_BYTES:
-        raise UnreadableSpec(top.problem(
-            "(file)", f"file is {size} bytes; spec files are limited to {MAX_FILE_BYTES} bytes"))
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise UnreadableSpec(top.problem("(file)", f"cannot read file: {exc.strerror or exc}"))
-    if len(data) > MAX_FILE_BYTES:
-        raise UnreadableSpec(top.problem(
-            "(file)", f"file is larger than the limit of {MAX_FILE_BYTES} bytes"))
+        data = read_capped_bytes(path, MAX_FILE_BYTES, "YAML spec file")
+    except InputError as exc:
+        # the message starts with the path, which the problem already names
+        message = str(exc).split(": ", 1)[1] if str(exc).startswith(f"{path}: ") else str(exc)
+        if "a YAML spec file is at most" in message:
+            message += f" (spec files are limited to {MAX_FILE_BYTES} bytes)"
+        raise UnreadableSpec(top.problem("(file)", message))
     if b"\x00" in data:
         raise UnreadableSpec(top.problem("(file)", "binary data (NUL bytes); expected UTF-8 YAML text"))
     try:
@@ -388,6 +421,11 @@ def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Prob
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise UnreadableSpec(Problem(display, line, col, "(file)",
                                      "not valid UTF-8 text; save the file as UTF-8"))
+    deep = nesting_beyond(text, MAX_SCAN_DEPTH)
+    if deep is not None:
+        raise UnreadableSpec(Loc(display, *deep).problem(
+            "(yaml)", f"nested deeper than {MAX_SCAN_DEPTH} levels here; spec files nest a few levels "
+            f"(at most {MAX_DEPTH})"))
     try:
         node = yaml.compose(text, Loader=_COMPOSER)
     except yaml.MarkedYAMLError as exc:
