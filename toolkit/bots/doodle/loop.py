@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from toolkit.bots.doodle.greedy import choose_greedy
+from toolkit.bots.doodle.greedy import choose_greedy, greedy_tables
 from toolkit.errors import UsageError
 from toolkit.games.doodle import kernel as dk
 from toolkit.sim.botspec import GREEDY, KIND_NAMES, RANDOM, BotSpec
@@ -21,7 +21,7 @@ DOODLE_KINDS = {RANDOM, GREEDY}
 
 
 @njit(cache=True)
-def _doodle_loop(tables, players, game_rngs, bot_rngs, kinds, score, round_scores, empty, start_card, specials, drawn):
+def _doodle_loop(tables, greedy_aux, players, game_rngs, bot_rngs, kinds, score, round_scores, empty, start_card, specials, drawn):
     n = game_rngs.shape[0]
     rounds = round_scores.shape[2]
     act = np.zeros(dk.NA, dtype=np.int64)
@@ -32,7 +32,7 @@ def _doodle_loop(tables, players, game_rngs, bot_rngs, kinds, score, round_score
         while st[dk.S_PHASE] != dk.PH_OVER:
             kind = kinds[st[dk.S_SEAT]]
             if kind == GREEDY:
-                choose_greedy(tables, st, occ, bot_rng, act)
+                choose_greedy(tables, greedy_aux, st, occ, bot_rng, act)
             else:
                 dk.choose_random(tables, st, occ, bot_rng, act)
             dk.apply_action(tables, st, occ, act)
@@ -69,7 +69,7 @@ def play_doodle(edition, bots: tuple[BotSpec, ...], game_rngs: np.ndarray, bot_r
     }
     kinds = np.array([b.kind for b in bots], dtype=np.int64)
     _doodle_loop(
-        tables, players, np.ascontiguousarray(game_rngs, dtype=np.int64), np.ascontiguousarray(bot_rngs, dtype=np.int64),
+        tables, greedy_tables(tables), players, np.ascontiguousarray(game_rngs, dtype=np.int64), np.ascontiguousarray(bot_rngs, dtype=np.int64),
         kinds, out["score"], out["round_scores"], out["empty"], out["start_card"], out["specials"], out["drawn"],
     )
     return out
