@@ -44,6 +44,7 @@ BOT_PROVIDERS: dict[str, tuple[str, ...]] = {
     "automa": ("toolkit.bots.automa",),
     "greedy": ("toolkit.bots.greedy", "toolkit.bots.doodle.greedy"),
     "mcts": ("toolkit.bots.mcts",),
+    "expert": ("toolkit.bots.doodle.expert",),
 }
 """Bot name -> the modules that register it, imported in this order when the name is first asked
 for (the Doodle `greedy` wraps the time-track one, so that comes first). Only the modules of the

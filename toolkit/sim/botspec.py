@@ -17,9 +17,10 @@ RANDOM = 0
 GREEDY = 1
 MCTS = 2
 AUTOMA = 3
+EXPERT = 4
 
-KIND_NAMES = {RANDOM: "random", GREEDY: "greedy", MCTS: "mcts", AUTOMA: "automa"}
-KNOWN = ("random", "greedy", "mcts:N", "automa")
+KIND_NAMES = {RANDOM: "random", GREEDY: "greedy", MCTS: "mcts", AUTOMA: "automa", EXPERT: "expert"}
+KNOWN = ("random", "greedy", "mcts:N", "automa", "expert")
 DEFAULT_MCTS_ITERATIONS = 1000
 AUTOMA_LEVELS = range(1, 6)
 
@@ -31,7 +32,7 @@ class BotSpec:
     name: str
     """Canonical name, e.g. `random`, `mcts:2000`, `automa(level 3, normal)`."""
     kind: int
-    """RANDOM, GREEDY, MCTS or AUTOMA."""
+    """RANDOM, GREEDY, MCTS, AUTOMA or EXPERT."""
     iterations: int = 0
     """MCTS iteration budget per move."""
     automa_level: int = 0
@@ -55,9 +56,13 @@ def parse_bot(text: str, family: Family, automa_level: int = 1, automa_deck: str
         return BotSpec("random", RANDOM)
     if name == "greedy" and not arg:
         return BotSpec("greedy", GREEDY)
+    if name == "expert" and not arg:
+        if family != Family.DOODLE:
+            raise UsageError("bot 'expert' plays the Doodle editions only; time-track bots: random, greedy, mcts:N, automa")
+        return BotSpec("expert", EXPERT)
     if name == "mcts":
         if family == Family.DOODLE:
-            raise UsageError("bot 'mcts' plays the time-track editions only; Doodle bots: random, greedy")
+            raise UsageError("bot 'mcts' plays the time-track editions only; Doodle bots: random, greedy, expert")
         if not arg:
             iterations = DEFAULT_MCTS_ITERATIONS
         else:

@@ -212,7 +212,9 @@ G_TARGET = 15
 G_MARGIN = 16
 G_SIDES = 17
 G_FUTURE = 18
-GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0, 1.0])
+G_PLIES = 19
+G_SECOND_PLY = 20
+GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0, 1.0, 1.0, 3.0])
 
 
 @njit(cache=True)
@@ -440,6 +442,137 @@ def _best_next(tables, aux, board, target, shape, turns_left, later, spare, gw, 
 
 
 @njit(cache=True)
+def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
+    """Expected value, over the die faces, of the best plain drawing of the card each face makes
+    the token card (circle `circ[:n]`, first card after the token at `nxt`); `turns_left` are the
+    draws left after that one."""
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    die = tables.die
+    rows = np.empty(height, dtype=np.int64)
+    pre = np.empty((height + 1, width + 1), dtype=np.int64)
+    if n <= 0:
+        _rows_of(board, width, height, rows)
+        return _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+    trial = np.empty(words, dtype=np.int64)
+    target = np.empty(words, dtype=np.int64)
+    size = int(gw[G_NEXT_SHORTLIST])
+    keys = np.empty(size)
+    items = np.empty(size, dtype=np.int64)
+    _target_mask(board, width, height, words, turns_left, spare, gw, rows, pre, target)
+    nfaces = die.shape[0]
+    face_value = np.empty(nfaces)
+    total = 0.0
+    for f in range(nfaces):
+        pos = (nxt + die[f] - 1) % n
+        done = -1
+        for e in range(f):
+            if circ[(nxt + die[e] - 1) % n] == circ[pos]:
+                done = e
+                break
+        if done >= 0:
+            face_value[f] = face_value[done]
+        else:
+            face_value[f] = _best_next(tables, aux, board, target, tables.patch_shape[circ[pos]], turns_left, later,
+                                       spare, gw, rows, pre, trial, keys, items)
+        total += face_value[f]
+    return total / nfaces
+
+
+@njit(cache=True)
+def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
+    """Like _expect_one, two turns deep: for each face, the best few drawings of its card (and
+    passing) are valued by _expect_one on the circle that card leaves behind."""
+    masks = tables.place_masks
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    die = tables.die
+    if n <= 1 or turns_left <= 0:
+        return _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw)
+    rows = np.empty(height, dtype=np.int64)
+    pre = np.empty((height + 1, width + 1), dtype=np.int64)
+    target = np.empty(words, dtype=np.int64)
+    trial = np.empty(words, dtype=np.int64)
+    size = int(gw[G_NEXT_SHORTLIST])
+    keys = np.empty(size)
+    items = np.empty(size, dtype=np.int64)
+    keep = int(gw[G_SECOND_PLY])
+    option_value = np.empty(size + 1)
+    option_place = np.empty(size + 1, dtype=np.int64)
+    circ2 = np.empty(n - 1, dtype=np.int64)
+    _target_mask(board, width, height, words, turns_left, spare, gw, rows, pre, target)
+    nfaces = die.shape[0]
+    face_value = np.empty(nfaces)
+    total = 0.0
+    for f in range(nfaces):
+        pos = (nxt + die[f] - 1) % n
+        done = -1
+        for e in range(f):
+            if (nxt + die[e] - 1) % n == pos:
+                done = e
+                break
+        if done >= 0:
+            face_value[f] = face_value[done]
+            total += face_value[f]
+            continue
+        shape = tables.patch_shape[circ[pos]]
+        keys[:] = -1e18
+        items[:] = -1
+        first = tables.shape_first[shape]
+        for g in range(first, first + tables.shape_count[shape]):
+            if not fits(masks, g, board, words):
+                continue
+            inside = 0
+            for w in range(words):
+                inside += popcount(masks[g, w] & target[w])
+            key = gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g] + gw[G_TARGET] * inside
+            _shortlist_insert(keys, items, size, key, g)
+        # Options: passing, then the shortlisted drawings, each valued one ply deep.
+        options = 0
+        _rows_of(board, width, height, rows)
+        option_value[0] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+        option_place[0] = -1
+        options = 1
+        for j in range(size):
+            g = items[j]
+            if g < 0:
+                break
+            for w in range(words):
+                trial[w] = board[w] | masks[g, w]
+            _rows_of(trial, width, height, rows)
+            option_value[options] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+            option_place[options] = g
+            options += 1
+        for i in range(pos, n - 1):
+            circ2[i] = circ[i + 1]
+        for i in range(pos):
+            circ2[i] = circ[i]
+        nxt2 = pos % (n - 1)
+        best = -1e18
+        for _ in range(min(keep, options)):
+            top = 0
+            for j in range(1, options):
+                if option_value[j] > option_value[top]:
+                    top = j
+            if option_value[top] < -1e17:
+                break
+            option_value[top] = -1e18
+            g = option_place[top]
+            for w in range(words):
+                trial[w] = board[w] | (masks[g, w] if g >= 0 else 0)
+            v = _expect_one(tables, aux, trial, circ2, n - 1, nxt2, turns_left - 1, later, spare, gw)
+            if v > best:
+                best = v
+        face_value[f] = best
+        total += best
+    return total / nfaces
+
+
+@njit(cache=True)
 def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, turns_left, later, spare, gw, best_j):
     """Re-rank the `depth` best draws by the expected value of the best plain drawing of the
     next turn's card, over the die faces (the circle is known, so the next card is too)."""
@@ -468,6 +601,15 @@ def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, t
         if st[S_PHASE] == PH_TURN and pos >= st[S_CUR]:
             pos += 1
         next_patch[f] = st[oc + pos]
+    # The circle the next roll sees.
+    circ = np.empty(n_after, dtype=np.int64)
+    j = 0
+    for pos in range(n):
+        if st[S_PHASE] == PH_TURN and pos == st[S_CUR]:
+            continue
+        circ[j] = st[oc + pos]
+        j += 1
+    deep = gw[G_PLIES] >= 2 and turns_left >= 2
     rows = np.empty(height, dtype=np.int64)
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
     board = np.empty(words, dtype=np.int64)
@@ -497,21 +639,24 @@ def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, t
         if kind == K_START or kind == K_DRAW:
             for w in range(words):
                 board[w] |= masks[acts[i, A_PLACE], w]
-        _target_mask(board, width, height, words, turns_left - 1, spare, gw, rows, pre, target)
-        total = 0.0
-        for f in range(nfaces):
-            done = -1
-            for e in range(f):
-                if next_patch[e] == next_patch[f]:
-                    done = e
-                    break
-            if done >= 0:
-                face_value[f] = face_value[done]
-            else:
-                face_value[f] = _best_next(tables, aux, board, target, patch_shape[next_patch[f]], turns_left - 1,
-                                           later, spare, gw, rows, pre, trial, keys, items)
-            total += face_value[f]
-        total = total / nfaces - costs[top]
+        if deep:
+            total = _expect_two(tables, aux, board, circ, n_after, nxt, turns_left - 1, later, spare, gw) - costs[top]
+        else:
+            _target_mask(board, width, height, words, turns_left - 1, spare, gw, rows, pre, target)
+            total = 0.0
+            for f in range(nfaces):
+                done = -1
+                for e in range(f):
+                    if next_patch[e] == next_patch[f]:
+                        done = e
+                        break
+                if done >= 0:
+                    face_value[f] = face_value[done]
+                else:
+                    face_value[f] = _best_next(tables, aux, board, target, patch_shape[next_patch[f]], turns_left - 1,
+                                               later, spare, gw, rows, pre, trial, keys, items)
+                total += face_value[f]
+            total = total / nfaces - costs[top]
         if total > best_total:
             best_total = total
             result = top

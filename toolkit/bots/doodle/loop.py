@@ -11,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from toolkit.bots.doodle.expert import choose_expert
 from toolkit.bots.doodle.greedy import choose_greedy, greedy_tables
 from toolkit.errors import UsageError
 from toolkit.games.doodle import kernel as dk
-from toolkit.sim.botspec import GREEDY, KIND_NAMES, RANDOM, BotSpec
+from toolkit.sim.botspec import EXPERT, GREEDY, KIND_NAMES, RANDOM, BotSpec
 
-DOODLE_KINDS = {RANDOM, GREEDY}
+DOODLE_KINDS = {RANDOM, GREEDY, EXPERT}
 """Bot kinds the Doodle loop has a compiled chooser for."""
 
 
@@ -33,6 +34,8 @@ def _doodle_loop(tables, greedy_aux, players, game_rngs, bot_rngs, kinds, score,
             kind = kinds[st[dk.S_SEAT]]
             if kind == GREEDY:
                 choose_greedy(tables, greedy_aux, st, occ, bot_rng, act)
+            elif kind == EXPERT:
+                choose_expert(tables, greedy_aux, st, occ, bot_rng, act)
             else:
                 dk.choose_random(tables, st, occ, bot_rng, act)
             dk.apply_action(tables, st, occ, act)
