@@ -110,7 +110,7 @@ def test_doodle_loop_plays_the_kernel_rules_move_for_move():
         bot_rng = bot_rngs[g].copy()
         while st[dk.S_PHASE] != dk.PH_OVER:
             dk.choose_random(tables, st, occ, bot_rng, act)
-            assert dk.check_action(tables, st, occ, act) == dk.OK
+            assert dk.check_action(tables, st, occ, act) == dk.R_OK
             dk.apply_action(tables, st, occ, act)
         assert out["score"][g].tolist() == dk.final_scores(tables, st, occ).tolist()
         assert out["empty"][g].tolist() == [dk.empty_cells(tables, st, occ, k) for k in range(2)]

@@ -137,24 +137,30 @@ def _prefix(rows, width, height, pre):
 @njit(cache=True)
 def _round_target(pre, width, height, turns_left, spare_single, gw):
     """How much the coming intermediate scoring can still be worth: the best corner-anchored
-    rectangle, discounted by the cells still missing against what the remaining turns can bring.
-    Returns (value, row, col, height, width) of that rectangle (height 0: none)."""
+    rectangle (sides within 2 of each other), discounted by the cells still missing against what
+    the remaining turns can bring. Returns (value, row, col, height, width) of that rectangle
+    (height 0: none). Larger rectangles are tried first, and a size whose full points cannot beat
+    the best so far ends the search, since a rectangle's value never exceeds its points."""
     best = 0.0
     br = 0
     bc = 0
     bh = 0
     bw = 0
     capacity = gw[G_CELLS_PER_TURN] * turns_left
-    for corner in range(4):
-        for h in range(2, height + 1):
-            r0 = 0 if corner < 2 else height - h
-            for w in range(2, width + 1):
-                if abs(h - w) > 2:
-                    continue
+    load = gw[G_MISSING_LOAD] / capacity if capacity > 0 else 0.0
+    for h in range(height, 1, -1):
+        if h * h + 2 <= best:
+            break
+        for w in range(min(width, h + 2), max(1, h - 3), -1):
+            points = 1.0 * rectangle_points(h, w)
+            if points <= best:
+                break
+            for corner in range(4):
+                r0 = 0 if corner < 2 else height - h
                 c0 = 0 if corner % 2 == 0 else width - w
                 filled = pre[r0 + h, c0 + w] - pre[r0, c0 + w] - pre[r0 + h, c0] + pre[r0, c0]
                 missing = h * w - filled
-                value = 1.0 * rectangle_points(h, w)
+                value = points
                 if missing > 0:
                     if turns_left == 0:
                         if missing > spare_single:
@@ -163,7 +169,7 @@ def _round_target(pre, width, height, turns_left, spare_single, gw):
                     else:
                         if missing > capacity:
                             continue
-                        value -= missing * (gw[G_MISSING] + gw[G_MISSING_LOAD] * missing / capacity)
+                        value -= missing * (gw[G_MISSING] + load * missing)
                 if value > best:
                     best = value
                     br = r0
