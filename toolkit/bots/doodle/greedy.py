@@ -353,6 +353,14 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     target = np.empty(words, dtype=np.int64)
     _target_mask(occ_k, width, height, words, turns_left, spare, gw, rows, pre, target)
     pass_i = -1
+    # The same shape often comes from several sources (a card and a cut piece of its neighbour,
+    # one cell from many cuts): its drawings are pre-filtered once, from the source that spends
+    # the fewest special actions (the first in canonical order among those).
+    seen_shape = np.empty(acts.shape[0], dtype=np.int64)
+    seen_uses = np.empty(acts.shape[0], dtype=np.int64)
+    seen = 0
+    skip = False
+    oc = st[S_CIRCLE_AT]
     for i in range(acts.shape[0]):
         kind = acts[i, A_KIND]
         if kind == K_SINGLE:
@@ -362,13 +370,27 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
             continue
         g = acts[i, A_PLACE]
         uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
-        cells = 0
+        if kind == K_DRAW and (i == 0 or acts[i - 1, A_KIND] != K_DRAW or acts[i, A_CARD] != acts[i - 1, A_CARD]
+                               or acts[i, A_NB] != acts[i - 1, A_NB] or acts[i, A_CUT] != acts[i - 1, A_CUT]
+                               or acts[i, A_PIECE] != acts[i - 1, A_PIECE]):
+            patch = st[oc + acts[i, A_CARD]]
+            shape = tables.patch_shape[patch] if acts[i, A_CUT] < 0 else tables.cut_piece[patch, acts[i, A_CUT], acts[i, A_PIECE]]
+            skip = False
+            for s in range(seen):
+                if seen_shape[s] == shape and seen_uses[s] <= uses:
+                    skip = True
+                    break
+            if not skip:
+                seen_shape[seen] = shape
+                seen_uses[seen] = uses
+                seen += 1
+        if skip and kind == K_DRAW:
+            continue
         inside = 0
         for w in range(words):
-            cells += popcount(masks[g, w])
             inside += popcount(masks[g, w] & target[w])
-        key = (gw[G_CONTACT] * _contact(aux, g, occ_k, words) - gw[G_SIDES] * aux.sides[g] + gw[G_FILLED] * cells
-               + gw[G_TARGET] * inside - uses * special_cost)
+        key = (gw[G_CONTACT] * _contact(aux, g, occ_k, words) - gw[G_SIDES] * aux.sides[g]
+               + gw[G_FILLED] * aux.cells[g] + gw[G_TARGET] * inside - uses * special_cost)
         _shortlist_insert(keys, items, size, key, i)
     count = 0
     items_all = np.empty(size + 1, dtype=np.int64)
@@ -682,10 +704,10 @@ def choose_greedy(tables, aux, st, occ, bot_rng, act):
     choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, GREEDY_WEIGHTS)
 
 
-GreedyTables = namedtuple("GreedyTables", ["contact_masks", "border_edges", "sides"])
+GreedyTables = namedtuple("GreedyTables", ["contact_masks", "border_edges", "sides", "cells"])
 """Per placement row of the kernel tables: the cells next to it in each of the four directions
-(int64[T, 4, words]), how many of its cell sides lie on the board's edge and how many cell sides
-it has in all (int64[T] each)."""
+(int64[T, 4, words]), how many of its cell sides lie on the board's edge, how many cell sides it
+has in all, and its cells (int64[T] each)."""
 
 _GREEDY_TABLES: dict[int, tuple[DoodleTables, GreedyTables]] = {}
 
@@ -714,7 +736,7 @@ def greedy_tables(tables: DoodleTables) -> GreedyTables:
     flat = np.zeros((count, 4, words * 64), dtype=np.uint8)
     flat[:, :, : width * height] = near.reshape(count, 4, -1)
     contact = np.packbits(flat, axis=2, bitorder="little").view(np.int64).reshape(count, 4, words)
-    aux = GreedyTables(np.ascontiguousarray(contact), border, sides)
+    aux = GreedyTables(np.ascontiguousarray(contact), border, sides, cells.sum(axis=(1, 2)).astype(np.int64))
     _GREEDY_TABLES[id(tables)] = (tables, aux)
     return aux
 
