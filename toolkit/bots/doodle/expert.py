@@ -57,6 +57,7 @@ from toolkit.games.doodle.kernel import (
     S_PHASE,
     S_SEAT,
     SP_SINGLE,
+    best_rectangle,
     list_actions,
     special_mode,
 )
@@ -181,7 +182,34 @@ class DoodleExpertBot:
                 verdict = "worth spending now" if gain > values[0] else "worth keeping"
                 lines.append(f"  {name.upper()}: the best drawing with it gains {gain:+.1f} on the best plain"
                              f" drawing, against {values[0]:.1f} for keeping it: {verdict}")
+        if "single" in open_specials and game.phase != "start":
+            cell, gain = _best_single(tables, occ[seat])
+            if cell is not None:
+                r, c = divmod(cell, game._info.board.width)
+                lines.append(f"  SINGLE: shading (row {r}, col {c}) would grow the best rectangle by {gain} point(s) now;"
+                             " it is spent before a scoring when that gains enough, and always in the last one")
+        if "again" in open_specials:
+            lines.append("  AGAIN: repeats one special action already used; priced as a special action kept")
         return "\n".join(lines)
+
+
+def _best_single(tables: Any, sheet: np.ndarray) -> tuple[int | None, int]:
+    """(cell, points) of the one empty cell whose shading grows the best rectangle most."""
+    width = int(tables.params[P_WIDTH])
+    cells = width * int(tables.params[P_HEIGHT])
+    now = int(best_rectangle(tables, sheet)[0])
+    best_cell, best_gain = None, 0
+    trial = sheet.copy()
+    for cell in range(cells):
+        word, bit = divmod(cell, 64)
+        if (int(sheet[word]) >> bit) & 1:
+            continue
+        trial[:] = sheet
+        trial[word] |= np.uint64(1 << bit).astype(np.int64)
+        gain = int(best_rectangle(tables, trial)[0]) - now
+        if best_cell is None or gain > best_gain:
+            best_cell, best_gain = cell, gain
+    return best_cell, best_gain
 
 
 def _left(used: dict[str, int], name: str, offered: tuple[str, ...]) -> int:
