@@ -23,7 +23,7 @@ _SOURCES = (
 """Every source the compiled Doodle bots and loop compile in."""
 
 
-class _DoodleBotsCacheLocator(caching.InTreeCacheLocator):
+class _DependencyStamp:
     """numba keys the on-disk cache of a function by its own file only, but a chooser or the
     turn loop compiles the kernel's functions into itself. For this package the key also covers
     the kernel and every module of the package, so a change to any of them compiles afresh
@@ -32,13 +32,12 @@ class _DoodleBotsCacheLocator(caching.InTreeCacheLocator):
     _digest: str | None = None
 
     def get_source_stamp(self):
-        cls = type(self)
-        if cls._digest is None:
+        if _DependencyStamp._digest is None:
             digest = hashlib.sha256()
             for path in _SOURCES:
                 digest.update(path.name.encode() + b"\0" + path.read_bytes())
-            cls._digest = digest.hexdigest()
-        return (super().get_source_stamp(), cls._digest)
+            _DependencyStamp._digest = digest.hexdigest()
+        return (super().get_source_stamp(), _DependencyStamp._digest)
 
     @classmethod
     def from_function(cls, py_func, py_file):
@@ -47,5 +46,14 @@ class _DoodleBotsCacheLocator(caching.InTreeCacheLocator):
         return super().from_function(py_func, py_file)
 
 
-if _DoodleBotsCacheLocator not in caching.CacheImpl._locator_classes:
-    caching.CacheImpl._locator_classes.insert(0, _DoodleBotsCacheLocator)
+class _UserDirLocator(_DependencyStamp, caching.UserProvidedCacheLocator):
+    """NUMBA_CACHE_DIR, when set, as numba's own first choice."""
+
+
+class _InTreeLocator(_DependencyStamp, caching.InTreeCacheLocator):
+    """The package's __pycache__, as numba's usual choice."""
+
+
+for _locator in (_InTreeLocator, _UserDirLocator):
+    if _locator not in caching.CacheImpl._locator_classes:
+        caching.CacheImpl._locator_classes.insert(0, _locator)
