@@ -1,4 +1,5 @@
-"""Render benchmark: time and bytes of a 160-page Doodle pad and of the whole `patchwork build`.
+"""Render benchmark: a 160-page Doodle pad, a week of Doodle challenges, PNG export and the whole
+`patchwork build`: time and bytes.
 
 Run: python benchmarks/bench_render.py [--repeat N] [--paper a4|letter]
 Prints one line per measurement; each is the best of N runs (rendering is single-threaded).
@@ -39,6 +40,15 @@ def main() -> None:
         seconds, data = best_of(args.repeat, lambda: encode(render_component("pad", doodle, options), "pdf", "long")[0])
         print(f"pad {sheets:>3} two-sided sheets ({2 * sheets:>3} pages): {seconds * 1000:8.1f} ms "
               f"{len(data):>9,} bytes  {len(data) / (2 * sheets):>8,.0f} bytes/page")
+
+    week = RenderOptions(paper=paper, seed=1, count=7)
+    seconds, data = best_of(args.repeat, lambda: encode(render_component("challenge", doodle, week), "pdf", "long")[0])
+    print(f"challenge week (7 seeds, 14 pages, par included): {seconds:6.2f} s {len(data):>9,} bytes")
+
+    sheet = render_component("sheet", doodle, RenderOptions(paper=paper))
+    for dpi in (150, 300):
+        seconds, pngs = best_of(args.repeat, lambda: encode(sheet, "png", dpi=dpi))
+        print(f"score sheet as PNG at {dpi} dpi: {seconds * 1000:8.1f} ms {len(pngs[0]):>9,} bytes")
 
     with tempfile.TemporaryDirectory() as folder:
         seconds, written = best_of(args.repeat, lambda: build(Path(folder) / "output", paper))

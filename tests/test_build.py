@@ -14,7 +14,7 @@ from toolkit.render.paper import parse_paper
 
 PDFS = {
     "doodle-pad.pdf": 160,
-    "doodle-cards.pdf": 10,
+    "doodle-kit.pdf": 12,
     "classic-kit.pdf": None,
     "christmas-kit.pdf": None,
     "express-kit.pdf": None,
@@ -76,7 +76,7 @@ def test_build_leaves_no_partial_files(built):
 def test_interrupted_build_keeps_good_files(tmp_path, monkeypatch):
     out = tmp_path / "output"
     out.mkdir()
-    (out / "doodle-cards.pdf").write_bytes(b"the good cards")
+    (out / "doodle-kit.pdf").write_bytes(b"the good cards")
     calls = {"n": 0}
     real_encode = build_module.encode
 
@@ -90,9 +90,9 @@ def test_interrupted_build_keeps_good_files(tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "PAD_SHEETS", 2)
     with pytest.raises(RuntimeError):
         build_module.build(out, parse_paper("letter"))
-    assert (out / "doodle-cards.pdf").read_bytes() == b"the good cards"
+    assert (out / "doodle-kit.pdf").read_bytes() == b"the good cards"
     assert len(PdfReader(out / "doodle-pad.pdf").pages) == 4
-    assert sorted(p.name for p in out.iterdir()) == ["doodle-cards.pdf", "doodle-pad.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == ["doodle-kit.pdf", "doodle-pad.pdf"]
 
 
 def run_build(capsys, out) -> tuple[int, str]:

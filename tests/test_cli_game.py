@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -111,10 +112,22 @@ def test_doodle_deal_and_bot_game(tmp_path):
     deal = json.loads(ok("deal", "doodle", "--seed", "5", "--players", "3", "--json").stdout)
     assert deal
     record = tmp_path / "doodle.json"
-    ok("play", "doodle", "--seed", "5", "--players", "2", "--bots", "random,random", "--record", str(record))
+    log = ok("play", "doodle", "--seed", "5", "--players", "2", "--bots", "random,random", "--record", str(record)).stdout
     data = json.loads(record.read_text())
     assert data["seats"] == 2 and data["final_scores"] is not None
     ok("replay", str(record))
+    # Every player's round score is printed (not `None` for all but the last seat).
+    for player in (1, 2):
+        assert len(re.findall(rf"player {player} scores -?\d+", log)) == 3, log
+    assert "scores None" not in log
+    # The record holds every roll and current card: 6 + 6 + 5 rolled turns and the final free choice.
+    turns = data["chance"]
+    assert [(t["round"], t["turn"]) for t in turns] == (
+        [(r, t) for r in (1, 2) for t in range(1, 7)] + [(3, t) for t in range(1, 6)] + [(3, "final")])
+    deck = {card["id"] for card in data["edition"]["spec"]["patches"]}
+    for t in turns[:-1]:
+        assert t["roll"] in (1, 2, 3) and t["card"] in deck and len(t["drawn"]) == 2
+    assert turns[-1]["roll"] is None and turns[-1]["card"] is None
 
 
 # ----- through the real entry point: one error line, exit code, no traceback --------------------

@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import fails, ok, runner
 
 from toolkit.bots import base as bot_base
-from toolkit.cli import game_cmds
+from toolkit.cli import game_cmds, notes
 from toolkit.cli.app import app
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.geometry import Shape
@@ -86,7 +86,12 @@ def test_doodle_shows_the_start_card_and_the_neighbours():
 def test_a_broken_bot_module_breaks_only_its_own_bot(tmp_path, monkeypatch):
     (tmp_path / "broken_bot_module.py").write_text("import no_such_module_anywhere\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(bot_base.BOT_PROVIDERS, "broken", ("broken_bot_module",))
+    from toolkit.bots import registry
+    from toolkit.specs.models import Family
+
+    monkeypatch.setitem(registry._ENTRIES, (Family.TIME_TRACK, "broken"),
+                        registry.BotEntry("broken", Family.TIME_TRACK, registry.RANDOM))
+    monkeypatch.setitem(bot_base.BOT_PROVIDERS, (Family.TIME_TRACK, "broken"), ("broken_bot_module",))
     monkeypatch.setattr(bot_base, "_failed", {})
     ok("play", "classic", "--seed", "1", "--bots", "random,random")
     error = fails("play", "classic", "--seed", "1", "--bots", "broken,random")
@@ -102,7 +107,7 @@ def test_a_random_game_imports_no_other_bot_module():
         from toolkit.bots import make_bot
         from toolkit.specs import load_edition
         make_bot("random", load_edition("classic"))
-        print(sorted(m for m in sys.modules if m.startswith("toolkit.bots.") and m != "toolkit.bots.base"))
+        print(sorted(m for m in sys.modules if m.startswith("toolkit.bots.") and m not in ("toolkit.bots.base", "toolkit.bots.registry")))
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "['toolkit.bots.random']"
@@ -151,7 +156,7 @@ def test_automa_options_on_an_edition_without_automa():
 # ----- the first-compile note ---------------------------------------------------------------------
 
 
-def test_compile_likely_until_the_module_is_cached(tmp_path, monkeypatch):
+def test_a_compile_is_pending_until_the_module_is_cached(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "tiny_kernel_for_note.py").write_text(
@@ -164,8 +169,8 @@ def test_compile_likely_until_the_module_is_cached(tmp_path, monkeypatch):
     try:
         if not hasattr(module.twice, "_cache"):
             pytest.skip("numba JIT is disabled in this run")
-        assert game_cmds.compile_likely(["tiny_kernel_for_note"])
+        assert notes.compile_pending(["tiny_kernel_for_note"])
         assert module.twice(3) == 6
-        assert not game_cmds.compile_likely(["tiny_kernel_for_note"])
+        assert not notes.compile_pending(["tiny_kernel_for_note"])
     finally:
         sys.modules.pop("tiny_kernel_for_note", None)

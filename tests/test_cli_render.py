@@ -43,7 +43,7 @@ def test_default_pad_is_the_doodle_pad(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "render", "pad")
     assert code == 0, err
-    path = tmp_path / "output" / "doodle-pad.pdf"
+    path = tmp_path / "output" / "doodle-pad-80-sheets-duplex-a4.pdf"
     assert path.exists() and "160 page(s)" in out
     assert len(PdfReader(path).pages) == 160
 
@@ -51,7 +51,7 @@ def test_default_pad_is_the_doodle_pad(capsys, tmp_path, monkeypatch):
 @pytest.mark.parametrize("component,edition,pages", [
     ("sheet", "doodle-8x8", 1),
     ("cards", "doodle", 5),
-    ("tiles", "classic", 3),
+    ("tiles", "classic", 4),
     ("automa", "anniversary", 3),
     ("boards", "express", 3),
 ])
@@ -105,15 +105,22 @@ def test_variant_file_with_a_long_custom_track(capsys, tmp_path):
     (["render", "pad", "--sheets", "-4"], "--sheets"),
     (["render", "sheet", "--paper", "b7"], "unknown paper 'b7'"),
     (["render", "sheet", "--paper", "30x30mm"], "between"),
-    (["render", "boards", "--paper", "a5"], "does not fit"),
+    (["render", "boards", "--paper", "60x80mm"], "larger paper"),
     (["render", "sheet", "no-such-edition"], "no-such-edition"),
     (["render", "automa", "express"], "no Automa deck"),
     (["render", "cards", "classic"], "Patchwork Doodle"),
     (["render", "tiles", "doodle"], "time-track"),
-    (["render", "sheet", "--format", "png"], "unknown format"),
+    (["render", "sheet", "--format", "tiff"], "unknown format"),
     (["render", "cards", "--backs", "--flip", "sideways"], "flip"),
     (["render", "cards", "--back-offset", "lots"], "--back-offset"),
-    (["build", "--paper", "a5"], "a4 or letter"),
+    (["build", "--paper", "b7"], "unknown paper"),
+    (["render", "sheet", "--paper", "100x150mm"], "6 pt"),
+    (["render", "cards", "--card-size", "huge"], "card size"),
+    (["render", "cards", "--gutter", "wide"], "--gutter"),
+    (["render", "cards", "--layout", "poster"], "layout"),
+    (["render", "cards", "--format", "png", "--dpi", "5000"], "--dpi"),
+    (["render", "challenge", "classic", "--seed", "1"], "Patchwork Doodle"),
+    (["render", "sheet", "--format", "svg", "--cmyk"], "--cmyk"),
 ])
 def test_bad_options_give_one_clear_line(capsys, tmp_path, monkeypatch, args, needle):
     monkeypatch.chdir(tmp_path)
@@ -181,3 +188,108 @@ def test_a_failed_write_is_one_error_line(capsys, tmp_path, monkeypatch):
     code, _, err = run_cli(capsys, "render", "sheet", "--out", str(tmp_path / "s.pdf"))
     assert code != 0
     _one_error(err, "s.pdf", "Permission denied")
+
+
+# ----- issue 12: named outputs, no silent overwrite, PNG, tokens, rules, challenges, build ---------
+
+
+def test_render_never_overwrites_without_force(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "render", "pad", "--sheets", "2")
+    assert code == 0, err
+    path = tmp_path / "output" / "doodle-pad-2-sheets-duplex-a4.pdf"
+    assert path.exists() and path.name != "doodle-pad.pdf"  # build's 80-sheet pad keeps its name
+    before = path.read_bytes()
+    code, out, err = run_cli(capsys, "render", "pad", "--sheets", "2")
+    assert code != 0 and "already exists" in err and "--force" in err
+    assert path.read_bytes() == before
+    code, out, err = run_cli(capsys, "render", "pad", "--sheets", "2", "--force")
+    assert code == 0, err
+
+
+def test_default_names_say_what_a_file_holds(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for args in (["cards", "--backs"], ["cards", "--backs", "--flip", "short"], ["cards", "--card-size", "tarot"],
+                 ["automa", "--layout", "single"], ["pad", "--sheets", "3", "--simplex", "--numbered"]):
+        code, out, err = run_cli(capsys, "render", *args)
+        assert code == 0, err
+    names = {p.name for p in (tmp_path / "output").iterdir()}
+    assert names == {
+        "anniversary-automa-single-a4.pdf", "doodle-cards-tarot-a4.pdf",
+        "doodle-cards-backs-long-edge-a4.pdf", "doodle-cards-backs-short-edge-a4.pdf",
+        "doodle-pad-3-sheets-simplex-numbered-a4.pdf",
+    }
+
+
+def test_png_export_one_file_per_page_or_one_page(capsys, tmp_path):
+    out = tmp_path / "cards.png"
+    code, stdout, err = run_cli(capsys, "render", "cards", "--format", "png", "--dpi", "20", "--out", str(out))
+    assert code == 0, err
+    pages = sorted(p.name for p in tmp_path.iterdir())
+    assert pages == [f"cards-{i:02d}.png" for i in range(1, 6)]
+    single = tmp_path / "page2.png"
+    code, stdout, err = run_cli(capsys, "render", "cards", "--format", "png", "--dpi", "20", "--page", "2",
+                                "--out", str(single))
+    assert code == 0, err
+    assert single.read_bytes() == (tmp_path / "cards-02.png").read_bytes()
+    code, stdout, err = run_cli(capsys, "render", "cards", "--page", "9", "--out", str(tmp_path / "x.pdf"))
+    assert code != 0 and "--page 9" in err
+
+
+def _texts(path) -> list[str]:
+    found: list[str] = []
+    for page in PdfReader(path).pages:
+        page.extract_text(visitor_text=lambda text, *_: found.append(text.strip()) if text.strip() else None)
+    return found
+
+
+@pytest.mark.parametrize("edition, counts", [
+    ("classic", {"1": 32, "5": 12, "10": 5, "20": 1, "NEUTRAL": 1}),
+    ("express", {"1": 12, "2": 9, "5": 8, "NEUTRAL": 1}),
+    ("doodle", {"TOKEN": 1}),
+])
+def test_token_sheets_hold_the_published_button_tiles(capsys, tmp_path, edition, counts):
+    out = tmp_path / "tokens.pdf"
+    code, stdout, err = run_cli(capsys, "render", "tokens", edition, "--backs", "--out", str(out))
+    assert code == 0, err
+    fronts = PdfReader(out).pages[0]
+    found: list[str] = []
+    fronts.extract_text(visitor_text=lambda text, *_: found.append(text.strip()) if text.strip() else None)
+    for text, count in counts.items():
+        assert found.count(text) == count, (text, found)
+
+
+def test_doodle_rules_reference_tells_how_to_use_a_d6(capsys, tmp_path):
+    out = tmp_path / "rules.pdf"
+    code, stdout, err = run_cli(capsys, "render", "rules", "doodle", "--out", str(out))
+    assert code == 0, err
+    text = " ".join(_texts(out))
+    assert "1-2 = 1, 3-4 = 2, 5-6 = 3" in text and "rules reference" in text
+
+
+def test_a_week_of_challenges_and_its_par_replays(capsys, tmp_path):
+    out = tmp_path / "week.pdf"
+    code, stdout, err = run_cli(capsys, "render", "challenge", "--seed", "11", "--count", "7", "--out", str(out))
+    assert code == 0, err
+    assert "par by greedy" in stdout
+    reader = PdfReader(out)
+    assert len(reader.pages) == 14
+    sheet = reader.pages[0].extract_text()
+    par = int(sheet.split("par ")[1].split()[0])
+    cards = reader.pages[1].extract_text()
+    assert "patchwork play doodle --seed 11" in cards and f"Par {par}" in cards
+    assert cards.count(": roll ") == 17 and "final turn" in cards
+    code, stdout, err = run_cli(capsys, "play", "doodle", "--seed", "11", "--bots", "greedy")
+    assert code == 0, err
+    assert f"final scores: player 1 {par}" in stdout
+
+
+def test_build_says_what_to_print_and_cut(capsys, tmp_path):
+    code, stdout, err = run_cli(capsys, "build", "--paper", "a5", "--out", str(tmp_path / "kit"))
+    assert code == 0, err
+    assert "on a5 paper (148 x 210 mm)" in stdout
+    assert "classic-kit.pdf:" in stdout and "32 1-button tiles" in stdout and "rules reference" in stdout
+    assert stdout.count("      cut:") == 6 and "total:" in stdout
+    classic = PdfReader(tmp_path / "kit" / "classic-kit.pdf")
+    labels = len([p for p in classic.pages if float(p.trimbox.width) < 100 * 72 / 25.4])
+    assert labels >= 4  # on A5 each quilt board prints in two halves

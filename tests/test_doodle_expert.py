@@ -22,12 +22,12 @@ BOT = make_bot("expert", EDITION)
 
 def test_registered_for_doodle_only():
     assert isinstance(BOT, DoodleExpertBot) and BOT.name == "expert"
-    with pytest.raises(UsageError, match="plays the Doodle editions only"):
+    with pytest.raises(UsageError, match="bot 'expert' plays the doodle editions only"):
         make_bot("expert", load_edition("classic"))
     with pytest.raises(UsageError, match="takes no argument"):
         make_bot("expert:3", EDITION)
     assert parse_bot("expert", Family.DOODLE) == BotSpec("expert", EXPERT)
-    with pytest.raises(UsageError, match="Doodle editions only"):
+    with pytest.raises(UsageError, match="doodle editions only"):
         parse_bots("expert,greedy", load_edition("classic"))
 
 
@@ -87,4 +87,4 @@ def test_hint_for_an_edition_without_the_expert_says_so():
 
     classic = load_edition("classic")
     game = engine_for(classic).new_game(classic, 1)
-    assert _hint_text(game).startswith("no hint for classic: bot 'expert' plays the Doodle editions only")
+    assert _hint_text(game).startswith("no hint for classic: bot 'expert' plays the doodle editions only")

@@ -48,7 +48,10 @@ def test_notation_tolerates_case_and_spacing():
 
 
 def played(name: str = "classic", seed: int = 5, **options) -> TimeTrackGame:
-    edition = load_edition(name)
+    return played_on(load_edition(name), seed, **options)
+
+
+def played_on(edition, seed: int, **options) -> TimeTrackGame:
     game = TimeTrackGame(edition, seed, **options)
     rng = seed_state(seed, 3)
     bots = [make_bot("random", edition), make_bot("automa", edition) if options else make_bot("random", edition)]
@@ -70,24 +73,82 @@ def test_a_record_replays_to_the_same_game(tmp_path):
 def test_a_record_holds_edition_hash_seed_players_options(tmp_path):
     game = played("anniversary", 8, automa_level=4, automa_deck="tactical")
     record = records.make_record(game, ["human", "automa:4"])
-    assert record["edition"] == {"name": "anniversary", "content_hash": game.edition.content_hash}
+    assert set(record["edition"]) == {"name", "content_hash", "spec"}
+    assert record["edition"]["name"] == "anniversary"
+    assert record["edition"]["content_hash"] == game.edition.content_hash
     assert record["seed"] == 8 and record["players"] == ["human", "automa:4"]
     assert record["options"] == {"automa_level": 4, "automa_deck": "tactical"}
     assert record["format_version"] == records.FORMAT_VERSION and record["toolkit_version"]
     assert records.replay(record).scores() == game.scores()
 
 
-def test_a_record_of_a_variant_file_names_the_file(tmp_path):
+def test_a_record_describes_the_game_without_the_engine():
+    """The embedded spec is the whole edition (no references), the deal is the setup, and the
+    chance log holds every Automa card drawn and what Automa did with it."""
+    game = played("anniversary", 8, automa_level=4, automa_deck="tactical")
+    record = json.loads(records.dumps(records.make_record(game, ["human", "automa:4"])))
+    spec = record["edition"]["spec"]
+    assert spec["kind"] == "edition" and isinstance(spec["patches"], list) and isinstance(spec["time_track"], dict)
+    assert isinstance(spec["automa"]["decks"]["tactical"], list)
+    assert record["deal"]["circle"] == TimeTrackGame(game.edition, 8, 4, "tactical").circle
+    automa_turns = [a for a in record["actions"] if a == "automa"]
+    assert len(record["chance"]) == len(automa_turns) > 0
+    numbers = {c.number for c in game.edition.automa.deck("tactical")}
+    for entry in record["chance"]:
+        assert entry["card"] in numbers and entry["did"].startswith(("took ", "passed "))
+        assert record["actions"][entry["ply"]] == "automa"
+    assert "path" not in json.dumps(record["edition"]).lower().replace("patches", "")
+
+
+def test_an_express_record_logs_when_the_late_patches_joined():
+    game = played("express", 4)
+    record = records.make_record(game, ["random", "random"])
+    late = [e for e in record["chance"] if "late_patches" in e]
+    assert len(late) == 1
+    assert sorted(late[0]["late_patches"]) == sorted(p.id for p in game.edition.late_patches)
+
+
+def test_a_record_of_a_variant_file_replays_after_the_file_is_deleted(tmp_path):
     variant = tmp_path / "mine.yaml"
     variant.write_text("kind: variant\nname: mine\ntitle: Mine\nextends: classic\nstarting_buttons: 7\n")
     edition = load_edition(variant)
     game = TimeTrackGame(edition, 3)
     game.apply("advance")
     record = records.make_record(game, ["human", "human"])
-    assert record["edition"]["path"] == str(Path(edition.source).resolve())
+    assert str(tmp_path) not in records.dumps(record)
     assert record["final_scores"] is None
-    again = records.replay(record)
-    assert again.buttons == game.buttons
+    variant.write_text("kind: variant\nname: mine\ntitle: Mine\nextends: classic\nstarting_buttons: 9\n")
+    assert records.replay(record).buttons == game.buttons
+    variant.unlink()
+    again = records.replay(json.loads(records.dumps(record)))
+    assert again.buttons == game.buttons and again.edition.starting_buttons == 7
+
+
+def test_a_user_file_named_like_a_bundled_variant_is_not_confused_with_it(tmp_path):
+    mine = tmp_path / "six-buttons.yaml"
+    mine.write_text("kind: variant\nname: six-buttons\nextends: classic\nstarting_buttons: 9\n")
+    game = played_on(load_edition(mine), 5)
+    again = records.replay(json.loads(records.dumps(records.make_record(game, ["random", "random"]))))
+    assert again.edition.starting_buttons == 9 and again.scores() == game.scores()
+
+
+def test_an_edited_embedded_spec_is_refused_by_its_hash():
+    record = records.make_record(played(), ["random", "random"])
+    record["edition"]["spec"]["starting_buttons"] = 9
+    with pytest.raises(RecordError, match="the record was edited"):
+        records.replay(record)
+
+
+def test_an_edited_chance_log_or_deal_is_refused():
+    game = played("anniversary", 8, automa_level=2, automa_deck="normal")
+    record = records.make_record(game, ["human", "automa:2"])
+    record["chance"][0]["card"] += 1
+    with pytest.raises(RecordError, match="chance"):
+        records.replay(record)
+    record = records.make_record(game, ["human", "automa:2"])
+    record["deal"]["circle"] = record["deal"]["circle"][::-1]
+    with pytest.raises(RecordError, match="deal differs"):
+        records.replay(record)
 
 
 def test_records_are_byte_identical_for_the_same_game(tmp_path):
@@ -131,8 +192,11 @@ def test_unknown_format_version_gives_a_version_message(tmp_path):
 def test_content_hash_mismatch_is_explained():
     record = records.make_record(played(), ["random", "random"])
     record["edition"]["content_hash"] = "0" * 64
-    with pytest.raises(RecordError, match="the rules data changed"):
+    with pytest.raises(RecordError, match="the record was edited"):
         records.replay(record)
+    legacy = _version_1(record)
+    with pytest.raises(RecordError, match="the rules data changed"):
+        records.replay(legacy)
 
 
 @pytest.mark.parametrize(
@@ -164,32 +228,47 @@ def test_unreadable_files(tmp_path):
 
 
 def test_unknown_edition_in_a_record():
-    record = records.make_record(played(), ["random", "random"])
+    record = _version_1(records.make_record(played(), ["random", "random"]))
     record["edition"]["name"] = "no-such-edition"
     with pytest.raises(RecordError, match="cannot be loaded"):
         records.replay(record)
+    record = records.make_record(played(), ["random", "random"])
+    record["edition"]["spec"]["family"] = "chess"
+    with pytest.raises(RecordError, match="embedded edition cannot be loaded: .*family"):
+        records.replay(record)
 
 
-# ----- variant files replay from any working directory --------------------------------------------
+# ----- version 1 records (edition by name or variant file path) are still read ----------------------
+
+
+def _version_1(record: dict) -> dict:
+    """The same record as version 1 wrote it: no embedded spec, deal or chance log."""
+    legacy = json.loads(json.dumps(record))
+    legacy["format_version"] = 1
+    legacy["edition"].pop("spec")
+    legacy.pop("deal")
+    legacy.pop("chance")
+    return legacy
 
 
 def _variant_record(tmp_path, monkeypatch):
-    """A record written as `cd tmp_path && play var/mine.yaml --record var/rec.json` would."""
+    """A version 1 record as `cd tmp_path && play var/mine.yaml --record var/rec.json` wrote it."""
     folder = tmp_path / "var"
     folder.mkdir()
     (folder / "mine.yaml").write_text("kind: variant\nname: mine\ntitle: Mine\nextends: classic\nstarting_buttons: 7\n")
     monkeypatch.chdir(tmp_path)
     game = TimeTrackGame(load_edition("var/mine.yaml"), 3)
     game.apply("advance")
-    path = records.write_record(folder / "rec.json", records.make_record(game, ["human", "human"]))
+    record = _version_1(records.make_record(game, ["human", "human"]))
+    record["edition"]["path"] = str((folder / "mine.yaml").resolve())
+    record["edition"]["relative_path"] = "mine.yaml"
+    path = folder / "rec.json"
+    path.write_text(records.dumps(record))
     return folder, path, game
 
 
-def test_a_variant_record_replays_from_another_directory(tmp_path, monkeypatch):
+def test_a_version_1_variant_record_replays_from_another_directory(tmp_path, monkeypatch):
     folder, path, game = _variant_record(tmp_path, monkeypatch)
-    data = json.loads(path.read_text())
-    assert data["edition"]["path"] == str((folder / "mine.yaml").resolve())
-    assert data["edition"]["relative_path"] == "mine.yaml"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
@@ -197,7 +276,7 @@ def test_a_variant_record_replays_from_another_directory(tmp_path, monkeypatch):
     assert again.buttons == game.buttons
 
 
-def test_a_moved_folder_replays_by_the_relative_path(tmp_path, monkeypatch):
+def test_a_version_1_record_of_a_moved_folder_replays_by_the_relative_path(tmp_path, monkeypatch):
     folder, path, game = _variant_record(tmp_path, monkeypatch)
     moved = tmp_path / "moved"
     os.rename(folder, moved)
@@ -206,14 +285,14 @@ def test_a_moved_folder_replays_by_the_relative_path(tmp_path, monkeypatch):
     assert again.buttons == game.buttons
 
 
-def test_a_missing_variant_file_names_the_places_looked_at(tmp_path, monkeypatch):
+def test_a_version_1_record_names_the_places_looked_at(tmp_path, monkeypatch):
     folder, path, _ = _variant_record(tmp_path, monkeypatch)
     (folder / "mine.yaml").unlink()
     with pytest.raises(RecordError, match=r"variant file that is not found \(looked at .*mine.yaml"):
         records.replay(records.read_record(path), base_dir=folder)
 
 
-def test_a_changed_variant_file_is_refused_by_its_hash(tmp_path, monkeypatch):
+def test_a_version_1_record_of_a_changed_variant_file_is_refused_by_its_hash(tmp_path, monkeypatch):
     folder, path, _ = _variant_record(tmp_path, monkeypatch)
     (folder / "mine.yaml").write_text("kind: variant\nname: mine\ntitle: Mine\nextends: classic\nstarting_buttons: 8\n")
     with pytest.raises(RecordError, match="the rules data changed"):

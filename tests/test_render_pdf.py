@@ -11,6 +11,8 @@ from toolkit.errors import UsageError
 from toolkit.render import Duplex, RenderOptions, encode, parse_paper, render_component
 from toolkit.specs import load_edition
 
+PT_PER_MM = 72.0 / 25.4
+
 PT = 72.0 / 25.4
 
 
@@ -141,8 +143,17 @@ def test_boards_have_trim_and_bleed_boxes(classic):
 
 
 def test_board_too_large_for_paper(classic):
-    with pytest.raises(UsageError, match="does not fit"):
-        pdf("boards", classic, paper=parse_paper("a5"))
+    with pytest.raises(UsageError, match="larger paper"):
+        pdf("boards", classic, paper=parse_paper("60x80mm"))
+
+
+def test_quilt_board_prints_in_two_halves_on_a5(classic):
+    reader = read(pdf("boards", classic, paper=parse_paper("a5")))
+    assert len(reader.pages) == 2 * 2 + 1  # two halves per player, then the time board
+    for page in reader.pages[:4]:
+        trim = page.trimbox
+        width, height = float(trim.width) / PT_PER_MM, float(trim.height) / PT_PER_MM
+        assert width == pytest.approx(185.0 / 2, abs=0.01) and height == pytest.approx(185.0, abs=0.01)
 
 
 def test_automa_cards_both_decks():

@@ -98,7 +98,7 @@ CASES = [
     ("unknown track", "time_track:\n  id: short\n  final_space: 20\n  income_marks: [5, 10, 20]\n"
      "  leather_patches: [8]\n", "time_track: nowhere\n", 10, "time_track", "unknown time-track"),
     ("doodle key on time-track", "players: 2\n", "players: 2\nrounds: 3\n", 6, "rounds",
-     "only to doodle"),
+     "not used by the time-track family"),
     ("undeclared duplicate", '{id: A2, shape: "###", cost: 2, time: 2',
      '{id: A2, shape: "#/#", cost: 2, time: 1', 9, "patches[1].shape", "same shape and stats as A1"),
     ("bonus larger than board", "players: 2\n", "players: 2\nbonus: {square_size: 10, points: 7}\n", 6,

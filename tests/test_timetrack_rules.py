@@ -14,6 +14,7 @@ from toolkit.games.timetrack import kernel as k
 from toolkit.games.timetrack.game import Advance, Buy, PlaceLeather, TimeTrackGame
 from toolkit.games.timetrack.tables import build_tables
 from toolkit.specs import load_edition
+from toolkit.specs.loader import edition_from_spec, resolved_spec
 
 
 # ----- helpers -----------------------------------------------------------------------------
@@ -400,6 +401,20 @@ def test_express_scoring_example_and_the_tie_break(first):
     finish(game, (14, 8), (4, 1), first=first)
     assert game.scores() == [6, 6]
     assert game.winners() == [first]
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_shared_tie_break_leaves_equal_scores_without_a_single_winner(first):
+    # The same 6 = 6 ending with `tie_break: shared`: both seats share the victory.
+    edition = edition_from_spec({**resolved_spec("express"), "tie_break": "shared"}, "shared-ties")
+    game = TimeTrackGame(edition, 1)
+    finish(game, (14, 8), (4, 1), first=first)
+    assert game.scores() == [6, 6]
+    assert game.winners() == [0, 1]
+    assert k.winner(game.tables.arrays, game.state) == k.NO_WINNER
+    assert "shared victory" in game.render_text()
+    finish(game, (15, 8), (4, 1), first=first)  # unequal scores: tie_break plays no part
+    assert game.winners() == [0]
 
 
 def test_the_first_to_reach_the_final_space_is_remembered():

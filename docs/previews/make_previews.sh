@@ -1,20 +1,17 @@
 #!/bin/sh
-# Regenerate the README previews from a fresh `patchwork build` (needs pdftoppm from poppler-utils).
-# Usage: sh docs/previews/make_previews.sh   (from the repository root)
+# Regenerate the README previews with the toolkit's own PNG export.
+# Usage: sh docs/previews/make_previews.sh   (from the repository root, with `patchwork` installed)
 set -eu
 here=$(dirname "$0")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-patchwork build --out "$work/output" > /dev/null
-out="$work/output"
-snap() {  # snap PDF PAGE DPI NAME
-    pdftoppm -png -r "$3" -f "$2" -l "$2" -singlefile "$out/$1" "$work/$4"
-    cp "$work/$4.png" "$here/$4.png"
+snap() {  # snap NAME DPI PAGE render-arguments...
+    name=$1 dpi=$2 page=$3
+    shift 3
+    patchwork render "$@" --format png --dpi "$dpi" --page "$page" --out "$here/$name.png" --force > /dev/null
 }
-snap doodle-pad.pdf 1 75 doodle-sheet
-snap doodle-cards.pdf 1 60 doodle-cards
-snap classic-kit.pdf 5 60 classic-time-board
-snap classic-kit.pdf 7 55 classic-tiles
-snap express-kit.pdf 9 55 express-tiles
-snap automa-cards.pdf 1 60 automa-cards
+snap doodle-sheet 75 1 sheet doodle
+snap doodle-challenge 75 2 challenge doodle --seed 2024
+snap classic-time-board 60 3 boards classic
+snap classic-tiles 55 1 tiles classic
+snap classic-tokens 60 1 tokens classic
+snap automa-cards 60 1 automa anniversary
 ls -l "$here"/*.png

@@ -20,7 +20,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from toolkit.errors import UsageError
-from toolkit.specs.models import Edition
+from toolkit.bots import registry
+from toolkit.specs.models import Edition, Family
 
 BotFactory = Callable[..., "Bot"]
 """factory(edition, arg: str | None, **options) -> Bot."""
@@ -37,18 +38,20 @@ class Bot(Protocol):
         ...
 
 
-_FACTORIES: dict[str, BotFactory] = {}
+_FACTORIES: dict[tuple[Family, str], BotFactory] = {}
 
-BOT_PROVIDERS: dict[str, tuple[str, ...]] = {
-    "random": ("toolkit.bots.random",),
-    "automa": ("toolkit.bots.automa",),
-    "greedy": ("toolkit.bots.greedy", "toolkit.bots.doodle.greedy"),
-    "mcts": ("toolkit.bots.mcts",),
-    "expert": ("toolkit.bots.doodle.expert",),
+BOT_PROVIDERS: dict[tuple[Family, str], tuple[str, ...]] = {
+    (Family.TIME_TRACK, "random"): ("toolkit.bots.random",),
+    (Family.DOODLE, "random"): ("toolkit.bots.random",),
+    (Family.TIME_TRACK, "automa"): ("toolkit.bots.automa",),
+    (Family.TIME_TRACK, "greedy"): ("toolkit.bots.greedy",),
+    (Family.DOODLE, "greedy"): ("toolkit.bots.doodle.greedy",),
+    (Family.TIME_TRACK, "mcts"): ("toolkit.bots.mcts",),
+    (Family.DOODLE, "expert"): ("toolkit.bots.doodle.expert",),
 }
-"""Bot name -> the modules that register it, imported in this order when the name is first asked
-for (the Doodle `greedy` wraps the time-track one, so that comes first). Only the modules of the
-bots a command uses are imported: a broken module cannot break the others."""
+"""(family, bot name) -> the modules that register its Python bot, imported when it is first asked
+for. Only the modules of the bots a command uses are imported: a broken module cannot break the
+others. Which names exist, and their arguments, is toolkit.bots.registry's."""
 
 BOT_MODULES: list[str] = []
 """Further bot modules, imported (all of them) only for a name BOT_PROVIDERS does not list."""
@@ -56,14 +59,10 @@ BOT_MODULES: list[str] = []
 _failed: dict[str, str] = {}
 """Module -> why its import failed, reported when one of its bots is asked for."""
 
-_in_order = False
-"""True while the modules of one name are imported in BOT_PROVIDERS order: a module that asks
-for the others to be loaded first (to wrap an earlier factory) is then already served."""
-
-
-def register_bot(name: str, factory: BotFactory) -> BotFactory:
-    """Make `make_bot(name...)` build bots with `factory`."""
-    _FACTORIES[name] = factory
+def register_bot(name: str, factory: BotFactory, families: tuple[Family, ...] = (Family.TIME_TRACK,)) -> BotFactory:
+    """Make `make_bot(name...)` build bots with `factory` for the editions of these families."""
+    for family in families:
+        _FACTORIES[(family, name)] = factory
     return factory
 
 
@@ -79,28 +78,21 @@ def _import(module: str) -> bool:
     return True
 
 
-def _load_bots_named(name: str) -> None:
+def _load_bots_named(name: str, family: Family) -> None:
     """Import the modules that register `name`; UsageError naming the module when one fails."""
-    modules = BOT_PROVIDERS.get(name)
+    modules = BOT_PROVIDERS.get((family, name))
     if modules is None:
         _load_bot_modules()
         return
-    global _in_order
-    _in_order = True
-    try:
-        for module in modules:
-            if not _import(module):
-                raise UsageError(
-                    f"bot '{name}' cannot be loaded: module {module} failed to import ({_failed[module]})"
-                )
-    finally:
-        _in_order = False
+    for module in modules:
+        if not _import(module):
+            raise UsageError(
+                f"bot '{name}' cannot be loaded: module {module} failed to import ({_failed[module]})"
+            )
 
 
 def _load_bot_modules() -> None:
     """Import every known bot module, skipping (and remembering) those that fail to import."""
-    if _in_order:
-        return
     for modules in BOT_PROVIDERS.values():
         for module in modules:
             _import(module)
@@ -108,10 +100,10 @@ def _load_bot_modules() -> None:
         _import(module)
 
 
-def bot_names() -> list[str]:
+def bot_names(family: Family | None = None) -> list[str]:
     """Names of the bots that can be built, sorted (a bot whose module fails to import is left out)."""
     _load_bot_modules()
-    return sorted(_FACTORIES)
+    return sorted({name for fam, name in _FACTORIES if family is None or fam == family})
 
 
 def make_bot(spec: str, edition: Edition, **options: Any) -> Bot:
@@ -119,9 +111,9 @@ def make_bot(spec: str, edition: Edition, **options: Any) -> Bot:
     text = spec.strip()
     name, _, arg = text.partition(":")
     name = name.strip().lower()
-    _load_bots_named(name)
-    factory = _FACTORIES.get(name)
+    registry.entry(name, edition.family, text)  # a clear error for names the family does not have
+    _load_bots_named(name, edition.family)
+    factory = _FACTORIES.get((edition.family, name))
     if factory is None:
-        known = ", ".join(sorted(set(_FACTORIES) | set(BOT_PROVIDERS))) or "none"
-        raise UsageError(f"unknown bot '{spec}' (known bots: {known}; e.g. random, greedy, mcts:2000)")
+        raise UsageError(f"bot '{spec}' has no player for the {edition.family.value} editions in this build")
     return factory(edition, arg.strip() if arg else None, **options)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from toolkit.jit import njit
 
 from toolkit.bots.base import register_bot
 from toolkit.bots.packing import (

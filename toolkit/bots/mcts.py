@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from toolkit.jit import njit
 
 from toolkit.bots.base import register_bot
 from toolkit.bots.greedy import (
@@ -251,7 +251,7 @@ def seat_estimate(t, s, q, seat, weights, params, rows, counts):
 def evaluate(t, s, q, weights, params, rows, counts):
     """Seat 0's chance of winning, in [0, 1]: exact when the game is over, else estimated."""
     if k.is_over(t, s):
-        return 1.0 if k.winner(t, s) == 0 else 0.0
+        return k.seat0_result(t, s)
     margin = seat_estimate(t, s, q, 0, weights, params, rows, counts) - seat_estimate(
         t, s, q, 1, weights, params, rows, counts
     )
@@ -369,7 +369,7 @@ def search(t, s, q, rng, iterations, weights, params, visits_out):
         st = states[sl]
         qu = quilts[sl]
         if k.is_over(t, st):
-            v0 = 1.0 if k.winner(t, st) == 0 else 0.0
+            v0 = k.seat0_result(t, st)
         else:
             if n_children[node] < 0 and n_nodes + max_children <= capacity:
                 n = candidates(
@@ -395,7 +395,7 @@ def search(t, s, q, rng, iterations, weights, params, visits_out):
                 roll_s[:] = st
                 roll_q[:, :] = qu
                 k.playout(t, roll_s, roll_q, rng, roll_scratch)
-                v0 += mix if k.winner(t, roll_s) == 0 else 0.0
+                v0 += mix * k.seat0_result(t, roll_s)
         # Backup: each node keeps the value for the seat that moved into it.
         for d in range(depth + 1):
             nd = path[d]

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
+
+from toolkit.jit import njit
 from numba.core import config
 from numba.extending import intrinsic
 

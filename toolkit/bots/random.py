@@ -14,7 +14,7 @@ from toolkit.bots.base import register_bot
 from toolkit.errors import UsageError
 from toolkit.games.rng import randbelow
 from toolkit.games.timetrack.kernel import random_action as choose_timetrack
-from toolkit.specs.models import Edition
+from toolkit.specs.models import Edition, Family
 
 __all__ = ["RandomBot", "choose_timetrack"]
 
@@ -39,4 +39,4 @@ def _factory(edition: Edition, arg: str | None, **options: Any) -> RandomBot:
     return RandomBot()
 
 
-register_bot("random", _factory)
+register_bot("random", _factory, families=(Family.TIME_TRACK, Family.DOODLE))

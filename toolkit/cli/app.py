@@ -24,9 +24,9 @@ def _root() -> None:
 
 
 # Each module defines register(app). Order = order in --help.
-from toolkit.cli import specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds  # noqa: E402
+from toolkit.cli import specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds, deck_cmds  # noqa: E402
 
-for _module in (specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds):
+for _module in (specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds, deck_cmds):
     _module.register(app)
 
 

@@ -19,12 +19,13 @@ from toolkit.bots import make_bot
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.games import records
 from toolkit.games.base import engine_for
-from toolkit.games.rng import seed_state
-from toolkit.games.timetrack.game import draw_side_by_side
+from toolkit.cli.notes import note_compile, note_compile_for
+from toolkit.games.family import family_of
+from toolkit.games.text import draw_side_by_side
 from toolkit.geometry import Shape
 from toolkit.specs import load_edition
 from toolkit.specs.catalogue import list_editions
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition
 
 HUMAN = "human"
 BOT_RNG_SALT = 1
@@ -38,15 +39,12 @@ def new_game(edition: Edition, seed: int, players: int | None, options: dict[str
 def deal_game(edition_ref: str, seed: int, players: int | None) -> Any:
     """The game right after the deal."""
     edition = load_edition(edition_ref)
+    note_compile_for(edition)
     return new_game(edition, seed, players, {})
 
 
 def _seat_count(edition: Edition, players: int | None) -> int:
-    if edition.family == Family.TIME_TRACK:
-        return 2
-    if players is None:
-        return max(edition.players_min, 1)
-    return players
+    return family_of(edition).seats(edition, players)
 
 
 def setup_seats(
@@ -76,7 +74,13 @@ def setup_seats(
             names.append("automa")
     seats = _seat_count(edition, players)
     if len(names) > seats:
-        hint = f" (say --players {len(names)} for more)" if players is None and edition.family == Family.DOODLE else ""
+        hint = ""
+        if players is None:
+            try:
+                _seat_count(edition, len(names))
+                hint = f" (say --players {len(names)} for more)"
+            except ToolkitError:
+                pass
         raise UsageError(f"--bots names {len(names)} players but {edition.name} is played by {seats} here{hint}")
     names = [HUMAN] * (seats - len(names)) + names
     options: dict[str, Any] = {}
@@ -130,7 +134,7 @@ def _notation_help(game: Any) -> str:
     module = sys.modules.get(type(game).__module__)
     text = getattr(game, "notation_help", None) or getattr(module, "NOTATION_HELP", None)
     base = text or "type an action in the edition's notation"
-    example = "draw" if game.edition.family == Family.DOODLE else "buy P17"
+    example = family_of(game.edition).action_example
     return base + "\n" + PROMPT_HELP.format(example=example)
 
 
@@ -162,34 +166,7 @@ def _find_shape(edition: Edition, ident: str) -> tuple[str, Shape] | None:
 
 def _shapes_in_play(game: Any) -> list[tuple[str, str]]:
     """(role, id) of the shapes a player chooses among now: the market, or the Doodle cards."""
-    if game.is_over:
-        return []
-    if game.edition.family != Family.DOODLE:
-        return [("market", pid) for pid in game.window]
-    phase = game.phase
-    circle = game.circle()
-    if phase == "start":
-        return [("start card", game.sheet(game.current_player).start_card)]
-    if phase == "free-choice":
-        return [("circle", pid) for pid in circle]
-    if phase == "turn" and game.token_card is not None:
-        tok, n = game.token_card, len(circle)
-        shown = [("token card", circle[tok])]
-        if n >= 2:
-            shown.append(("neighbour left", circle[(tok - 1) % n]))
-        if n >= 3:
-            shown.append(("neighbour right", circle[(tok + 1) % n]))
-        return shown
-    return []
-
-
-def _cards_in_play_text(game: Any) -> str:
-    """The Doodle cards a player may draw now, drawn as printed (orientation o0)."""
-    shown = _shapes_in_play(game)
-    if not shown:
-        return ""
-    blocks = [(f"{role} {pid}", _find_shape(game.edition, pid)[1].rows()) for role, pid in shown]
-    return "\n".join(["cards in play (as printed, o0; 'shapes ID' draws every orientation):", *draw_side_by_side(blocks)])
+    return family_of(game.edition).shapes_in_play(game)
 
 
 def _shapes_text(game: Any, args: list[str]) -> str:
@@ -214,52 +191,13 @@ def _shapes_text(game: Any, args: list[str]) -> str:
 
 
 def _board_text(game: Any) -> str:
-    text = game.render_text()
-    if game.edition.family == Family.DOODLE:
-        cards = _cards_in_play_text(game)
-        if cards:
-            text += "\n" + cards
-    return text
-
-
-KERNEL_MODULES = {
-    Family.TIME_TRACK: "toolkit.games.timetrack.kernel",
-    Family.DOODLE: "toolkit.games.doodle.kernel",
-}
-
-
-def compile_likely(modules: list[str]) -> bool:
-    """True when one of these modules has compiled functions but none of them cached on disk.
-
-    Reads numba's cache index the way numba itself does (a missing index, or one stale because
-    the source changed, is empty). A module with some functions cached has been compiled before:
-    the functions a game never calls stay uncached forever. Any surprise in numba's internals
-    counts as "no compile expected", since this only decides whether to print a note.
-    """
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-        return False
-    try:
-        for name in modules:
-            module = importlib.import_module(name)
-            indexes = []
-            for value in vars(module).values():
-                cache = getattr(value, "_cache", None)
-                py_func = getattr(value, "py_func", None)
-                if cache is None or py_func is None or py_func.__module__ != name:
-                    continue
-                indexes.append(cache._cache_file._load_index)
-            if indexes and not any(index() for index in indexes):
-                return True
-    except Exception:
-        return False
-    return False
+    return family_of(game.edition).board_text(game)
 
 
 def _note_compile(edition: Edition, seat_bots: list[Any | None]) -> None:
-    modules = [KERNEL_MODULES[edition.family]] if edition.family in KERNEL_MODULES else []
+    modules = list(family_of(edition).kernel_modules)
     modules += sorted({type(bot).__module__ for bot in seat_bots if bot is not None})
-    if compile_likely(modules):
-        typer.echo("compiling the rules kernel (first run only, may take a minute)...", err=True)
+    note_compile(modules)
 
 
 def play_game(
@@ -270,6 +208,8 @@ def play_game(
     read_line=None,
 ) -> bool:
     """Play to the end (True) or until a human quits (False). Bots move by themselves."""
+    from toolkit.games.rng import seed_state  # compiled: imported only once a game is played
+
     rngs = [seed_state(seed, BOT_RNG_SALT, seat) for seat in range(len(seat_bots))]
     read_line = read_line or _read_line
     interactive = any(bot is None for bot in seat_bots)
@@ -367,6 +307,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Replay a game record through the rules and print the final state and scores."""
         data = records.read_record(record)
+        note_compile_for(records.record_edition(data, base_dir=record.parent))
         game = records.replay(data, base_dir=record.parent)
         typer.echo(game.render_text())
         scores = game.scores()

@@ -1,8 +1,9 @@
-"""`patchwork render ...` (one component as PDF or SVG) and `patchwork build` (the whole print kit)."""
+"""`patchwork render ...` (one component as PDF, SVG or PNG) and `patchwork build` (the whole print kit)."""
 from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -11,7 +12,7 @@ import typer
 from toolkit.errors import UsageError
 
 render_app = typer.Typer(
-    help="Print one component of an edition or variant as PDF or SVG.",
+    help="Print one component of an edition or variant as PDF, SVG or PNG.",
     no_args_is_help=True,
 )
 
@@ -23,6 +24,9 @@ DEFAULT_EDITION = {
     "boards": "classic",
     "kit": "classic",
     "automa": "anniversary",
+    "tokens": "classic",
+    "rules": "classic",
+    "challenge": "doodle",
 }
 """What each component prints when no edition is named."""
 
@@ -30,13 +34,28 @@ _OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[x×]\s*(-?\d+(?:\.\d+)?)\s*(?:mm
 MAX_BACK_OFFSET_MM = 20.0
 
 EDITION_ARG = typer.Argument(None, help="Bundled edition name or a variant/edition YAML file.")
-FORMAT_OPT = typer.Option("pdf", "--format", "-f", help="pdf or svg (svg: one file per page).")
+FORMAT_OPT = typer.Option("pdf", "--format", "-f", help="pdf, svg or png (svg and png: one file per page).")
 PAPER_OPT = typer.Option("a4", "--paper", "-p", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
-OUT_OPT = typer.Option(None, "--out", "-o", help="Output file (default: output/<edition>-<component>.<format>).")
+OUT_OPT = typer.Option(None, "--out", "-o",
+                       help="Output file (default: output/<edition>-<component>-<options>-<paper>.<format>).")
+FORCE_OPT = typer.Option(False, "--force", help="Overwrite existing output files.")
+DPI_OPT = typer.Option(300, "--dpi", help="Resolution of --format png, 10-1200 dots per inch.")
+PAGE_OPT = typer.Option(None, "--page", help="Only this page of the document (1 = first), e.g. for one PNG.")
+CMYK_OPT = typer.Option(False, "--cmyk", help="PDF/PNG in DeviceCMYK, black text and marks on the black plate "
+                                               "only (not PDF/X: no ICC profile, uncalibrated conversion).")
+MARGIN_OPT = typer.Option("5mm", "--margin", help="Printer's unprintable border: no crop mark or bleed inside it.")
 BACKS_OPT = typer.Option(False, "--backs/--no-backs", help="Follow each fronts page with its backs page.")
 PROOF_OPT = typer.Option(False, "--proof", help="Overlay trim (red), bleed (blue) and safe-area (green) guides.")
 FLIP_OPT = typer.Option("long", "--flip", help="Duplex flip edge for backs: long or short.")
 OFFSET_OPT = typer.Option("0x0mm", "--back-offset", help="Shift backs pages by XxYmm to correct printer registration.")
+LAYOUT_OPT = typer.Option("sheet", "--layout",
+                          help="sheet: n-up with crop marks; single: one piece per page at trim + bleed, with "
+                               "TrimBox/BleedBox, for print shops.")
+GUTTER_OPT = typer.Option(None, "--gutter",
+                          help="Space between cards and tokens, each keeping bleed up to half of it, e.g. 6mm, "
+                               "3mm or 0 (default: the widest of these that needs no extra sheet).")
+CARD_SIZE_OPT = typer.Option(None, "--card-size", help="poker (63.5x88.9), bridge (57x89), mini (44x63) or "
+                                                       "tarot (70x120 mm); default 63x88 mm.")
 
 
 def register(app: typer.Typer) -> None:
@@ -58,32 +77,71 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "edition"
 
 
-def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Optional[Path], **extra) -> None:
+def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: int | None = None) -> Path:
+    """A default output name that says what the file holds, so no two renderings share one."""
+    parts = [_slug(edition), kind]
+    if kind == "pad":
+        parts += [f"{options.sheets}-sheets", "duplex" if options.double_sided else "simplex"]
+        if options.numbered:
+            parts.append("numbered")
+    if kind == "challenge":
+        seeds = str(options.seed) if options.count == 1 else f"{options.seed}-{options.seed + options.count - 1}"
+        parts.append(f"seed-{seeds}")
+    if options.card_size:
+        parts.append(options.card_size)
+    if options.layout.mode == "single":
+        parts.append("single")
+    if options.backs:
+        parts += ["backs", f"{options.duplex.flip}-edge"]
+    if options.proof:
+        parts.append("proof")
+    parts.append(_slug(paper))
+    if page is not None:
+        parts.append(f"page-{page}")
+    return Path("output") / f"{'-'.join(parts)}.{fmt}"
+
+
+def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Optional[Path], *,
+         force: bool = False, dpi: int = 300, cmyk: bool = False, margin: str = "5mm",
+         layout: str = "sheet", gutter: Optional[str] = None, page: Optional[int] = None, **extra) -> None:
     from toolkit.render import FORMATS, Duplex, RenderOptions, parse_paper, render_component, write_document
+    from toolkit.render.imposition import Layout, parse_length
     from toolkit.specs import load_edition
 
     fmt = fmt.lower()
     if fmt not in FORMATS:
-        raise UsageError(f"unknown format '{fmt}': expected pdf or svg")
+        raise UsageError(f"unknown format '{fmt}': expected pdf, svg or png")
+    if cmyk and fmt == "svg":
+        raise UsageError("--cmyk applies to pdf and png output; SVG colours are RGB by definition")
     paper_value = parse_paper(paper)
     flip = extra.pop("flip", "long")
     offset = parse_back_offset(extra.pop("back_offset", "0x0mm"))
-    options = RenderOptions(paper=paper_value, duplex=Duplex(flip, offset), **extra)
+    sheet_layout = Layout(parse_length(margin, "--margin"),
+                          None if gutter is None else parse_length(gutter, "--gutter"), layout.strip().lower())
+    options = RenderOptions(paper=paper_value, duplex=Duplex(flip, offset), layout=sheet_layout, **extra)
     edition = load_edition(edition_name or DEFAULT_EDITION[kind])
     document = render_component(kind, edition, options)
-    target = out or Path("output") / f"{_slug(edition.name)}-{kind}.{fmt}"
-    duplex = flip if (options.backs or (kind == "pad" and options.double_sided)) else None
-    written = write_document(document, fmt, target, duplex)
+    if page is not None:
+        if not 1 <= page <= len(document.pages):
+            raise UsageError(f"--page {page}: the document has pages 1 to {len(document.pages)}")
+        document = replace(document, pages=(document.pages[page - 1],))
+    target = out or default_name(edition.name, kind, paper_value.name, fmt, options, page)
+    two_sided = (options.backs or (kind == "pad" and options.double_sided) or kind == "challenge") and page is None
+    duplex = flip if two_sided else None
+    written = write_document(document, fmt, target, duplex, cmyk=cmyk, dpi=dpi, force=force)
     total = sum(w.size for w in written)
     where = written[0].path if len(written) == 1 else f"{written[0].path} .. {written[-1].path.name}"
     typer.echo(f"wrote {where}: {len(document.pages)} page(s), {total} bytes")
+    if kind == "challenge":
+        typer.echo(document.title)
 
 
 @render_app.command("sheet")
 def sheet(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT) -> None:
+          out: Optional[Path] = OUT_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+          cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """One Doodle score sheet (board size and rounds from the spec)."""
-    _run("sheet", edition, format, paper, out)
+    _run("sheet", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page)
 
 
 @render_app.command("pad")
@@ -95,77 +153,140 @@ def pad(
     sheets: int = typer.Option(80, "--sheets", "-n", help="Number of sheets (the published pad has 80)."),
     duplex: bool = typer.Option(True, "--duplex/--simplex", help="Score sheet on both sides of each sheet."),
     numbered: bool = typer.Option(False, "--numbered", help="Print the sheet number in the corner."),
+    force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
 ) -> None:
     """A Doodle score pad: N sheets, one- or two-sided, one drawn sheet reused on every page."""
     if sheets < 1:
         raise UsageError(f"--sheets must be at least 1, got {sheets}")
-    _run("pad", edition, format, paper, out, sheets=sheets, double_sided=duplex, numbered=numbered)
+    _run("pad", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, sheets=sheets,
+         double_sided=duplex, numbered=numbered)
 
 
 @render_app.command("cards")
 def cards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT) -> None:
-    """Doodle patch cards (with mirror images of chiral shapes) and start cards, 9-up."""
-    _run("cards", edition, format, paper, out, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
+          gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
+          card_size: Optional[str] = CARD_SIZE_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+          cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """Doodle patch cards (with mirror images of chiral shapes) and start cards, n-up."""
+    _run("cards", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+         gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
+         card_size=card_size and card_size.strip().lower())
 
 
 @render_app.command("tiles")
 def tiles(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT) -> None:
+          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
+          margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Patch tiles at true quilt scale (19 mm squares), plus leather patches and the bonus tile."""
-    _run("tiles", edition, format, paper, out, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+    _run("tiles", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+         backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("automa")
 def automa(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT) -> None:
-    """Automa solo cards of every deck the edition holds."""
-    _run("automa", edition, format, paper, out, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
+           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
+           card_size: Optional[str] = CARD_SIZE_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """Automa solo cards of every deck the edition holds, numbered as in the spec."""
+    _run("automa", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+         gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
+         card_size=card_size and card_size.strip().lower())
+
+
+@render_app.command("tokens")
+def tokens(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
+           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
+           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, force: bool = FORCE_OPT,
+           dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided."""
+    _run("tokens", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+         gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+
+
+@render_app.command("rules")
+def rules(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, force: bool = FORCE_OPT,
+          dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """The one-page rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6)."""
+    _run("rules", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
 
 
 @render_app.command("boards")
 def boards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
-           out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT) -> None:
-    """Quilt boards (one per player) and the time board from the edition's time track."""
-    _run("boards", edition, format, paper, out, proof=proof)
+           out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: str = LAYOUT_OPT,
+           margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """Quilt boards (one per player; in two halves on paper too small) and the time board."""
+    _run("boards", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+         proof=proof)
 
 
 @render_app.command("kit")
 def kit(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
         out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-        flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT) -> None:
-    """A time-track print-and-play kit: boards followed by the tiles."""
-    _run("kit", edition, format, paper, out, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+        flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT,
+        margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules)."""
+    _run("kit", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
+         backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+
+
+@render_app.command("challenge")
+def challenge(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+              out: Optional[Path] = OUT_OPT,
+              seed: int = typer.Option(..., "--seed", help="Seed of the (first) challenge; "
+                                                           "`patchwork play doodle --seed S` replays it."),
+              count: int = typer.Option(1, "--count", "-n", help="Number of challenges, seeds S, S+1, ... "
+                                                                 "(7 makes a week pad)."),
+              flip: str = FLIP_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """Solo Doodle challenge sheets: the seed's cards in order, dice rolled, and a par from the best bot."""
+    _run("challenge", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
+         flip=flip)
 
 
 def build(
-    paper: str = typer.Option("a4", "--paper", "-p", help="a4 or letter."),
+    paper: str = typer.Option("a4", "--paper", "-p", help="a4, letter, a5 or a custom WxHmm such as 100x150mm."),
     out: Path = typer.Option(Path("output"), "--out", "-o", help="Folder to write into."),
+    edition: Optional[str] = typer.Option(None, "--edition", help="Only the kit of this edition or variant (name or YAML file), e.g. a custom deck."),
 ) -> None:
-    """Print everything: Doodle pad and cards, classic/Christmas/Express kits, Automa cards, SVGs."""
+    """Print everything: Doodle pad and kit, classic/Christmas/Express kits, Automa cards, SVGs.
+
+    Prints what each file holds, on which paper, how many sheets, one- or two-sided, and what to cut.
+    """
     from rich.console import Console
-    from rich.table import Table
 
     from toolkit.render.build import build as run_build
+    from toolkit.render.build import describe
     from toolkit.render.paper import parse_paper
 
-    if paper.strip().lower() not in ("a4", "letter"):
-        raise UsageError(f"build prints on a4 or letter, not '{paper}' (use 'patchwork render' for other sizes)")
+    paper_value = parse_paper(paper)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file; give a folder")
     console = Console(stderr=True)
     started = time.perf_counter()
     with console.status("building") as status:
-        written = run_build(out, parse_paper(paper), lambda name: status.update(f"building {name}"))
-    table = Table(title=f"patchwork build ({paper.lower()}) -> {out}")
-    table.add_column("file")
-    table.add_column("pages", justify="right")
-    table.add_column("bytes", justify="right")
-    for item in written:
-        table.add_row(str(item.path.relative_to(out)), str(item.pages), f"{item.size:,}")
-    table.add_row("total", str(sum(w.pages for w in written)), f"{sum(w.size for w in written):,}")
-    Console().print(table)
-    typer.echo(f"{len(written)} files in {time.perf_counter() - started:.1f} s")
+        if edition is not None:
+            from toolkit.designer.printing import build_edition
+
+            from toolkit.specs import load_edition
+
+            built = build_edition(edition, out, paper_value)
+            written = describe(built, out, load_edition(edition))
+        else:
+            written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}")), out)
+    typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
+               f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
+    printed = [item for item in written if item.sheets]
+    for item in printed:
+        typer.echo(f"  {item.path.relative_to(out)}: {item.sheets} sheets, {item.sides} ({item.pages} pages)")
+        typer.echo(f"      holds: {item.holds}")
+        typer.echo(f"      cut:   {item.cut}")
+    typer.echo(f"  total: {sum(item.sheets for item in printed)} sheets of {paper_value.name}")
+    svgs = [item for item in written if not item.sheets]
+    typer.echo(f"{len(written)} files ({len(svgs)} SVGs of single components for editing, not for printing) "
+               f"in {time.perf_counter() - started:.1f} s")

@@ -17,9 +17,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from toolkit.cli.notes import note_compile_for
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.fileio import atomic_write_bytes, atomic_write_text
-from toolkit.specs.models import Family
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
 
@@ -85,12 +85,25 @@ def _write(out: Path, doc: dict, md: str, pdf: bytes) -> None:
     atomic_write_bytes(out / "report.pdf", pdf)
 
 
-def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
-    if bots:
-        return bots
+def _note_compile(edition_ref: str) -> None:
+    """The first-compile note, before anything compiles (a bad edition is reported by prepare)."""
     from toolkit.specs import load_edition
 
-    return "random" if load_edition(edition_ref).family == Family.DOODLE else "random,random"
+    try:
+        edition = load_edition(edition_ref)
+    except ToolkitError:
+        return
+    note_compile_for(edition, simulate=True)
+
+
+def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
+    if bots is not None:
+        return bots
+    from toolkit.games.family import family_of
+    from toolkit.specs import load_edition
+
+    edition = load_edition(edition_ref)
+    return family_of(edition).default_bots(edition)
 
 
 def simulate(
@@ -110,6 +123,7 @@ def simulate(
 
     _check_out(out)
     bots_text = _default_bots(edition, bots)
+    _note_compile(edition)
     request = experiment.prepare([edition], bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
     outcome = _run_with_progress(request, progress)
     command = _command("simulate", [edition], request, bots_text, automa_level, automa_deck)
@@ -147,6 +161,7 @@ def balance(
     _check_out(out)
     bots_text = _default_bots(base, bots)
     refs = [base, *variants]
+    _note_compile(base)
     request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
     outcome = _run_with_progress(request, progress)
     command = _command("balance", refs, request, bots_text, automa_level, automa_deck)

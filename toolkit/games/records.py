@@ -1,42 +1,44 @@
 """Game records (JSON) for both rules families: writing, reading, and replaying through the rules.
 
-A record holds what is needed to play the game again bit for bit: the edition (name, content
-hash of the resolved spec, and for a variant file that is not bundled its absolute path plus its
-path relative to the record's folder, so the record replays from any working directory and after
-the folder is moved as a whole), the seed, the players,
-the game options (Automa level and deck, Doodle player count), every action in its text notation,
-and the final scores. Replay re-plays the actions through the validating engine; the first
-illegal action stops it with its index and reason.
+A record describes its game completely, so anyone can re-check it without this engine: the
+edition as one self-contained spec (every reference inlined, the extends chain merged, as data)
+beside its content hash and name, the seed, the players, the game options (Automa level and deck,
+Doodle player count), the deal, every action in its text notation, what chance did during the
+game (`chance`: Doodle die rolls and current cards per turn; Automa cards drawn and what Automa
+did with them; Express late patches), and the final scores. No paths: a record of a variant
+replays after the variant file is moved, edited or deleted, and a file sharing a bundled name is
+never confused with it.
+
+Replay loads the embedded spec (and checks its hash), re-plays the actions through the validating
+engine (the first illegal action stops it with its index and reason), then checks the deal, the
+chance log and the scores against the record. Version 1 records (edition by name or file path)
+are still read.
 """
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import toolkit
-from toolkit.errors import RecordError, ToolkitError
+from toolkit.games.family import family_of
+from toolkit.errors import RecordError, ToolkitError, UsageError
 from toolkit.fileio import atomic_write_text
 from toolkit.games.base import engine_for
 from toolkit.specs import load_edition
-from toolkit.specs.catalogue import list_editions, list_variants
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.loader import edition_from_spec, spec_of
+from toolkit.specs.models import Edition
 
 FORMAT = "patchwork-toolkit/game-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bumped when the layout changes; older versions are read if listed in READABLE_VERSIONS."""
-READABLE_VERSIONS = (1,)
+READABLE_VERSIONS = (1, 2)
 
 
 def edition_ref(edition: Edition) -> dict[str, Any]:
-    """How a record names its edition: bundled name, or the variant file it came from."""
-    ref: dict[str, Any] = {"name": edition.name, "content_hash": edition.content_hash}
-    bundled = set(list_editions()) | set(list_variants())
-    if edition.name not in bundled and edition.source:
-        ref["path"] = str(Path(edition.source).resolve())
-    return ref
+    """How a record holds its edition: name, content hash and the whole resolved spec."""
+    return {"name": edition.name, "content_hash": edition.content_hash, "spec": spec_of(edition)}
 
 
 def make_record(
@@ -45,6 +47,8 @@ def make_record(
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The record of `game` as a JSON-ready dict (scores only when the game is over)."""
+    options = dict(options if options is not None else getattr(game, "options", {}) or {})
+    fresh = engine_for(game.edition).new_game(game.edition, int(game.seed), getattr(game, "players", None), **options)
     record: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -52,8 +56,10 @@ def make_record(
         "edition": edition_ref(game.edition),
         "seed": int(game.seed),
         "players": list(players),
-        "options": dict(options if options is not None else getattr(game, "options", {}) or {}),
+        "options": options,
+        "deal": fresh.deal(),
         "actions": [str(action) for action in game.history],
+        "chance": game.chance_log(),
         "final_scores": list(game.scores()) if game.is_over else None,
     }
     if getattr(game, "players", None) is not None:
@@ -92,18 +98,8 @@ def check_record_path(path: str | Path) -> Path:
 
 
 def write_record(path: str | Path, record: dict[str, Any]) -> Path:
-    """Write a record atomically; a variant's path is also stored relative to the record's folder."""
+    """Write a record atomically."""
     target = Path(path)
-    edition = record.get("edition")
-    if isinstance(edition, dict) and edition.get("path"):
-        try:
-            relative = os.path.relpath(Path(edition["path"]).resolve(), target.resolve().parent)
-        except ValueError:  # another drive: only the absolute path can name it
-            relative = None
-        record = dict(record, edition=dict(edition))
-        record["edition"].pop("relative_path", None)
-        if relative is not None:
-            record["edition"]["relative_path"] = Path(relative).as_posix()
     try:
         return atomic_write_text(target, dumps(record))
     except OSError as error:
@@ -185,6 +181,12 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
     for key in ("path", "relative_path"):
         if key in edition and not isinstance(edition[key], str):
             raise RecordError(f"{where}: edition.{key}: expected a file path string")
+    if version >= 2:
+        if not isinstance(edition.get("spec"), dict):
+            raise RecordError(f"{where}: edition.spec: expected the edition's spec as a JSON object")
+        for key, kind in (("deal", dict), ("chance", list)):
+            if not isinstance(record.get(key), kind):
+                raise RecordError(f"{where}: {key}: expected a JSON {_JSON_KIND[kind]}, got {_json_kind(record.get(key))}")
     seats = record.get("seats")
     if seats is not None and (not isinstance(seats, int) or isinstance(seats, bool) or seats < 1):
         raise RecordError(f"{where}: seats: expected a whole number of at least 1, got {seats!r}")
@@ -217,12 +219,22 @@ def _edition_candidates(ref: dict[str, Any], base_dir: Path | None) -> list[Path
 
 
 def record_edition(record: dict[str, Any], base_dir: Path | None = None) -> Edition:
-    """Load the edition a record names and check its content hash.
+    """The edition a record was played on, with its content hash checked.
 
-    A variant file is looked for relative to the record's folder (`base_dir`) and at its
-    absolute path; the first file whose content hash matches is used.
+    Version 2: the spec embedded in the record. Version 1: a bundled name, or a variant file
+    looked for relative to the record's folder (`base_dir`) and at its absolute path.
     """
     ref = record["edition"]
+    if isinstance(ref.get("spec"), dict):
+        try:
+            edition = edition_from_spec(ref["spec"], f"record edition '{ref['name']}'")
+        except ToolkitError as error:
+            raise RecordError(f"the record's embedded edition cannot be loaded: {error.render()}") from None
+        if edition.content_hash != ref["content_hash"]:
+            raise RecordError(
+                f"the record's embedded edition '{ref['name']}' has content hash {edition.content_hash[:12]}..."
+                f" but the record says {ref['content_hash'][:12]}...: the record was edited")
+        return edition
     targets: list[str | Path]
     if ref.get("path") or ref.get("relative_path"):
         candidates = _edition_candidates(ref, base_dir)
@@ -255,15 +267,15 @@ def _check_seats(record: dict[str, Any], edition: Edition) -> None:
     seats = record.get("seats")
     if seats is None:
         return
-    low, high = edition.players_min, edition.players_max
-    if edition.family == Family.TIME_TRACK:
-        low = high = 2
-    if seats < low or (high is not None and seats > high):
-        allowed = f"{low}" if low == high else f"{low} to {high}" if high is not None else f"at least {low}"
-        raise RecordError(
-            f"the record has seats: {seats}, but {edition.name} is played by {allowed} seat(s)"
-            + (" (Automa takes the second seat in solo play)" if edition.family == Family.TIME_TRACK else "")
-        )
+    try:
+        family_of(edition).seats(edition, seats)
+    except UsageError as error:
+        raise RecordError(f"the record has seats: {seats}, but {error}") from None
+
+
+def _plain(value: Any) -> Any:
+    """JSON's view of a value (tuples become lists), to compare with what a record holds."""
+    return json.loads(json.dumps(value))
 
 
 def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: bool = True) -> Any:
@@ -281,12 +293,18 @@ def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: b
         game = engine.new_game(edition, int(record["seed"]), seats, **options)
     except ToolkitError as error:
         raise RecordError(f"the record's game options cannot be used: {error.render()}") from None
+    if "deal" in record and _plain(game.deal()) != record["deal"]:
+        raise RecordError("the replayed deal differs from the record's: the record was edited or written by an"
+                          " engine with other rules")
     for index, text in enumerate(record["actions"]):
         try:
             action = game.parse_action(text)
             game.apply(action)
         except ToolkitError as error:
             raise RecordError(f"action {index} ('{text}'): {error.render()}") from None
+    if "chance" in record and _plain(game.chance_log()) != record["chance"]:
+        raise RecordError("the replayed game's chance (rolls, cards, Automa draws) differs from the record's:"
+                          " the record was edited or written by an engine with other rules")
     recorded = record.get("final_scores")
     if check_scores and recorded is not None:
         if not game.is_over:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-from numba import njit
+from toolkit.jit import njit
 
 MASK32 = 0xFFFFFFFF
 RngState = np.ndarray  # int64[4]

@@ -1,10 +1,12 @@
-"""Printing: every component of the Patchwork family as PDF and SVG, drawn from the specs.
+"""Printing: every component of the Patchwork family as PDF, SVG and PNG, drawn from the specs.
 
-Data flows specs/models -> component scenes (doodle, tiles, boards, automa) -> imposition ->
-backend (pdf.py, svg.py). The public entry points are `render_component`, `write_document` and
-`build`; everything is measured in mm until a backend converts it.
+Data flows specs/models -> component scenes (doodle, tiles, boards, automa, tokens, the rules
+reference, Doodle challenges) -> imposition -> backend (pdf.py, svg.py; png.py rasterises the
+PDF). The public entry points are `render_component`, `write_document` and `build`; everything
+is measured in mm until a backend converts it.
 """
 from toolkit.render.documents import (
+    CARD_SIZES,
     COMPONENTS,
     FORMATS,
     RenderOptions,
@@ -14,13 +16,15 @@ from toolkit.render.documents import (
     render_component,
     write_document,
 )
-from toolkit.render.imposition import Duplex
+from toolkit.render.imposition import Duplex, Layout
 from toolkit.render.paper import Paper, parse_paper
 
 __all__ = [
+    "CARD_SIZES",
     "COMPONENTS",
     "FORMATS",
     "Duplex",
+    "Layout",
     "Paper",
     "RenderOptions",
     "Written",

@@ -13,7 +13,7 @@ import math
 from functools import lru_cache
 
 from toolkit.errors import UsageError
-from toolkit.render.imposition import BLEED_MM, EDGE_MM, MARK_GAP_MM, MARK_MIN_MM, Piece
+from toolkit.render.imposition import BLEED_MM, MARK_GAP_MM, MARK_MIN_MM, PRINTABLE_MARGIN_MM, Piece
 from toolkit.render.paper import Paper
 from toolkit.render.scene import Item, Line, Rect, Text, fit_text_size
 from toolkit.render.theme import (
@@ -86,9 +86,9 @@ def track_cells(spaces: int) -> tuple[int, list[tuple[int, int]]]:
     return side, order[len(order) - spaces:]
 
 
-def time_board_size(paper: Paper) -> float:
-    """Largest square time board that fits the paper with bleed and crop marks."""
-    need = 2 * (BLEED_MM + MARK_GAP_MM + MARK_MIN_MM + EDGE_MM) + 4.0
+def time_board_size(paper: Paper, margin: float = PRINTABLE_MARGIN_MM) -> float:
+    """Largest square time board that fits the paper with bleed, crop marks and the printer margin."""
+    need = 2 * (BLEED_MM + MARK_GAP_MM + MARK_MIN_MM + margin) + 4.0
     return min(paper.width, paper.height - TRACK_HEADER_MM) - need
 
 
@@ -132,14 +132,14 @@ def time_board_title(edition: Edition) -> str:
     return f"Time board — {edition.title}"
 
 
-def time_board(edition: Edition, paper: Paper) -> Piece:
+def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM) -> Piece:
     require_time_track(edition, "time boards")
     track = edition.time_track
     if track is None:
         raise UsageError(f"edition '{edition.name}' names no time track to print")
     spaces = track.final_space + 1
     side, cells = track_cells(spaces)
-    board = time_board_size(paper)
+    board = time_board_size(paper, margin)
     space = board / side
     if space < MIN_SPACE_MM:
         raise UsageError(

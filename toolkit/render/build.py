@@ -1,19 +1,23 @@
 """`patchwork build`: the whole print-and-play set from the bundled specs, in one folder.
 
-PDFs: the Doodle pad (80 two-sided sheets, like the published pad), the Doodle cards, the
-classic, Christmas and Express kits (boards and tiles) and the Automa cards, all with backs;
-plus an `svg/` folder with one SVG of every distinct component (sheet, card faces, tiles,
-boards), each on a page the size of its bleed box.
+PDFs: the Doodle pad (80 two-sided sheets, like the published pad), the Doodle kit (cards, token,
+rules reference), the classic, Christmas and Express kits (boards, tiles, button tiles, time and
+neutral tokens, rules reference) and the Automa cards, all with backs; plus an `svg/` folder with
+one SVG of every distinct component (sheet, card faces, tiles, boards), each on a page the size
+of its bleed box. `describe` says, per file, what it holds, how many sheets it takes and what to
+cut: the summary `patchwork build` prints.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from toolkit.render import automa as automa_mod
 from toolkit.render import boards as boards_mod
 from toolkit.render import doodle as doodle_mod
 from toolkit.render import tiles as tiles_mod
+from toolkit.render import tokens as tokens_mod
 from toolkit.render.documents import (
     Document,
     RenderOptions,
@@ -26,6 +30,7 @@ from toolkit.render.imposition import Duplex, Piece
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
 from toolkit.specs import load_edition
+from toolkit.specs.models import Family
 
 PAD_SHEETS = 80
 """The published Doodle pad holds 80 two-sided sheets."""
@@ -45,7 +50,7 @@ def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
         jobs.append((path, lambda: (make(), fmt)))
 
     add("doodle-pad.pdf", lambda: render_component("pad", load_edition(DOODLE), pad), "pdf")
-    add("doodle-cards.pdf", lambda: render_component("cards", load_edition(DOODLE), backs), "pdf")
+    add("doodle-kit.pdf", lambda: render_component("kit", load_edition(DOODLE), backs), "pdf")
     for name in KIT_EDITIONS:
         add(f"{name}-kit.pdf", lambda name=name: render_component("kit", load_edition(name), backs), "pdf")
     add("automa-cards.pdf", lambda: render_component("automa", load_edition(AUTOMA_EDITION), backs), "pdf")
@@ -107,6 +112,53 @@ def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
     for deck in automa_decks():
         add(f"svg/automa-card-{deck}.svg", lambda deck=deck: automa_card(deck), "svg")
     return jobs
+
+
+def _tokens_text(edition) -> str:
+    return ", ".join(text for text, _ in tokens_mod.token_counts(edition))
+
+
+def _holds(relative: str, edition=None) -> tuple[str, str]:
+    """(what the file holds, what to cut) for a printed file of the build (of `edition` when the
+    file is named after another edition, e.g. a custom deck's kit)."""
+    if relative.endswith("-pad.pdf"):
+        return f"Doodle score pad: {PAD_SHEETS} sheets", "nothing (stack, staple or glue the top edge)"
+    name = relative.removesuffix("-kit.pdf")
+    if relative.endswith("-kit.pdf"):
+        edition = edition or load_edition(name)
+    if edition is not None and edition.family is Family.DOODLE:
+        cards = sum(max(1, p.copies) for p in edition.patches)
+        return (f"{cards} patch cards, {len(edition.start_cards)} start cards, {_tokens_text(edition)}, "
+                f"rules reference (die on a d6)", "cards and token at the crop marks")
+    if relative == "automa-cards.pdf":
+        edition = load_edition(AUTOMA_EDITION)
+        decks = edition.automa.decks if edition.automa else ()
+        return (f"{sum(len(cards) for _, cards in decks)} Automa cards ({len(decks)} decks)",
+                "cards at the crop marks")
+    players = edition.players_max or edition.players_min
+    leather = len(edition.time_track.leather_patches) if edition.time_track else 0
+    tiles = len(edition.all_patches())
+    return (f"{players} quilt boards, time board, {tiles} patch tiles, {leather} leather patches, "
+            f"{'special tile, ' if edition.bonus else ''}{_tokens_text(edition)}, rules reference",
+            "boards at the corner marks, tiles along their outlines (marks at every corner), tokens at the "
+            "crop marks")
+
+
+def describe(written: list[Written], out_dir: str | Path, edition=None) -> list[Written]:
+    """The build's files with what each holds, the sheets it takes, one- or two-sided, and what to
+    cut; SVGs (for editing, not printing) count no sheets."""
+    out = Path(out_dir)
+    described = []
+    for item in written:
+        relative = item.path.relative_to(out).as_posix()
+        if not relative.endswith(".pdf"):
+            described.append(replace(item, holds="one component, for editing"))
+            continue
+        holds, cut = _holds(relative, edition)
+        # every PDF of the build is printed two-sided (the pad too, like the published one)
+        described.append(replace(item, holds=holds, sheets=(item.pages + 1) // 2,
+                                 sides="two-sided, flip on the long edge", cut=cut))
+    return described
 
 
 def build(out_dir: str | Path, paper: Paper,

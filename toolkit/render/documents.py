@@ -1,5 +1,5 @@
 """Print documents: each printable component of an edition as a scene Document, and writing
-documents out as PDF or SVG.
+documents out as PDF, SVG or PNG.
 
 This is the library face of printing: the CLI parses options and calls `render_component` and
 `write_document`; `toolkit.render.build` assembles the whole print-and-play set from them.
@@ -11,20 +11,42 @@ from pathlib import Path
 
 from toolkit.errors import UsageError
 from toolkit.render import automa as automa_mod
+from toolkit.render import challenge as challenge_mod
 from toolkit.render import boards as boards_mod
 from toolkit.render import doodle as doodle_mod
+from toolkit.render import reference as reference_mod
 from toolkit.render import tiles as tiles_mod
-from toolkit.render.imposition import BLEED_MM, Duplex, Piece, impose_grid, impose_shelves, one_up
+from toolkit.render import tokens as tokens_mod
+from toolkit.render.imposition import (
+    BLEED_MM,
+    Duplex,
+    Layout,
+    Piece,
+    fits_one_up,
+    halves,
+    impose_grid,
+    impose_shelves,
+    impose_single,
+    one_up,
+)
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper, parse_paper
-from toolkit.render.scene import Box, Document, Group, Page, translate
-from toolkit.specs.models import Edition
+from toolkit.render.scene import MIN_TEXT_PT, Document, Group, Page, Rect, rescaled, translate
+from toolkit.specs.models import Edition, Family
 
-COMPONENTS = ("sheet", "pad", "cards", "tiles", "automa", "boards", "kit")
+COMPONENTS = ("sheet", "pad", "cards", "tiles", "automa", "boards", "kit", "tokens", "rules", "challenge")
 """What `patchwork render` can print."""
-FORMATS = ("pdf", "svg")
+FORMATS = ("pdf", "svg", "png")
 MAX_SHEETS = 5000
 """A pad beyond this is surely a typo (the published pad has 80 sheets)."""
+CARD_SIZES: dict[str, tuple[float, float]] = {
+    "poker": (63.5, 88.9),
+    "bridge": (57.0, 89.0),
+    "mini": (44.0, 63.0),
+    "tarot": (70.0, 120.0),
+}
+"""Card sizes print shops sell, width x height in mm (cards are designed at 63 x 88 mm)."""
+DEFAULT_DPI = 300
 
 
 @dataclass(frozen=True)
@@ -43,10 +65,22 @@ class RenderOptions:
     """Pad: print the score sheet on both sides of each sheet."""
     numbered: bool = False
     """Pad: print a sheet number in the corner."""
+    layout: Layout = Layout()
+    """Printer margin, gutters, and n-up sheets or one piece per page."""
+    card_size: str | None = None
+    """Cards: one of CARD_SIZES, or None for the design size (63 x 88 mm)."""
+    seed: int = 1
+    """Challenge sheets: the seed of the first sheet."""
+    count: int = 1
+    """Challenge sheets: how many (consecutive seeds)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.sheets <= MAX_SHEETS:
             raise UsageError(f"--sheets must be between 1 and {MAX_SHEETS}, got {self.sheets}")
+        if self.card_size is not None and self.card_size not in CARD_SIZES:
+            raise UsageError(
+                f"unknown card size '{self.card_size}': expected one of {', '.join(CARD_SIZES)}"
+            )
 
 
 def sheet_document(edition: Edition, options: RenderOptions) -> Document:
@@ -66,34 +100,77 @@ def pad_document(edition: Edition, options: RenderOptions) -> Document:
     return Document(f"{edition.title} score pad ({options.sheets} {kind} sheets)", tuple(pages), (symbol,))
 
 
+def resize_card(piece: Piece, size: tuple[float, float], bleed: float = BLEED_MM) -> Piece:
+    """A card redrawn at another trim size: its art scaled to fit and centred on a field of its
+    own background colour, text kept at MIN_TEXT_PT or more."""
+    width, height = size
+    s = min(width / piece.width, height / piece.height)
+    dx, dy = (width - piece.width * s) / 2, (height - piece.height * s) / 2
+
+    def redraw(items):
+        if items is None:
+            return None
+        field = items[0].fill if items and isinstance(items[0], Rect) and items[0].fill else "#ffffff"
+        return (Rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, None, 0.1, field),
+                Group(rescaled(items, s, MIN_TEXT_PT), translate(dx, dy)))
+
+    return Piece(width, height, redraw(piece.front), redraw(piece.back), piece.name)
+
+
+def _cards(pieces: list[Piece], options: RenderOptions) -> list[Piece]:
+    if options.card_size is None:
+        return pieces
+    size = CARD_SIZES[options.card_size]
+    return [resize_card(piece, size) for piece in pieces]
+
+
+def grid_pages(pieces: list[Piece], options: RenderOptions) -> list[Page]:
+    return impose_grid(pieces, options.paper, backs=options.backs, duplex=options.duplex,
+                       proof=options.proof, layout=options.layout)
+
+
 def _grid(title: str, pieces: list[Piece], options: RenderOptions) -> Document:
-    pages = impose_grid(pieces, options.paper, backs=options.backs, duplex=options.duplex, proof=options.proof)
-    return Document(title, tuple(pages))
+    return Document(title, tuple(grid_pages(pieces, options)))
 
 
 def cards_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} patch and start cards", doodle_mod.card_pieces(edition), options)
+    return _grid(f"{edition.title} patch and start cards", _cards(doodle_mod.card_pieces(edition), options),
+                 options)
 
 
 def automa_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} Automa cards", automa_mod.automa_pieces(edition), options)
+    return _grid(f"{edition.title} Automa cards", _cards(automa_mod.automa_pieces(edition), options), options)
+
+
+def tile_pages(pieces: list[Piece], options: RenderOptions) -> list[Page]:
+    return impose_shelves(pieces, options.paper, backs=options.backs, duplex=options.duplex,
+                          proof=options.proof, layout=options.layout)
 
 
 def tiles_document(edition: Edition, options: RenderOptions) -> Document:
-    pages = impose_shelves(tiles_mod.tile_pieces(edition), options.paper, backs=options.backs,
-                           duplex=options.duplex, proof=options.proof)
-    return Document(f"{edition.title} patch tiles", tuple(pages))
+    return Document(f"{edition.title} patch tiles", tuple(tile_pages(tiles_mod.tile_pieces(edition), options)))
 
 
 def board_pages(edition: Edition, options: RenderOptions) -> list[Page]:
     """One quilt board per player (up to the edition's player cap) and the time board, 1-up."""
     quilt = boards_mod.quilt_board(edition)
     players = edition.players_max if edition.players_max is not None else edition.players_min
+    time_board = boards_mod.time_board(edition, options.paper, options.layout.margin)
+    if options.layout.mode == "single":
+        pieces = [quilt] * max(1, players) + [time_board]
+        return impose_single(pieces, proof=options.proof)
     pages = []
+    margin = options.layout.margin
     for player in range(1, max(1, players) + 1):
-        pages.append(one_up(quilt, options.paper, proof=options.proof, label=f"quilt board {player}"))
-    pages.append(one_up(boards_mod.time_board(edition, options.paper), options.paper, proof=options.proof,
-                        label="time board"))
+        if fits_one_up(quilt, options.paper, margin=margin):
+            pages.append(one_up(quilt, options.paper, proof=options.proof, label=f"quilt board {player}",
+                                margin=margin))
+            continue
+        # small paper: the board in two halves, each on its own page, butted together at play
+        for part in halves(quilt):
+            pages.append(one_up(part, options.paper, proof=options.proof, margin=margin,
+                                label=f"quilt board {player}, {part.name.split()[-2]} half"))
+    pages.append(one_up(time_board, options.paper, proof=options.proof, label="time board", margin=margin))
     return pages
 
 
@@ -101,8 +178,23 @@ def boards_document(edition: Edition, options: RenderOptions) -> Document:
     return Document(f"{edition.title} boards", tuple(board_pages(edition, options)))
 
 
+def tokens_document(edition: Edition, options: RenderOptions) -> Document:
+    return _grid(f"{edition.title} tokens", tokens_mod.token_pieces(edition), options)
+
+
+def rules_document(edition: Edition, options: RenderOptions) -> Document:
+    return Document(f"{edition.title} rules reference", (reference_mod.reference_page(edition, options.paper,
+                                                                                     options.layout.margin),))
+
+
 def kit_document(edition: Edition, options: RenderOptions) -> Document:
-    """The print-and-play kit of a time-track edition: boards, then the tiles."""
+    """Everything to play an edition: boards, tiles, tokens and the rules reference of a time-track
+    game; cards, the token and the rules reference of Doodle (whose sheets come from the pad)."""
+    if edition.family is Family.DOODLE:
+        pages = grid_pages(_cards(doodle_mod.card_pieces(edition), options), options)
+        # the one Doodle token is cut from the foot of the rules reference, not from a sheet of its own
+        pages += reference_mod.reference_pages(edition, options, tokens_mod.token_pieces(edition))
+        return Document(f"{edition.title} print-and-play kit", tuple(pages))
     pages: list[Page] = []
     for page in board_pages(edition, options):
         pages.append(page)
@@ -110,8 +202,9 @@ def kit_document(edition: Edition, options: RenderOptions) -> Document:
             # Boards are one-sided; an empty back keeps every later fronts/backs pair aligned
             # when the whole kit goes through a duplex printer.
             pages.append(Page(page.width, page.height, (), label="blank back"))
-    pages += impose_shelves(tiles_mod.tile_pieces(edition), options.paper, backs=options.backs,
-                            duplex=options.duplex, proof=options.proof)
+    pages += tile_pages(tiles_mod.tile_pieces(edition), options)
+    pages += grid_pages(tokens_mod.token_pieces(edition), options)
+    pages += reference_mod.reference_pages(edition, options)
     return Document(f"{edition.title} print-and-play kit", tuple(pages))
 
 
@@ -123,6 +216,9 @@ _BUILDERS = {
     "automa": automa_document,
     "boards": boards_document,
     "kit": kit_document,
+    "tokens": tokens_document,
+    "rules": rules_document,
+    "challenge": challenge_mod.challenge_document,
 }
 
 
@@ -137,11 +233,7 @@ def render_component(kind: str, edition: Edition, options: RenderOptions) -> Doc
 
 def piece_document(title: str, piece: Piece, bleed: float = BLEED_MM) -> Document:
     """One piece alone on a page the size of its bleed box (for SVG exports and print shops)."""
-    w, h = piece.width + 2 * bleed, piece.height + 2 * bleed
-    trim = Box(bleed, bleed, piece.width, piece.height)
-    page = Page(w, h, (Group(piece.front, translate(bleed, bleed), (0.0, 0.0, w, h)),), trim=trim,
-                bleed=Box(0, 0, w, h), label=piece.name)
-    return Document(title, (page,))
+    return Document(title, tuple(impose_single([piece], bleed=bleed)))
 
 
 # ----- output ------------------------------------------------------------------------------------
@@ -154,40 +246,66 @@ class Written:
     path: Path
     pages: int
     size: int
+    holds: str = ""
+    """What the file holds, in words (build summary)."""
+    sheets: int = 0
+    """Sheets of paper it prints on (0: not meant for printing, e.g. an SVG for editing)."""
+    sides: str = ""
+    """`one-sided` or `two-sided, flip on the long edge`."""
+    cut: str = ""
+    """What to cut, in words."""
 
 
-def encode(document: Document, fmt: str, flip: str | None = None) -> list[bytes]:
-    """The bytes of a document: one PDF, or one SVG per page."""
+def encode(document: Document, fmt: str, flip: str | None = None, *, cmyk: bool = False,
+           dpi: int = DEFAULT_DPI) -> list[bytes]:
+    """The bytes of a document: one PDF, or one SVG or PNG per page."""
     if fmt == "pdf":
         from toolkit.render.pdf import document_pdf
 
-        return [document_pdf(document, flip)]
+        return [document_pdf(document, flip, cmyk)]
     if fmt == "svg":
         from toolkit.render.svg import document_svgs
 
         return document_svgs(document)
-    raise UsageError(f"unknown format '{fmt}': expected pdf or svg")
+    if fmt == "png":
+        from toolkit.render.png import document_pngs
+
+        return document_pngs(document, dpi, cmyk)
+    raise UsageError(f"unknown format '{fmt}': expected pdf, svg or png")
 
 
-def svg_paths(out: Path, pages: int) -> list[Path]:
-    """A one-page SVG goes to `out`; page i of a longer document to `<stem>-<i>.svg`."""
+def page_paths(out: Path, pages: int) -> list[Path]:
+    """A one-page SVG or PNG goes to `out`; page i of a longer document to `<stem>-<i>.<ext>`."""
     if pages == 1:
         return [out]
     digits = max(2, len(str(pages)))
     return [out.with_name(f"{out.stem}-{i:0{digits}d}{out.suffix}") for i in range(1, pages + 1)]
 
 
-def write_document(document: Document, fmt: str, out: str | Path, flip: str | None = None) -> list[Written]:
+
+def write_document(document: Document, fmt: str, out: str | Path, flip: str | None = None, *,
+                   cmyk: bool = False, dpi: int = DEFAULT_DPI, force: bool = False) -> list[Written]:
     """Encode everything in memory first, check every target, then write each file atomically.
 
-    Raises OutputError (before writing anything) when a target cannot be written.
+    Without `force`, refuses (before writing anything) when a target already exists. Raises
+    OutputError (before writing anything) when a target cannot be written.
     """
     out = Path(out)
     if out.is_dir():
         raise UsageError(f"--out {out} is a directory; give a file name such as {out / ('print.' + fmt)}")
+    if fmt == "png":
+        from toolkit.render.png import check_dpi
+
+        check_dpi(dpi)
     check_targets([out])
-    blobs = encode(document, fmt, flip)
-    paths = [out] if fmt == "pdf" else svg_paths(out, len(blobs))
+    paths = [out] if fmt == "pdf" else page_paths(out, len(document.pages))
+    if not force:
+        existing = [path for path in paths if path.exists()]
+        if existing:
+            more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+            raise UsageError(f"{existing[0]}{more} already exists; use --force to overwrite or --out to "
+                             f"choose another name")
+    blobs = encode(document, fmt, flip, cmyk=cmyk, dpi=dpi)
     check_targets(paths)
     written = []
     for path, blob in zip(paths, blobs):

@@ -20,8 +20,12 @@ from toolkit.render.scene import (
     Symbol,
     Text,
     Use,
+    MIN_TEXT_PT,
+    MM_PER_PT,
     fit_text_size,
     scale,
+    text_width,
+    wrap_text,
 )
 from toolkit.render.theme import (
     CREAM,
@@ -126,18 +130,24 @@ def _pictogram(action: str, cx: float, cy: float) -> list[Item]:
 # ----- the score sheet ------------------------------------------------------------------------
 
 
-def sheet_items(edition: Edition) -> tuple[Item, ...]:
-    """The score sheet on the 210 x 297 mm reference page."""
+def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT) -> tuple[Item, ...]:
+    """The score sheet on the 210 x 297 mm reference page; no text is set below `min_pt` (in the
+    reference page's points: the printed minimum divided by the sheet's scale), hints wrap onto
+    two lines rather than shrink, and a sheet that cannot hold them is refused."""
     require_doodle(edition, "score sheets")
+
+    def pt(size: float) -> float:
+        return max(size, min_pt)
+
     bw, bh = edition.board_width, edition.board_height
     items: list[Item] = []
     title = edition.title.upper()
     items.append(Text(MARGIN, MARGIN + 10, title, fit_text_size(title, 110, 22, True), "start", True, INK))
     # name / date line
     y_line = MARGIN + 24
-    items.append(Text(MARGIN, y_line, "Name", 9, "start", False, GREY))
+    items.append(Text(MARGIN, y_line, "Name", pt(9), "start", False, GREY))
     items.append(Line(MARGIN + 12, y_line + 0.8, 128, y_line + 0.8, INK, 0.35))
-    items.append(Text(134, y_line, "Date", 9, "start", False, GREY))
+    items.append(Text(134, y_line, "Date", pt(9), "start", False, GREY))
     items.append(Line(144, y_line + 0.8, REF_WIDTH - MARGIN, y_line + 0.8, INK, 0.35))
 
     top = MARGIN + 34
@@ -156,7 +166,7 @@ def sheet_items(edition: Edition) -> tuple[Item, ...]:
         for c in range(bw):
             items.append(Rect(bx + c * cell, by + r * cell, cell, cell, BOARD_GRID, 0.25, None))
     items.append(Rect(bx, by, board_w, board_h, INK, HEAVY, None))
-    label_size = min(8.0, cell * 0.55 / 0.3528)
+    label_size = pt(min(8.0, cell * 0.55 / 0.3528))
     for c in range(bw):
         items.append(Text(bx + (c + 0.5) * cell, by - 1.5, _column_name(c), label_size, "middle", False, GREY))
     for r in range(bh):
@@ -168,7 +178,7 @@ def sheet_items(edition: Edition) -> tuple[Item, ...]:
     rows = edition.rounds + 2
     row_gap = 3.0
     row_h = min(18.0, (board_h - (rows - 1) * row_gap - 4) / rows)
-    items.append(Text(sx + sw / 2, by - 1.5, "SCORE", 8, "middle", True, GREY))
+    items.append(Text(sx + sw / 2, by - 1.5, "SCORE", pt(8), "middle", True, GREY))
     y = by
     for rnd in range(1, edition.rounds + 1):
         items += _score_row(sx, y, sw, row_h, str(rnd), False)
@@ -178,7 +188,7 @@ def sheet_items(edition: Edition) -> tuple[Item, ...]:
     items.append(Line(sx, y - row_gap / 2, sx + sw, y - row_gap / 2, INK, THICK))
     items += _score_row(sx, y, sw, row_h, "=", True)
     y += row_h
-    items.append(Text(sx + sw / 2, y + 4.5, "− = empty spaces", 6.5, "middle", False, GREY))
+    items.append(Text(sx + sw / 2, y + 4.5, "− = empty spaces", pt(6.5), "middle", False, GREY))
 
     # special actions, each a check-off box with its pictogram
     if has_specials:
@@ -187,8 +197,8 @@ def sheet_items(edition: Edition) -> tuple[Item, ...]:
         spare = max(0.0, avail_h - board_h)
         grow = min(spare * 0.45, 16.0)
         sy = by + board_h + 8 + min(spare * 0.25, 8.0)
-        items.append(Text(MARGIN, sy + 2, "SPECIAL ACTIONS", 8, "start", True, GREY))
-        items.append(Text(REF_WIDTH - MARGIN, sy + 2, "each once per game: cross it off when used", 7,
+        items.append(Text(MARGIN, sy + 2, "SPECIAL ACTIONS", pt(8), "start", True, GREY))
+        items.append(Text(REF_WIDTH - MARGIN, sy + 2, "each once per game: cross it off when used", pt(7),
                           "end", False, GREY))
         sy += 5
         gap = 4.0
@@ -201,15 +211,30 @@ def sheet_items(edition: Edition) -> tuple[Item, ...]:
             items.append(Rect(x + box_w - 8.5, sy + 2.5, 6.0, 6.0, INK, 0.6, "#ffffff", radius=0.6))
             items += _pictogram(action, x + box_w / 2 - 2, sy + 17 + grow * 0.45)
             name = action.upper()
-            items.append(Text(x + box_w / 2, sy + box_h - 8.5, name, fit_text_size(name, box_w - 4, 10, True),
-                              "middle", True, INK))
             hint = SPECIAL_HINTS[action]
-            items.append(Text(x + box_w / 2, sy + box_h - 3.5, hint, fit_text_size(hint, box_w - 3, 6.0),
-                              "middle", False, GREY))
+            hint_pt = pt(6.0)
+            lines = wrap_text(hint, box_w - 3, hint_pt)
+            if len(lines) > 2 or any(text_width(line, hint_pt) > box_w - 2 for line in lines):
+                raise UsageError(
+                    f"the special-action hints of {edition.name} do not fit their boxes at "
+                    f"{MIN_TEXT_PT:g} pt on this paper; choose a larger paper"
+                )
+            leading = hint_pt * MM_PER_PT * 1.15
+            name_y = sy + box_h - 5.0 - (len(lines) - 1) * leading - max(3.5, hint_pt * MM_PER_PT)
+            items.append(Text(x + box_w / 2, name_y, name, max(fit_text_size(name, box_w - 4, 10, True), min_pt),
+                              "middle", True, INK))
+            for k, line in enumerate(lines):
+                items.append(Text(x + box_w / 2, sy + box_h - 3.5 - (len(lines) - 1 - k) * leading, line, hint_pt,
+                                  "middle", False, GREY))
     rule = "Each round: score one shaded rectangle, its biggest square + 1 per extra row or column."
-    items.append(Text(REF_WIDTH / 2, REF_HEIGHT - MARGIN + 2, rule, 6.5, "middle", False, GREY))
     final = "Final score: add the round scores and subtract the empty spaces."
-    items.append(Text(REF_WIDTH / 2, REF_HEIGHT - MARGIN + 5.5, final, 6.5, "middle", False, GREY))
+    foot_pt = pt(6.5)
+    if max(text_width(rule, foot_pt), text_width(final, foot_pt)) > REF_WIDTH - 2 * MARGIN:
+        raise UsageError(f"the scoring rules of the sheet do not fit at {MIN_TEXT_PT:g} pt on this paper; "
+                         f"choose a larger paper")
+    step = max(3.5, foot_pt * MM_PER_PT * 1.15)
+    items.append(Text(REF_WIDTH / 2, REF_HEIGHT - MARGIN + 5.5 - step, rule, foot_pt, "middle", False, GREY))
+    items.append(Text(REF_WIDTH / 2, REF_HEIGHT - MARGIN + 5.5, final, foot_pt, "middle", False, GREY))
     return tuple(items)
 
 
@@ -238,8 +263,8 @@ def sheet_scale(paper: Paper) -> float:
 
 def sheet_symbol(edition: Edition, paper: Paper) -> Symbol:
     """The whole sheet scaled to the paper, as one reusable symbol."""
-    items = sheet_items(edition)
     s = sheet_scale(paper)
+    items = sheet_items(edition, MIN_TEXT_PT / s)
     cell = min(MAX_CELL, (REF_WIDTH - 2 * MARGIN - SCORE_COLUMN - 9) / edition.board_width) * s
     if cell < MIN_CELL_PRINTED:
         raise UsageError(
@@ -259,7 +284,7 @@ def sheet_page(paper: Paper, number: str | None = None) -> Page:
         dy = (paper.height - REF_HEIGHT * s) / 2
         dx = (paper.width - REF_WIDTH * s) / 2
         items.append(Text(dx + (REF_WIDTH - MARGIN) * s, dy + (MARGIN + 2) * s, f"No. {number}",
-                          max(7 * s, 5), "end", False, GREY))
+                          max(7 * s, MIN_TEXT_PT), "end", False, GREY))
     return Page(paper.width, paper.height, tuple(items), label=f"sheet {number}" if number else "sheet")
 
 

@@ -1,13 +1,18 @@
 """Imposition as data: pieces (cards, tiles, boards) laid out on paper with bleed and crop marks.
 
 A Piece is drawn in its own frame, (0, 0) at the top-left of the trim, with artwork running into
-the bleed. Imposition places pieces n-up (a grid for equal cards, shelves for tiles), draws crop
-marks in the margin outside every trim line (never scaling the content), adds duplex backs pages
+the bleed. Imposition places pieces n-up (a grid for equal cards, turned a quarter when that fits
+more, shelves for tiles) or one per page for print shops, draws crop marks outside every trim line
+(never scaling the content) and inside the printer's unprintable border, adds duplex backs pages
 and the proof overlay, and returns plain scene Pages. Nothing here knows about a backend.
+
+Every placement is an affine map from the piece's frame to the sheet; a back is placed by the same
+map composed with the physical flip of the sheet, so registration holds for either flip edge, on
+portrait or landscape paper, and for pieces turned on the sheet.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolkit.errors import UsageError
 from toolkit.render.paper import Paper
@@ -16,10 +21,14 @@ from toolkit.render.scene import (
     Group,
     Item,
     Line,
+    Matrix,
     Page,
+    Point,
+    Poly,
     Rect,
     Text,
-    rotate180,
+    apply,
+    compose,
     translate,
 )
 
@@ -32,8 +41,11 @@ MARK_GAP_MM = 1.0
 MARK_LEN_MM = 5.0
 """Preferred crop-mark length; shortened down to MARK_MIN_MM when the margin is tight."""
 MARK_MIN_MM = 2.0
-EDGE_MM = 1.0
-"""Keep this much clear paper at the sheet edge beyond the marks."""
+PRINTABLE_MARGIN_MM = 5.0
+"""Border of the sheet a home printer may leave unprinted (most leave 3-4.2 mm): no mark and no
+bleed is placed in it."""
+MAX_MARGIN_MM = 40.0
+MAX_GUTTER_MM = 20.0
 TILE_MARK_MM = 2.0
 """Corner marks of tiles, drawn in the gaps between tiles."""
 MARK_WIDTH_MM = 0.25 * 25.4 / 72.0
@@ -44,6 +56,9 @@ PROOF_BLEED = "#0057d4"
 PROOF_SAFE = "#00a040"
 
 FLIPS = ("long", "short")
+LAYOUTS = ("sheet", "single")
+"""`sheet`: n-up with crop marks for home printing; `single`: one piece per page at trim plus
+bleed, with TrimBox and BleedBox, for print shops."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +70,11 @@ class Piece:
     front: tuple[Item, ...]
     back: tuple[Item, ...] | None = None
     """The back as seen after turning the piece over left-to-right (its vertical axis); for a
-    tile that means the mirrored outline. Short-edge duplex turns it half round in place."""
+    tile that means the mirrored outline."""
     name: str = ""
+    outline: tuple[tuple[Point, ...], ...] | None = None
+    """The cut line when it is not the w x h rectangle (a tile): closed loops in the piece's
+    frame, clockwise on the page. Crop marks and proof guides follow it."""
 
 
 @dataclass(frozen=True)
@@ -72,41 +90,124 @@ class Duplex:
             raise UsageError(f"unknown flip edge '{self.flip}': expected long or short")
 
 
-def _piece_group(piece: Piece, x: float, y: float, items, clip: tuple | None) -> Group:
-    return Group(tuple(items), translate(x, y), clip)
+@dataclass(frozen=True)
+class Layout:
+    """Where pieces may go on a sheet."""
+
+    margin: float = PRINTABLE_MARGIN_MM
+    """Unprintable border of the printer in mm: marks and bleed stay inside it."""
+    gutter: float | None = None
+    """Space between neighbouring cards in mm, each card keeping bleed up to half of it; None:
+    the widest of 2 x bleed, bleed or nothing that costs no cards on the sheet."""
+    mode: str = "sheet"
+    """`sheet` (n-up with crop marks) or `single` (one piece per page, for print shops)."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.margin <= MAX_MARGIN_MM:
+            raise UsageError(f"--margin must be between 0 and {MAX_MARGIN_MM:g} mm, got {self.margin:g}")
+        if self.gutter is not None and not 0.0 <= self.gutter <= MAX_GUTTER_MM:
+            raise UsageError(f"--gutter must be between 0 and {MAX_GUTTER_MM:g} mm, got {self.gutter:g}")
+        if self.mode not in LAYOUTS:
+            raise UsageError(f"unknown layout '{self.mode}': expected sheet or single")
 
 
-def _proof_items(x: float, y: float, w: float, h: float, bleed: float) -> list[Item]:
-    thin = MARK_WIDTH_MM
-    return [
-        Rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, PROOF_BLEED, thin, None, (1.0, 1.0)),
-        Rect(x, y, w, h, PROOF_TRIM, thin),
-        Rect(x + SAFE_MM, y + SAFE_MM, w - 2 * SAFE_MM, h - 2 * SAFE_MM, PROOF_SAFE, thin, None, (0.6, 0.8)),
-    ]
+def parse_length(text: str, what: str) -> float:
+    """`3mm`, `3` or `0` as millimetres; UsageError naming the option otherwise."""
+    raw = text.strip().lower()
+    if raw.endswith("mm"):
+        raw = raw[:-2].strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"bad {what} '{text}': expected a length in mm such as 3mm") from None
+    if value != value or value < 0:
+        raise UsageError(f"bad {what} '{text}': expected a length in mm such as 3mm")
+    return value
 
 
-def _proof_legend(page_width: float, y: float) -> Text:
-    return Text(
-        page_width / 2, y, "proof: red = trim, blue dashed = bleed, green dashed = safe area",
-        5.5, "middle", False, "#555555",
-    )
+# ----- the physical flip -----------------------------------------------------------------------
 
 
-def _back_placement(piece: Piece, x: float, y: float, paper: Paper, duplex: Duplex,
-                    clip: tuple[float, float, float, float] | None) -> Group:
-    """The back behind the front at (x, y); `clip` is the front's clip, mirrored to match."""
-    ox, oy = duplex.offset
+def flip_matrix(paper: Paper, flip: str) -> Matrix:
+    """Where a point of the front lands on the back, both seen from their printed side.
+
+    Flipping over the long edge turns a portrait sheet about its vertical axis but a landscape
+    sheet about its horizontal one (its long edge is the top); the short edge is the reverse.
+    """
+    portrait = paper.height >= paper.width
+    about_vertical = (flip == "long") == portrait
+    if about_vertical:
+        return (-1.0, 0.0, 0.0, 1.0, paper.width, 0.0)
+    return (1.0, 0.0, 0.0, -1.0, 0.0, paper.height)
+
+
+def _mirror(width: float) -> Matrix:
+    """The piece's own left-right turn: its front frame to the frame its back is drawn in."""
+    return (-1.0, 0.0, 0.0, 1.0, width, 0.0)
+
+
+def back_matrix(piece: Piece, placement: Matrix, paper: Paper, duplex: Duplex) -> Matrix:
+    """The transform of a back drawn in its own frame, so it lies exactly behind its front."""
+    shift = translate(*duplex.offset)
+    return compose(shift, flip_matrix(paper, duplex.flip), placement, _mirror(piece.width))
+
+
+def _back_group(piece: Piece, placement: Matrix, paper: Paper, duplex: Duplex,
+                clip: tuple[float, float, float, float] | None) -> Group:
     assert piece.back is not None
     back_clip = None
     if clip is not None:
         cx, cy, cw, ch = clip
         # Turning over left-right swaps the left and right bleeds of the piece.
         back_clip = (piece.width - (cx + cw), cy, cw, ch)
-    if duplex.flip == "long":
-        bx = paper.width - x - piece.width + ox
-        return Group(piece.back, translate(bx, y + oy), back_clip)
-    by = paper.height - y - piece.height + oy
-    return Group(piece.back, rotate180(piece.width, piece.height, x + ox, by), back_clip)
+    return Group(piece.back, back_matrix(piece, placement, paper, duplex), back_clip)
+
+
+# ----- proof overlay ---------------------------------------------------------------------------
+
+
+def offset_loop(loop: tuple[Point, ...], by: float) -> tuple[Point, ...]:
+    """A right-angled loop (clockwise on the page) moved outward by `by` (inward when negative)."""
+    n = len(loop)
+    out: list[Point] = []
+    for i in range(n):
+        px, py = loop[i - 1]
+        x, y = loop[i]
+        nx, ny = loop[(i + 1) % n]
+        d1 = (_sign(x - px), _sign(y - py))
+        d2 = (_sign(nx - x), _sign(ny - y))
+        # outward normal of an edge running d on a clockwise loop is (d.y, -d.x)
+        out.append((x + by * (d1[1] + d2[1]), y - by * (d1[0] + d2[0])))
+    return tuple(out)
+
+
+def _sign(v: float) -> float:
+    return 0.0 if abs(v) < 1e-9 else (1.0 if v > 0 else -1.0)
+
+
+def _proof_items(piece: Piece, bleed: float) -> list[Item]:
+    """Trim, bleed and safe-area guides in the piece's own frame."""
+    thin = MARK_WIDTH_MM
+    w, h = piece.width, piece.height
+    if piece.outline is None:
+        return [
+            Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, PROOF_BLEED, thin, None, (1.0, 1.0)),
+            Rect(0, 0, w, h, PROOF_TRIM, thin),
+            Rect(SAFE_MM, SAFE_MM, w - 2 * SAFE_MM, h - 2 * SAFE_MM, PROOF_SAFE, thin, None, (0.6, 0.8)),
+        ]
+    items: list[Item] = []
+    for loop in piece.outline:
+        items.append(Poly(offset_loop(loop, bleed), True, PROOF_BLEED, thin, None, (1.0, 1.0)))
+        items.append(Poly(loop, True, PROOF_TRIM, thin))
+        items.append(Poly(offset_loop(loop, -SAFE_MM), True, PROOF_SAFE, thin, None, (0.6, 0.8)))
+    return items
+
+
+def _proof_legend(page_width: float, y: float) -> Text:
+    return Text(
+        page_width / 2, y, "proof: red = trim, blue dashed = bleed, green dashed = safe area",
+        6.0, "middle", False, "#555555",
+    )
 
 
 # ----- grid imposition (cards) -----------------------------------------------------------------
@@ -120,58 +221,74 @@ class GridLayout:
     left: float
     top: float
     mark_len: float
+    turned: bool = False
+    """Pieces lie a quarter turn clockwise on the sheet (slots are h x w)."""
+    slot_w: float = 0.0
+    slot_h: float = 0.0
 
     @property
     def per_page(self) -> int:
         return self.cols * self.rows
 
 
-def _grid_fit(paper: Paper, w: float, h: float, bleed: float, gutter: float) -> GridLayout | None:
-    margin = MARK_GAP_MM + MARK_MIN_MM + EDGE_MM
+def _grid_fit(paper: Paper, w: float, h: float, bleed: float, gutter: float, margin: float,
+              turned: bool) -> GridLayout | None:
+    sw, sh = (h, w) if turned else (w, h)
+    reserve = margin + MARK_MIN_MM + MARK_GAP_MM + bleed
 
     def count(space: float, size: float) -> int:
-        usable = space - 2 * margin - 2 * bleed + gutter
+        usable = space - 2 * reserve + gutter
         return max(0, int((usable + 1e-9) // (size + gutter)))
 
-    cols, rows = count(paper.width, w), count(paper.height, h)
+    cols, rows = count(paper.width, sw), count(paper.height, sh)
     if cols == 0 or rows == 0:
         return None
-    block_w = cols * w + (cols - 1) * gutter
-    block_h = rows * h + (rows - 1) * gutter
+    block_w = cols * sw + (cols - 1) * gutter
+    block_h = rows * sh + (rows - 1) * gutter
     left = (paper.width - block_w) / 2
     top = (paper.height - block_h) / 2
-    room = min(left, top) - bleed - MARK_GAP_MM - EDGE_MM
-    return GridLayout(cols, rows, gutter, left, top, min(MARK_LEN_MM, room))
+    room = min(left, top) - bleed - MARK_GAP_MM - margin
+    return GridLayout(cols, rows, gutter, left, top, min(MARK_LEN_MM, room), turned, sw, sh)
 
 
-def grid_layout(paper: Paper, w: float, h: float, bleed: float = BLEED_MM) -> GridLayout:
-    """Most pieces per sheet; pieces get their own full bleed (a 2 x bleed gutter) when that
-    costs no pieces, otherwise they butt edge to edge and share cut lines."""
-    spaced = _grid_fit(paper, w, h, bleed, 2 * bleed)
-    tight = _grid_fit(paper, w, h, bleed, 0.0)
-    if tight is None:
+def grid_layout(paper: Paper, w: float, h: float, bleed: float = BLEED_MM,
+                layout: Layout = Layout(), count: int | None = None) -> GridLayout:
+    """The fewest sheets for `count` pieces (most per sheet when None), upright or turned a
+    quarter; among equals the widest gutter (each piece keeping its own bleed), then upright."""
+    gutters = (layout.gutter,) if layout.gutter is not None else (2 * bleed, bleed, 0.0)
+    best: GridLayout | None = None
+    best_key: tuple | None = None
+    for gutter in gutters:
+        for turned in (False, True):
+            fit = _grid_fit(paper, w, h, bleed, gutter, layout.margin, turned)
+            if fit is None:
+                continue
+            cost = -fit.per_page if count is None else -(-count // fit.per_page)
+            key = (cost, -gutter, turned)
+            if best_key is None or key < best_key:
+                best, best_key = fit, key
+    if best is None:
         raise UsageError(
-            f"a {w:g} x {h:g} mm piece with {bleed:g} mm bleed and crop marks does not fit on "
-            f"{paper.name} paper ({paper.width:g} x {paper.height:g} mm); choose a larger paper"
+            f"a {w:g} x {h:g} mm piece with {bleed:g} mm bleed, crop marks and a {layout.margin:g} mm "
+            f"printer margin does not fit on {paper.name} paper ({paper.width:g} x {paper.height:g} mm); "
+            f"choose a larger paper"
         )
-    if spaced is not None and spaced.per_page >= tight.per_page:
-        return spaced
-    return tight
+    return best
 
 
-def _grid_marks(layout: GridLayout, w: float, h: float, bleed: float, paper: Paper) -> list[Item]:
-    xs: list[float] = []
-    for c in range(layout.cols):
-        x0 = layout.left + c * (w + layout.gutter)
-        xs += [x0, x0 + w]
-    ys: list[float] = []
-    for r in range(layout.rows):
-        y0 = layout.top + r * (h + layout.gutter)
-        ys += [y0, y0 + h]
-    xs = sorted({round(x, 4) for x in xs})
-    ys = sorted({round(y, 4) for y in ys})
-    block_right = layout.left + layout.cols * w + (layout.cols - 1) * layout.gutter
-    block_bottom = layout.top + layout.rows * h + (layout.rows - 1) * layout.gutter
+def _placement(piece: Piece, x: float, y: float, turned: bool) -> Matrix:
+    if turned:
+        # a quarter turn clockwise: the piece's top edge runs down the slot's right side
+        return (0.0, 1.0, -1.0, 0.0, x + piece.height, y)
+    return translate(x, y)
+
+
+def _grid_marks(layout: GridLayout, bleed: float) -> list[Item]:
+    w, h, g = layout.slot_w, layout.slot_h, layout.gutter
+    xs = sorted({round(layout.left + c * (w + g) + dx, 4) for c in range(layout.cols) for dx in (0.0, w)})
+    ys = sorted({round(layout.top + r * (h + g) + dy, 4) for r in range(layout.rows) for dy in (0.0, h)})
+    block_right = layout.left + layout.cols * w + (layout.cols - 1) * g
+    block_bottom = layout.top + layout.rows * h + (layout.rows - 1) * g
     off = bleed + MARK_GAP_MM
     ln = layout.mark_len
     marks: list[Item] = []
@@ -192,51 +309,79 @@ def impose_grid(
     backs: bool = False,
     duplex: Duplex = Duplex(),
     proof: bool = False,
+    layout: Layout = Layout(),
 ) -> list[Page]:
     """Equal-size pieces n-up; each fronts page is followed by its backs page when `backs`."""
     if not pieces:
         raise UsageError("nothing to print: the spec has no pieces of this kind")
+    if layout.mode == "single":
+        return impose_single(pieces, bleed=bleed, backs=backs, proof=proof)
     w = max(p.width for p in pieces)
     h = max(p.height for p in pieces)
-    layout = grid_layout(paper, w, h, bleed)
+    grid = grid_layout(paper, w, h, bleed, layout, len(pieces))
     pages: list[Page] = []
-    per = layout.per_page
+    per = grid.per_page
     sheets = (len(pieces) + per - 1) // per
+    inner = min(bleed, grid.gutter / 2)
     for sheet in range(sheets):
         batch = pieces[sheet * per:(sheet + 1) * per]
-        slots = {}
-        for i, piece in enumerate(batch):
-            slots[(i // layout.cols, i % layout.cols)] = piece
+        slots = {(i // grid.cols, i % grid.cols): piece for i, piece in enumerate(batch)}
         fronts: list[Item] = []
         backs_items: list[Item] = []
         proof_items: list[Item] = []
         for (r, c), piece in slots.items():
-            x = layout.left + c * (w + layout.gutter)
-            y = layout.top + r * (h + layout.gutter)
-            clip = None
-            if layout.gutter < 2 * bleed:
-                # Pieces share cut lines: bleed only where no neighbour's art would be covered.
-                left = 0.0 if (r, c - 1) in slots else bleed
-                right = 0.0 if (r, c + 1) in slots else bleed
-                top = 0.0 if (r - 1, c) in slots else bleed
-                bottom = 0.0 if (r + 1, c) in slots else bleed
-                clip = (-left, -top, piece.width + left + right, piece.height + top + bottom)
-            else:
-                clip = (-bleed, -bleed, piece.width + 2 * bleed, piece.height + 2 * bleed)
-            fronts.append(_piece_group(piece, x, y, piece.front, clip))
+            x = grid.left + c * (grid.slot_w + grid.gutter)
+            y = grid.top + r * (grid.slot_h + grid.gutter)
+            # Bleed on the sheet's sides: full where no neighbour, else up to half the gutter.
+            left = inner if (r, c - 1) in slots else bleed
+            right = inner if (r, c + 1) in slots else bleed
+            top = inner if (r - 1, c) in slots else bleed
+            bottom = inner if (r + 1, c) in slots else bleed
+            if grid.turned:
+                # the piece's own left side lies at the top of the slot, its top at the right
+                left, top, right, bottom = top, right, bottom, left
+            clip = (-left, -top, piece.width + left + right, piece.height + top + bottom)
+            placement = _placement(piece, x, y, grid.turned)
+            fronts.append(Group(piece.front, placement, clip))
             if proof:
-                proof_items += _proof_items(x, y, piece.width, piece.height, bleed)
+                proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
             if backs and piece.back is not None:
-                placed = _back_placement(piece, x, y, paper, duplex, clip)
-                backs_items.append(placed)
-        marks = _grid_marks(layout, w, h, bleed, paper)
-        legend = [_proof_legend(paper.width, min(3.5, layout.top - bleed - 0.5))] if proof else []
+                backs_items.append(_back_group(piece, placement, paper, duplex, clip))
+        # marks only for the rows this sheet uses: no cut lines through empty paper
+        used_rows = -(-len(batch) // grid.cols)
+        marks = _grid_marks(replace(grid, rows=used_rows, cols=min(grid.cols, len(batch))), bleed)
+        legend = [_proof_legend(paper.width, min(3.5, grid.top - bleed - 0.5))] if proof else []
         pages.append(
             Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),
                  label=f"fronts {sheet + 1}")
         )
         if backs:
             pages.append(Page(paper.width, paper.height, tuple(backs_items), label=f"backs {sheet + 1}"))
+    return pages
+
+
+# ----- one piece per page (print shops) --------------------------------------------------------
+
+
+def impose_single(pieces: list[Piece], *, bleed: float = BLEED_MM, backs: bool = False,
+                  proof: bool = False) -> list[Page]:
+    """Every piece on its own page the size of its bleed box, TrimBox and BleedBox set; with
+    `backs` each front page is followed by the back as seen from its printed side."""
+    if not pieces:
+        raise UsageError("nothing to print: the spec has no pieces of this kind")
+    pages: list[Page] = []
+    for piece in pieces:
+        w, h = piece.width + 2 * bleed, piece.height + 2 * bleed
+        trim = Box(bleed, bleed, piece.width, piece.height)
+        clip = (-bleed, -bleed, w, h)
+        items: list[Item] = [Group(piece.front, translate(bleed, bleed), clip)]
+        if proof:
+            items.append(Group(tuple(_proof_items(piece, bleed)), translate(bleed, bleed)))
+        pages.append(Page(w, h, tuple(items), trim=trim, bleed=Box(0, 0, w, h),
+                          label=f"{piece.name or 'piece'} front"))
+        if backs and piece.back is not None:
+            pages.append(Page(w, h, (Group(piece.back, translate(bleed, bleed), clip),), trim=trim,
+                              bleed=Box(0, 0, w, h), label=f"{piece.name or 'piece'} back"))
     return pages
 
 
@@ -251,21 +396,25 @@ def impose_shelves(
     backs: bool = False,
     duplex: Duplex = Duplex(),
     proof: bool = False,
+    layout: Layout = Layout(),
 ) -> list[Page]:
-    """Irregular pieces (tiles) packed on shelves, tallest first, with corner marks at each
-    piece's bounding box drawn in the gaps between pieces."""
+    """Irregular pieces (tiles) packed on shelves, tallest first, with crop marks at the corners
+    of each piece's outline drawn in the gaps between pieces."""
     if not pieces:
         raise UsageError("nothing to print: the spec has no pieces of this kind")
+    if layout.mode == "single":
+        return impose_single(pieces, bleed=bleed, backs=backs, proof=proof)
     reach = bleed + MARK_GAP_MM + TILE_MARK_MM
     gap = 2 * reach
-    margin = reach + EDGE_MM
+    margin = reach + layout.margin
     usable_w = paper.width - 2 * margin
     usable_h = paper.height - 2 * margin
     for piece in pieces:
         if piece.width > usable_w + 1e-9 or piece.height > usable_h + 1e-9:
             raise UsageError(
                 f"piece {piece.name or '?'} ({piece.width:g} x {piece.height:g} mm) does not fit on "
-                f"{paper.name} paper with bleed and marks; choose a larger paper"
+                f"{paper.name} paper with bleed, marks and a {layout.margin:g} mm printer margin; "
+                f"choose a larger paper"
             )
     order = sorted(range(len(pieces)), key=lambda i: (-pieces[i].height, -pieces[i].width, i))
     placed_pages: list[list[tuple[Piece, float, float]]] = [[]]
@@ -290,12 +439,13 @@ def impose_shelves(
         proof_items: list[Item] = []
         backs_items: list[Item] = []
         for piece, px, py in placed:
-            fronts.append(_piece_group(piece, px, py, piece.front, None))
-            marks += corner_marks(Box(px, py, piece.width, piece.height), bleed, TILE_MARK_MM)
+            placement = translate(px, py)
+            fronts.append(Group(piece.front, placement))
+            marks += piece_marks(piece, placement, bleed, TILE_MARK_MM)
             if proof:
-                proof_items += _proof_items(px, py, piece.width, piece.height, bleed)
+                proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
             if backs and piece.back is not None:
-                backs_items.append(_back_placement(piece, px, py, paper, duplex, None))
+                backs_items.append(_back_group(piece, placement, paper, duplex, None))
         legend = [_proof_legend(paper.width, 3.0)] if proof else []
         pages.append(Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),
                           label=f"fronts {number}"))
@@ -304,41 +454,120 @@ def impose_shelves(
     return pages
 
 
+def piece_marks(piece: Piece, placement: Matrix, bleed: float, length: float) -> list[Item]:
+    """Two ticks at every outer corner of the piece's cut line, on the extension of its edges,
+    outside the bleed (a rectangle's four corners when it has no outline)."""
+    loops = piece.outline or (((0.0, 0.0), (piece.width, 0.0), (piece.width, piece.height), (0.0, piece.height)),)
+    off = bleed + MARK_GAP_MM
+    items: list[Item] = []
+    for loop in loops:
+        n = len(loop)
+        for i in range(n):
+            px, py = loop[i - 1]
+            x, y = loop[i]
+            nx, ny = loop[(i + 1) % n]
+            d1 = (_sign(x - px), _sign(y - py))
+            d2 = (_sign(nx - x), _sign(ny - y))
+            if d1[0] * d2[1] - d1[1] * d2[0] <= 0:
+                continue  # an inner corner: its extensions would run into the piece
+            for (dx, dy) in (d1, (-d2[0], -d2[1])):
+                a = apply(placement, x + dx * off, y + dy * off)
+                b = apply(placement, x + dx * (off + length), y + dy * (off + length))
+                items.append(Line(a[0], a[1], b[0], b[1], MARK_COLOUR, MARK_WIDTH_MM))
+    return items
+
+
 def corner_marks(trim: Box, bleed: float, length: float) -> list[Item]:
     """Two ticks at each corner of `trim`, on the extension of its edges, outside the bleed."""
-    off = bleed + MARK_GAP_MM
-    x0, y0 = trim.x, trim.y
-    x1, y1 = trim.x + trim.width, trim.y + trim.height
-    items: list[Item] = []
-    for x, sx in ((x0, -1), (x1, 1)):
-        for y, sy in ((y0, -1), (y1, 1)):
-            items.append(Line(x + sx * off, y, x + sx * (off + length), y, MARK_COLOUR, MARK_WIDTH_MM))
-            items.append(Line(x, y + sy * off, x, y + sy * (off + length), MARK_COLOUR, MARK_WIDTH_MM))
-    return items
+    piece = Piece(trim.width, trim.height, ())
+    return piece_marks(piece, translate(trim.x, trim.y), bleed, length)
 
 
 # ----- one piece per page (boards) -------------------------------------------------------------
 
 
 def one_up(piece: Piece, paper: Paper, *, bleed: float = BLEED_MM, proof: bool = False,
-           label: str = "") -> Page:
+           label: str = "", margin: float = PRINTABLE_MARGIN_MM) -> Page:
     """A single piece centred on the page, with TrimBox/BleedBox and corner crop marks."""
-    need = 2 * (bleed + MARK_GAP_MM + MARK_MIN_MM + EDGE_MM)
+    need = 2 * (bleed + MARK_GAP_MM + MARK_MIN_MM + margin)
     if piece.width + need > paper.width + 1e-9 or piece.height + need > paper.height + 1e-9:
         raise UsageError(
             f"{piece.name or 'the piece'} is {piece.width:.0f} x {piece.height:.0f} mm and does not "
             f"fit on {paper.name} paper ({paper.width:g} x {paper.height:g} mm) with {bleed:g} mm "
-            f"bleed and crop marks; choose a larger paper (e.g. a custom WxHmm size)"
+            f"bleed, crop marks and a {margin:g} mm printer margin; choose a larger paper "
+            f"(e.g. a custom WxHmm size)"
         )
     x = (paper.width - piece.width) / 2
     y = (paper.height - piece.height) / 2
-    room = min(x, y) - bleed - MARK_GAP_MM - EDGE_MM
+    room = min(x, y) - bleed - MARK_GAP_MM - margin
     trim = Box(x, y, piece.width, piece.height)
-    items: list[Item] = [Group(piece.front, translate(x, y),
+    placement = translate(x, y)
+    items: list[Item] = [Group(piece.front, placement,
                                (-bleed, -bleed, piece.width + 2 * bleed, piece.height + 2 * bleed))]
-    items += corner_marks(trim, bleed, min(MARK_LEN_MM, room))
+    items += piece_marks(piece, placement, bleed, min(MARK_LEN_MM, room))
     if proof:
-        items += _proof_items(x, y, piece.width, piece.height, bleed)
+        items.append(Group(tuple(_proof_items(piece, bleed)), placement))
         items.append(_proof_legend(paper.width, min(3.5, y - bleed - 0.5)))
     return Page(paper.width, paper.height, tuple(items), trim=trim, bleed=trim.grow(bleed),
                 label=label or piece.name)
+
+
+def fits_one_up(piece: Piece, paper: Paper, bleed: float = BLEED_MM,
+                margin: float = PRINTABLE_MARGIN_MM) -> bool:
+    need = 2 * (bleed + MARK_GAP_MM + MARK_MIN_MM + margin)
+    return piece.width + need <= paper.width + 1e-9 and piece.height + need <= paper.height + 1e-9
+
+
+def halves(piece: Piece, bleed: float = BLEED_MM) -> tuple[Piece, Piece]:
+    """A piece too big for the paper cut in two across its longer side; each half's bleed on the
+    join shows the other half's art, so butted together they read as one board."""
+    if piece.width >= piece.height:
+        half = piece.width / 2
+        first = Group(piece.front, translate(0, 0), (-bleed, -bleed, half + 2 * bleed, piece.height + 2 * bleed))
+        second = Group(piece.front, translate(-half, 0), (half - bleed, -bleed, half + 2 * bleed, piece.height + 2 * bleed))
+        return (Piece(half, piece.height, (first,), None, f"{piece.name} left half"),
+                Piece(half, piece.height, (second,), None, f"{piece.name} right half"))
+    half = piece.height / 2
+    first = Group(piece.front, translate(0, 0), (-bleed, -bleed, piece.width + 2 * bleed, half + 2 * bleed))
+    second = Group(piece.front, translate(0, -half), (-bleed, half - bleed, piece.width + 2 * bleed, half + 2 * bleed))
+    return (Piece(piece.width, half, (first,), None, f"{piece.name} top half"),
+            Piece(piece.width, half, (second,), None, f"{piece.name} bottom half"))
+
+
+def outline_loops(cells, cell: float) -> tuple[tuple[Point, ...], ...]:
+    """The cut line of a set of (row, col) squares of side `cell`: closed loops, clockwise on
+    the page, corners only (straight runs merged)."""
+    cells = set(cells)
+    edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
+    def add(a, b):
+        edges.setdefault(a, []).append(b)
+
+    for r, c in sorted(cells):
+        if (r - 1, c) not in cells:
+            add((c, r), (c + 1, r))
+        if (r, c + 1) not in cells:
+            add((c + 1, r), (c + 1, r + 1))
+        if (r + 1, c) not in cells:
+            add((c + 1, r + 1), (c, r + 1))
+        if (r, c - 1) not in cells:
+            add((c, r + 1), (c, r))
+    loops: list[tuple[Point, ...]] = []
+    while edges:
+        start = min(edges)
+        loop = [start]
+        here = start
+        while True:
+            nexts = edges[here]
+            there = nexts.pop(0)
+            if not nexts:
+                del edges[here]
+            if there == start:
+                break
+            loop.append(there)
+            here = there
+        corners = [p for i, p in enumerate(loop)
+                   if (loop[i - 1][0] - p[0], loop[i - 1][1] - p[1]) !=
+                   (p[0] - loop[(i + 1) % len(loop)][0], p[1] - loop[(i + 1) % len(loop)][1])]
+        loops.append(tuple((x * cell, y * cell) for x, y in corners))
+    return tuple(loops)

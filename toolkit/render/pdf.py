@@ -5,16 +5,26 @@ registered so they are embedded (subset) in every file; each scene symbol become
 XObject drawn once and placed many times; TrimBox and BleedBox are set on 1-up pages; the
 viewer is told not to scale when printing; and the canvas runs in invariant mode with fixed
 metadata, so the same scene always gives byte-identical files.
+
+Font subsets get tags derived from the font and the glyphs they hold (not reportlab's fixed
+`AAAAAA+`), so two files merged by a print shop never mix up different subsets of one font.
+
+`cmyk=True` writes every colour as DeviceCMYK: greys and black become black ink only (text and
+crop marks darker than 75 % grey print as 100 % K, so they stay sharp with no colour fringes),
+other colours by the plain uncalibrated RGB -> CMYK formula. It does not make a PDF/X file: no
+output intent or ICC profile is embedded, colours are not managed, and total ink coverage is not
+limited; a print shop's preflight still decides.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 
 import reportlab
 from reportlab import rl_config
-from reportlab.lib.colors import HexColor
-from reportlab.pdfbase import pdfmetrics
+from reportlab.lib.colors import CMYKColor, HexColor
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
@@ -38,6 +48,28 @@ FONT_BOLD = "PatchworkVeraBold"
 CREATOR = "patchwork-toolkit"
 
 _FONTS_READY = False
+BLACK_TEXT_BELOW = 0.25
+"""In CMYK output, neutral text and marks darker than this (0 = black) print as 100 % K."""
+
+
+def subset_tag(font: str, glyphs) -> bytes:
+    """Six capital letters naming one subset: the same glyphs of the same font give the same tag."""
+    digest = hashlib.sha256(font.encode() + b"\0" + ",".join(str(g) for g in glyphs).encode()).digest()
+    return bytes(65 + b % 26 for b in digest[:6])
+
+
+class _TaggedFont(TTFont):
+    """A TrueType font whose subsets are tagged by content (see `subset_tag`)."""
+
+    def addObjects(self, doc):
+        state = self.state[doc]
+        tags = [subset_tag(self.fontName, subset) for subset in state.subsets]
+        saved = ttfonts.SUBSETN
+        ttfonts.SUBSETN = lambda n, *_: tags[n]
+        try:
+            super().addObjects(doc)
+        finally:
+            ttfonts.SUBSETN = saved
 
 
 def _register_fonts() -> None:
@@ -46,9 +78,21 @@ def _register_fonts() -> None:
     if _FONTS_READY:
         return
     folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
-    pdfmetrics.registerFont(TTFont(FONT_REGULAR, os.path.join(folder, "Vera.ttf")))
-    pdfmetrics.registerFont(TTFont(FONT_BOLD, os.path.join(folder, "VeraBd.ttf")))
+    pdfmetrics.registerFont(_TaggedFont(FONT_REGULAR, os.path.join(folder, "Vera.ttf")))
+    pdfmetrics.registerFont(_TaggedFont(FONT_BOLD, os.path.join(folder, "VeraBd.ttf")))
     _FONTS_READY = True
+
+
+def cmyk_of(colour: str, black_text: bool = False) -> tuple[float, float, float, float]:
+    """`#rrggbb` as (c, m, y, k) in 0..1: greys on the black plate only, dark neutral text and
+    marks as pure black, other colours by the uncalibrated formula."""
+    r, g, b = (int(colour[i:i + 2], 16) / 255.0 for i in (1, 3, 5))
+    if r == g == b:
+        if black_text and r <= BLACK_TEXT_BELOW:
+            return (0.0, 0.0, 0.0, 1.0)
+        return (0.0, 0.0, 0.0, round(1.0 - r, 4))
+    k = 1.0 - max(r, g, b)
+    return tuple(round((1.0 - v - k) / (1.0 - k), 4) for v in (r, g, b)) + (round(k, 4),)  # type: ignore[return-value]
 
 
 def _box(box, page_height: float) -> tuple[float, float, float, float]:
@@ -61,9 +105,10 @@ def _box(box, page_height: float) -> tuple[float, float, float, float]:
 
 
 class _Painter:
-    def __init__(self, document: Document, duplex: str | None):
+    def __init__(self, document: Document, duplex: str | None, cmyk: bool = False):
         _register_fonts()
         self.document = document
+        self.cmyk = cmyk
         self.buffer = io.BytesIO()
         first = document.pages[0]
         self.c = rl_canvas.Canvas(
@@ -117,9 +162,15 @@ class _Painter:
 
     # ---- drawing ------------------------------------------------------------------------------
 
+    def colour(self, colour: str, black_text: bool = False):
+        if self.cmyk:
+            return CMYKColor(*cmyk_of(colour, black_text))
+        return HexColor(colour)
+
     def _stroke(self, colour, width, dash) -> None:
         c = self.c
-        c.setStrokeColor(HexColor(colour))
+        # strokes include the crop marks: dark neutral ones print on the black plate alone
+        c.setStrokeColor(self.colour(colour, True))
         c.setLineWidth(width)
         if dash:
             c.setDash(list(dash))
@@ -131,7 +182,7 @@ class _Painter:
             if stroke:
                 self._stroke(item.stroke, item.stroke_width, item.dash)
             if item.fill:
-                c.setFillColor(HexColor(item.fill))
+                c.setFillColor(self.colour(item.fill))
             if item.radius:
                 c.roundRect(item.x, item.y, item.width, item.height, item.radius,
                             stroke=int(stroke), fill=int(bool(item.fill)))
@@ -149,7 +200,7 @@ class _Painter:
             if stroke:
                 self._stroke(item.stroke, item.stroke_width, item.dash)
             if item.fill:
-                c.setFillColor(HexColor(item.fill))
+                c.setFillColor(self.colour(item.fill))
             if item.round_joins:
                 c.setLineJoin(1)
                 c.setLineCap(1)
@@ -170,14 +221,14 @@ class _Painter:
             if stroke:
                 self._stroke(item.stroke, item.stroke_width, ())
             if item.fill:
-                c.setFillColor(HexColor(item.fill))
+                c.setFillColor(self.colour(item.fill))
             c.circle(item.cx, item.cy, item.r, stroke=int(stroke), fill=int(bool(item.fill)))
         elif isinstance(item, Text):
             c.saveState()
             c.translate(item.x, item.y)
             c.scale(1 / PT_PER_MM, -1 / PT_PER_MM)
             c.setFont(FONT_BOLD if item.bold else FONT_REGULAR, item.size)
-            c.setFillColor(HexColor(item.fill))
+            c.setFillColor(self.colour(item.fill, True))
             if item.anchor == "middle":
                 c.drawCentredString(0, 0, item.text)
             elif item.anchor == "end":
@@ -226,15 +277,16 @@ class _Painter:
         return self.buffer.getvalue()
 
 
-def document_pdf(document: Document, duplex: str | None = None) -> bytes:
-    """The PDF bytes of a document; `duplex` (long/short) records the flip edge for printers."""
+def document_pdf(document: Document, duplex: str | None = None, cmyk: bool = False) -> bytes:
+    """The PDF bytes of a document; `duplex` (long/short) records the flip edge for printers;
+    `cmyk` writes DeviceCMYK colours (see the module docstring for what that does not promise)."""
     if not document.pages:
         raise ValueError("a document needs at least one page")
     # Plain Flate streams: the ASCII85 wrapper reportlab adds by default only makes files bigger.
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        painter = _Painter(document, duplex)
+        painter = _Painter(document, duplex, cmyk)
         for page in document.pages:
             painter.page(page)
         return painter.finish()

@@ -15,6 +15,8 @@ MM_PER_PT = 25.4 / 72.0
 """One typographic point in millimetres."""
 MIN_LINE_MM = 0.25 * MM_PER_PT
 """Thinnest stroke a printer reproduces reliably: 0.25 pt. Every stroke is checked against it."""
+MIN_TEXT_PT = 6.0
+"""Smallest printed text size: components reflow, wrap or refuse rather than go below it."""
 
 Colour = str
 """`#rrggbb`."""
@@ -203,9 +205,26 @@ def scale(s: float, dx: float = 0.0, dy: float = 0.0) -> Matrix:
     return (s, 0.0, 0.0, s, dx, dy)
 
 
-def rotate180(width: float, height: float, dx: float = 0.0, dy: float = 0.0) -> Matrix:
-    """Turn a width x height box half a turn in place, then move it by (dx, dy)."""
-    return (-1.0, 0.0, 0.0, -1.0, width + dx, height + dy)
+def compose(*matrices: Matrix) -> Matrix:
+    """The product of affine transforms: `compose(A, B)` applies B first, then A."""
+    result = IDENTITY
+    for m in reversed(matrices):
+        a1, b1, c1, d1, e1, f1 = m
+        a2, b2, c2, d2, e2, f2 = result
+        result = (
+            a1 * a2 + c1 * b2,
+            b1 * a2 + d1 * b2,
+            a1 * c2 + c1 * d2,
+            b1 * c2 + d1 * d2,
+            a1 * e2 + c1 * f2 + e1,
+            b1 * e2 + d1 * f2 + f1,
+        )
+    return result
+
+
+def apply(matrix: Matrix, x: float, y: float) -> Point:
+    a, b, c, d, e, f = matrix
+    return (a * x + c * y + e, b * x + d * y + f)
 
 
 def group(items, dx: float = 0.0, dy: float = 0.0, clip=None) -> Group:
@@ -241,3 +260,69 @@ def fit_text_size(text: str, max_width: float, size_pt: float, bold: bool = Fals
     if width <= max_width or width == 0:
         return size_pt
     return size_pt * max_width / width
+
+
+def rescaled(items, s: float, min_text_pt: float = 0.0) -> tuple[Item, ...]:
+    """`items` drawn `s` times as large about the origin, strokes kept printable and text kept at
+    least `min_text_pt` (a smaller card keeps legible type rather than shrinking it)."""
+
+    def stroke(width: float) -> float:
+        return max(width * s, MIN_LINE_MM)
+
+    def one(item):
+        if isinstance(item, Rect):
+            return Rect(item.x * s, item.y * s, item.width * s, item.height * s, item.stroke,
+                        stroke(item.stroke_width), item.fill, tuple(d * s for d in item.dash), item.radius * s)
+        if isinstance(item, Line):
+            return Line(item.x1 * s, item.y1 * s, item.x2 * s, item.y2 * s, item.stroke,
+                        stroke(item.stroke_width), tuple(d * s for d in item.dash))
+        if isinstance(item, Poly):
+            return Poly(tuple((x * s, y * s) for x, y in item.points), item.closed, item.stroke,
+                        stroke(item.stroke_width), item.fill, tuple(d * s for d in item.dash), item.round_joins)
+        if isinstance(item, Circle):
+            return Circle(item.cx * s, item.cy * s, item.r * s, item.stroke, stroke(item.stroke_width), item.fill)
+        if isinstance(item, Text):
+            return Text(item.x * s, item.y * s, item.text, max(item.size * s, min_text_pt), item.anchor,
+                        item.bold, item.fill)
+        if isinstance(item, Group):
+            a, b, c, d, e, f = item.transform
+            if (a, b, c, d) != (1.0, 0.0, 0.0, 1.0):
+                raise ValueError("rescaled() handles translated groups only")
+            clip = None if item.clip is None else tuple(v * s for v in item.clip)
+            return Group(tuple(one(child) for child in item.items), (1.0, 0.0, 0.0, 1.0, e * s, f * s), clip)
+        raise ValueError(f"rescaled() cannot scale {type(item).__name__}")
+
+    return tuple(one(item) for item in items)
+
+
+def smallest_text(items, factor: float = 1.0) -> float | None:
+    """The smallest printed text size in pt among `items` (groups' scales applied)."""
+    found: list[float] = []
+
+    def walk(items, f):
+        for item in items:
+            if isinstance(item, Text):
+                found.append(item.size * f)
+            elif isinstance(item, Group):
+                a, b, c, d, _, _ = item.transform
+                walk(item.items, f * abs(a * d - b * c) ** 0.5)
+
+    walk(items, factor)
+    return min(found) if found else None
+
+
+def wrap_text(text: str, width: float, size_pt: float, bold: bool = False) -> list[str]:
+    """`text` broken into lines no wider than `width` mm at `size_pt` (a single over-long word
+    stays on its own line)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and text_width(trial, size_pt, bold) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines

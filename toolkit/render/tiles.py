@@ -9,8 +9,8 @@ track and the bonus tile.
 from __future__ import annotations
 
 from toolkit.errors import UsageError
-from toolkit.render.imposition import BLEED_MM, Piece
-from toolkit.render.scene import Circle, Item, Rect, Text
+from toolkit.render.imposition import BLEED_MM, Piece, outline_loops
+from toolkit.render.scene import Circle, Item, Line, Poly, Rect, Text
 from toolkit.render.theme import (
     BUTTON_FILL,
     BUTTON_RIM,
@@ -59,6 +59,21 @@ def print_shape(patch):
     return shape.rotate() if shape.height > shape.width else shape
 
 
+def price_tag(x: float, y: float, cell: float, cost: int) -> list[Item]:
+    """The cost: a white price tag with the number of buttons, shaped nothing like the round
+    income buttons printed on the cloth (a tile never shows more buttons than its income)."""
+    w, h = cell * 0.64, cell * 0.32
+    point = h * 0.4
+    items: list[Item] = [
+        Poly(((x, y + h / 2), (x + point, y), (x + w, y), (x + w, y + h), (x + point, y + h)), True, INK, 0.35,
+             "#ffffff"),
+        Line(x + point * 0.55, y + h / 2, x + point * 0.95, y + h / 2, INK, 0.35),
+    ]
+    items.append(Text(x + point + (w - point) / 2, y + h / 2 + cell * 0.085, str(cost), pt_for_height(cell * 0.17),
+                      "middle", True, INK))
+    return items
+
+
 def tile_front(patch, index: int, cell: float = QUILT_CELL_MM) -> tuple[Item, ...]:
     blue = patch.tag == BLUE_TAG
     fill = EXPRESS_BLUE if blue else patch_colour(index, patch.colour)
@@ -74,8 +89,7 @@ def tile_front(patch, index: int, cell: float = QUILT_CELL_MM) -> tuple[Item, ..
     r0, c0 = cells[0]
     x0, y0 = c0 * cell, r0 * cell
     size = pt_for_height(cell * 0.22)
-    items += button(x0 + cell * 0.27, y0 + cell * 0.29, cell * 0.17, *knob)
-    items.append(Text(x0 + cell * 0.52, y0 + cell * 0.40, str(patch.cost), size, "start", True, ink))
+    items += price_tag(x0 + cell * 0.08, y0 + cell * 0.1, cell, patch.cost)
     items += hourglass(x0 + cell * 0.27, y0 + cell * 0.70, cell * 0.32, ink)
     items.append(Text(x0 + cell * 0.52, y0 + cell * 0.81, str(patch.time), size, "start", True, ink))
     # printed income buttons: one per further cell, several per cell when cells run out
@@ -102,7 +116,7 @@ def tile_front(patch, index: int, cell: float = QUILT_CELL_MM) -> tuple[Item, ..
     # id and set badge in the last cell
     rl, cl = cells[-1]
     xl, yl = cl * cell, rl * cell
-    items.append(Text(xl + cell - 1.6, yl + cell - 1.8, patch.id, 5.5, "end", False, ink if blue else GREY))
+    items.append(Text(xl + cell - 1.6, yl + cell - 1.8, patch.id, 6.0, "end", False, ink if blue else GREY))
     if patch.tag:
         bx, by = xl + 2.8, yl + cell - 2.8
         if blue:
@@ -153,7 +167,8 @@ def tile_pieces(edition: Edition, extras: bool = True) -> list[Piece]:
     for index, patch in enumerate(edition.all_patches()):
         shape = print_shape(patch)
         pieces.append(Piece(shape.width * QUILT_CELL_MM, shape.height * QUILT_CELL_MM,
-                            tile_front(patch, index), tile_back(patch), patch.id))
+                            tile_front(patch, index), tile_back(patch), patch.id,
+                            outline_loops(shape.cells, QUILT_CELL_MM)))
     if extras:
         track = edition.time_track
         if track is not None:

@@ -17,11 +17,12 @@ from toolkit.errors import UsageError
 from toolkit.games.rng import derive_seed
 from toolkit.sim import figures as fig
 from toolkit.sim.backends import run_shards
-from toolkit.sim.botspec import AUTOMA, BotSpec, games_per_deal, parse_bots, swaps_seats
+from toolkit.bots.registry import BotSpec
+from toolkit.games.family import RulesFamily, Seating, family_of
+from toolkit.sim.botspec import seat_bots
 from toolkit.sim.shards import ShardResult, make_shards, merge_results
-from toolkit.sim.tallies import doodle_metrics, time_track_metrics
 from toolkit.specs import load_edition
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition
 
 SEEDING = (
     "deal i is seeded by derive_seed(seed, i): the deal and the game's chance come from "
@@ -38,7 +39,8 @@ class Request:
     refs: tuple[str, ...]
     """Editions as the user named them."""
     editions: tuple[Edition, ...]
-    bots: tuple[BotSpec, ...]
+    seating: Seating
+    """The bots in seat order and how seats rotate (the family's rule)."""
     games: int
     """Games per edition."""
     seed: int
@@ -46,12 +48,16 @@ class Request:
     scheduler: str | None
 
     @property
-    def family(self) -> Family:
-        return self.editions[0].family
+    def family(self) -> RulesFamily:
+        return family_of(self.editions[0])
+
+    @property
+    def bots(self) -> tuple[BotSpec, ...]:
+        return self.seating.bots
 
     @property
     def per_deal(self) -> int:
-        return games_per_deal(self.bots, self.editions[0])
+        return self.seating.games_per_deal
 
     @property
     def deals(self) -> int:
@@ -59,17 +65,7 @@ class Request:
 
     @property
     def seat_swap(self) -> bool:
-        return swaps_seats(self.bots, self.editions[0])
-
-
-def seat_rule(bots: tuple[BotSpec, ...], edition: Edition) -> str:
-    if edition.family == Family.DOODLE:
-        if len(bots) == 1:
-            return "Doodle solo: one seat, no swap"
-        return "Doodle with several players: seat k is played by bot k in every game, nothing rotates"
-    if any(b.kind == AUTOMA for b in bots):
-        return "Automa: the player bot sits in seat 0 and always moves first (Automa rules); no swap"
-    return "each deal is played twice with seats swapped: bot 0 in seat 0, then bot 1 in seat 0"
+        return self.seating.swaps
 
 
 def prepare(
@@ -83,8 +79,6 @@ def prepare(
     automa_deck: str = "normal",
 ) -> Request:
     """Validate a request (raises UsageError, UnknownEdition or SpecError before any game)."""
-    from toolkit.sim import loops
-
     if games <= 0:
         raise UsageError(f"--games must be a positive number of games, got {games}")
     if games > MAX_GAMES:
@@ -102,30 +96,19 @@ def prepare(
             raise UsageError(
                 f"variant '{ref}' is a {edition.family.value} edition but the base '{edition_refs[0]}' "
                 f"is {base.family.value}: balance compares editions of one rules family")
-    bots = parse_bots(bots_text, base, automa_level, automa_deck)
+    seating = seat_bots(bots_text, base, automa_level, automa_deck)
     for ref, edition in zip(edition_refs[1:], editions[1:]):
-        if parse_bots(bots_text, edition, automa_level, automa_deck) != bots:
+        if seat_bots(bots_text, edition, automa_level, automa_deck) != seating:
             raise UsageError(f"--bots '{bots_text}' cannot play '{ref}' the same way as the base")
-    if base.family == Family.TIME_TRACK:
-        loops.check_available(bots, loops.TIME_TRACK_KINDS, "time-track")
-    else:
-        loops.check_available(bots, loops.DOODLE_KINDS, "Doodle")
-    per_deal = games_per_deal(bots, base)
+    per_deal = seating.games_per_deal
     if games % per_deal:
         raise UsageError(
             f"--games {games}: each deal is played twice with seats swapped, so the number of "
             f"games must be even (e.g. {games + 1})")
     # Build the kernel tables here, so a spec the engine cannot play fails once, before any worker starts.
     for edition in editions:
-        if edition.family == Family.TIME_TRACK:
-            from toolkit.games.timetrack.tables import tables_for
-
-            tables_for(edition)
-        else:
-            from toolkit.games.doodle.kernel import build_tables
-
-            build_tables(edition)
-    return Request(tuple(edition_refs), editions, bots, games, seed, workers, scheduler)
+        family_of(edition).check_tables(edition)
+    return Request(tuple(edition_refs), editions, seating, games, seed, workers, scheduler)
 
 
 @dataclass
@@ -156,9 +139,7 @@ def run(request: Request, progress: Callable[[int, int], None] | None = None) ->
 
 
 def _figures(request: Request, tally, edition: Edition) -> dict:
-    if edition.family == Family.TIME_TRACK:
-        return fig.time_track_figures(tally, edition, request.bots, request.seat_swap)
-    return fig.doodle_figures(tally, edition, request.bots)
+    return family_of(edition).figures(tally, edition, request.seating)
 
 
 def _header(request: Request, command: str, kind: str) -> dict:
@@ -173,7 +154,7 @@ def _header(request: Request, command: str, kind: str) -> dict:
         "seed": request.seed,
         "seeding": SEEDING,
         "first_deal_seeds": [derive_seed(request.seed, i) for i in range(min(request.deals, 5))],
-        "seats": seat_rule(request.bots, request.editions[0]),
+        "seats": request.seating.rule,
         "intervals": "95%: Wilson for proportions, normal approximation for means and paired differences",
     }
 
@@ -188,10 +169,7 @@ def simulation_document(request: Request, outcome: Outcome, command: str) -> dic
 
 
 def balance_metrics(request: Request):
-    if request.family == Family.TIME_TRACK:
-        return time_track_metrics(request.per_deal)
-    rounds = max(e.rounds for e in request.editions)
-    return doodle_metrics(len(request.bots), rounds)
+    return request.family.metrics(request.editions, request.bots, request.per_deal)
 
 
 def balance_document(request: Request, outcome: Outcome, command: str) -> dict:

@@ -5,25 +5,9 @@ from results.json and says nothing the JSON does not.
 """
 from __future__ import annotations
 
-
-def pct(iv: dict | None) -> str:
-    """A proportion with its interval: `47.0% [40.2, 53.9]`."""
-    if not iv or iv.get("estimate") is None:
-        return "n/a"
-    text = f"{100 * iv['estimate']:.1f}%"
-    if iv.get("low") is not None:
-        text += f" [{100 * iv['low']:.1f}, {100 * iv['high']:.1f}]"
-    return text
+from toolkit.stats import num, pct  # noqa: F401  (re-exported for scripts)
 
 
-def num(iv: dict | None, digits: int = 2) -> str:
-    """A mean with its interval: `-12.30 [-13.99, -10.60]`."""
-    if not iv or iv.get("estimate") is None:
-        return "n/a"
-    text = f"{iv['estimate']:.{digits}f}"
-    if iv.get("low") is not None:
-        text += f" [{iv['low']:.{digits}f}, {iv['high']:.{digits}f}]"
-    return text
 
 
 def diff(d: dict, is_rate: bool) -> str:
@@ -76,43 +60,16 @@ def _edition_lines(edition: dict) -> list[str]:
     ]
 
 
+def _family(family: str):
+    from toolkit.games.family import family_of
+    from toolkit.specs.models import Family
+
+    return family_of(Family(family))
+
+
 def summary_rows(figures: dict, family: str) -> list[tuple[str, str]]:
     """The headline figures as (label, value) rows, for the terminal and the report."""
-    rows: list[tuple[str, str]] = []
-    if family == "time-track":
-        for s in figures["seats"]:
-            rows.append((f"seat {s['seat']} win rate", pct(s["win_rate"])))
-        for b, bot in enumerate(figures["bots"]):
-            rows.append((f"bot {b} ({bot['bot']}) win rate", pct(bot["win_rate"])))
-        for s in figures["seats"]:
-            rows.append((f"seat {s['seat']} mean score", num(s["mean_score"])))
-        for b, bot in enumerate(figures["bots"]):
-            rows.append((f"bot {b} ({bot['bot']}) mean score", num(bot["mean_score"])))
-        rows.append(("margin seat 0 - seat 1", num(figures["margin"]["seat0_minus_seat1"])))
-        rows.append(("margin bot 0 - bot 1", num(figures["margin"]["bot0_minus_bot1"])))
-        rows.append(("game length (plies)", num(figures["game_length"]["plies"])))
-        bonus = figures["bonus"]
-        if bonus["available"]:
-            rows.append(("bonus taken", f"{pct(bonus['taken'])}; by seat {bonus['by_seat']}, by bot {bonus['by_bot']}"))
-        else:
-            rows.append(("bonus taken", "no bonus tile in this edition"))
-        for s in figures["seats"]:
-            rows.append((f"seat {s['seat']} leather / income", f"{num(s['mean_leather'])} / {num(s['mean_income'])}"))
-    else:
-        rows.append(("mean score", num(figures["score"])))
-        sm = figures["score_summary"]
-        rows.append(("score min / median / max", f"{sm['min']} / {sm['median']} / {sm['max']}"))
-        rows.append(("score of 100 or more", pct(figures["score_100_or_more"])))
-        for r in figures["rounds"]:
-            rows.append((f"round {r['round']} rectangle", num(r["mean_score"])))
-        rows.append(("empty cells", num(figures["empty"])))
-        for sp in figures["specials"]:
-            if sp["enabled"]:
-                rows.append((f"{sp['special']} used", f"{pct(sp['used_rate'])}, {sp['uses_per_game']:.2f} per game"))
-        if figures["players"] > 1:
-            for s in figures["seats"]:
-                rows.append((f"seat {s['seat']} ({s['bot']}) top score", pct(s["top_score_rate"])))
-    return rows
+    return _family(family).summary_rows(figures)
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -122,45 +79,17 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _figures_markdown(figures: dict, family: str) -> list[str]:
+    from toolkit.games.family import ReportTable
+
     out = ["### Summary", ""]
     out += _table(["figure", "value (95% interval)"], [list(r) for r in summary_rows(figures, family)])
-    if family == "time-track":
-        out += ["", "### Scores", ""]
-        rows = []
-        for s in figures["seats"]:
-            sm = s["score_summary"]
-            rows.append([f"seat {s['seat']}", num(s["mean_score"]), sm["min"], sm["q1"], sm["median"], sm["q3"], sm["max"],
-                         num(s["mean_buttons"]), num(s["mean_empty"])])
-        for b, bot in enumerate(figures["bots"]):
-            sm = bot["score_summary"]
-            rows.append([f"bot {b} ({bot['bot']})", num(bot["mean_score"]), sm["min"], sm["q1"], sm["median"], sm["q3"], sm["max"], "", ""])
-        out += _table(["who", "mean", "min", "q1", "median", "q3", "max", "buttons", "empty cells"], rows)
-        gl = figures["game_length"]["summary"]
-        out += ["", f"Game length: {num(figures['game_length']['plies'])} plies "
-                f"(min {gl['min']}, median {gl['median']}, max {gl['max']}). Ties on score: {figures['margin']['ties']}."]
-        out += ["", "### Patches", "",
-                "How often each patch was bought, by whom, at which ply on average, and how often its buyer won.", ""]
-        rows = []
-        for p in figures["patches"]:
-            rows.append([p["id"], p["cost"], p["time"], p["income"], p["size"], pct(p["buy_rate"]),
-                         "/".join(map(str, p["by_seat"])), "/".join(map(str, p["by_bot"])),
-                         num(p["mean_ply"], 1), pct(p["buyer_win_rate"])])
-        out += _table(["patch", "cost", "time", "income", "cells", "bought", "by seat 0/1", "by bot 0/1",
-                       "mean ply", "buyer wins"], rows)
-    else:
-        out += ["", "### Start cards", "", "Is any start card stronger?", ""]
-        out += _table(["start card", "player-games", "mean score"],
-                      [[c["id"], c["games"], num(c["mean_score"])] for c in figures["start_cards"]])
-        out += ["", "### Special actions", ""]
-        out += _table(["special", "in this edition", "used by (share of player-games)", "uses per game"],
-                      [[s["special"], "yes" if s["enabled"] else "no", pct(s["used_rate"]),
-                        f"{s['uses_per_game']:.3f}"] for s in figures["specials"]])
-        out += ["", "### Rounds", ""]
-        out += _table(["round", "mean rectangle score", "min", "median", "max"],
-                      [[r["round"], num(r["mean_score"]), r["summary"]["min"], r["summary"]["median"], r["summary"]["max"]]
-                       for r in figures["rounds"]])
-        out += ["", "### Score distribution", ""]
-        out += _table(["score", "player-games"], [[v, c] for v, c in figures["distributions"]["score"]])
+    for section in _family(family).report_sections(figures):
+        if not isinstance(section, ReportTable):
+            continue  # charts are drawn in the PDF; the markdown keeps the tables
+        out += ["", f"### {section.title}", ""]
+        if section.intro:
+            out += [section.intro, ""]
+        out += _table(list(section.header), [list(row) for row in section.rows])
     return out
 
 

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
-from toolkit.sim.report_md import balance_rows, summary_rows, track_line
+from toolkit.sim.report_md import _family, balance_rows, summary_rows, track_line
 
 MAX_BINS = 30
 SERIES_COLOURS = (colors.HexColor("#3b6ea5"), colors.HexColor("#c8553d"), colors.HexColor("#6a994e"), colors.HexColor("#8d6a9f"))
@@ -133,30 +133,23 @@ def _edition_paragraph(d: _Doc, edition: dict) -> None:
            f"spec {edition['source']}, hash {edition['content_hash'][:16]}. Time track: {track_line(edition)}.")
 
 
+def _section(d: _Doc, section) -> None:
+    from toolkit.games.family import ReportTable
+
+    if isinstance(section, ReportTable):
+        if section.intro:
+            d.para(section.intro)
+        d.table(list(section.header), [list(row) for row in section.rows], small=section.small)
+    elif section.kind == "histogram":
+        d.add(hist_chart(section.title, list(section.series), list(section.names)))
+    else:
+        d.add(bar_chart(section.title, list(section.labels), [list(v) for v in section.series], list(section.names)))
+
+
 def _figures(d: _Doc, figures: dict, family: str) -> None:
     d.table(["figure", "value (95% interval)"], [list(r) for r in summary_rows(figures, family)], widths=[60 * mm, 114 * mm])
-    dist = figures["distributions"]
-    if family == "time-track":
-        names = [f"bot {b} ({bot['bot']})" for b, bot in enumerate(figures["bots"])]
-        d.add(hist_chart("Score distribution per bot", [dist["score_bot0"], dist["score_bot1"]], names))
-        d.add(hist_chart("Score distribution per seat", [dist["score_seat0"], dist["score_seat1"]], ["seat 0", "seat 1"]))
-        d.add(hist_chart("Margin: bot 0 - bot 1", [dist["margin_bot"]], ["margin"]))
-        d.add(hist_chart("Game length (plies)", [dist["plies"]], ["plies"]))
-        rows = [[p["id"], p["cost"], p["time"], p["income"], p["size"], f"{100 * p['buy_rate']['estimate']:.1f}%",
-                 "/".join(map(str, p["by_bot"])),
-                 "n/a" if p["mean_ply"]["estimate"] is None else f"{p['mean_ply']['estimate']:.1f}",
-                 "n/a" if p["buyer_win_rate"]["estimate"] is None else f"{100 * p['buyer_win_rate']['estimate']:.1f}%"]
-                for p in figures["patches"]]
-        d.table(["patch", "cost", "time", "income", "cells", "bought", "by bot 0/1", "mean ply", "buyer wins"], rows, small=True)
-    else:
-        d.add(hist_chart("Score distribution (all players)", [dist["score"]], ["score"]))
-        cards = figures["start_cards"]
-        d.add(bar_chart("Mean score per start card", [c["id"] for c in cards],
-                        [[c["mean_score"]["estimate"] or 0.0 for c in cards]], ["mean score"]))
-        rounds = figures["rounds"]
-        d.add(bar_chart("Mean rectangle score per round", [f"round {r['round']}" for r in rounds],
-                        [[r["mean_score"]["estimate"] or 0.0 for r in rounds]], ["rectangle"]))
-        d.add(hist_chart("Empty cells at the end", [dist["empty"]], ["empty cells"]))
+    for section in _family(family).report_sections(figures):
+        _section(d, section)
 
 
 def simulation_pdf(doc: dict) -> bytes:
@@ -181,12 +174,7 @@ def balance_pdf(doc: dict) -> bytes:
         d.heading(f"Variant {variant['ref']}: {variant['edition']['title']}", 2)
         _edition_paragraph(d, variant["edition"])
         d.table(["figure", "base", "variant", "difference", "p", "significant"], balance_rows(variant), small=True)
-        if family == "time-track":
-            series = [base["figures"]["distributions"]["margin_seat"], variant["figures"]["distributions"]["margin_seat"]]
-            d.add(hist_chart("Margin seat 0 - seat 1: base and variant", series, ["base", "variant"]))
-        else:
-            series = [base["figures"]["distributions"]["score"], variant["figures"]["distributions"]["score"]]
-            d.add(hist_chart("Score distribution: base and variant", series, ["base", "variant"]))
+        _section(d, _family(family).comparison_chart(base["figures"], variant["figures"]))
     d.heading("Base figures", 2)
     _figures(d, base["figures"], family)
     for variant in doc["variants"]:

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolkit.games.rng import derive_seed, seed_state
-from toolkit.sim.botspec import AUTOMA, GREEDY, MCTS, RANDOM, BotSpec, games_per_deal
-from toolkit.sim.stats import Tally
-from toolkit.specs.models import Edition, Family
+from toolkit.bots.registry import GREEDY, MCTS, RANDOM, BotSpec
+from toolkit.games.family import family_of
+from toolkit.stats import Tally, pair_tally
+from toolkit.specs.models import Edition
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,12 @@ class Shard:
     @property
     def deals(self) -> int:
         return self.stop - self.start
+
+    @property
+    def per_deal(self) -> int:
+        """Games per deal: 2 when the family seats the bots with a seat swap."""
+        base = self.editions[0]
+        return family_of(base).seating(self.bots, base, "").games_per_deal
 
 
 @dataclass
@@ -128,18 +135,7 @@ def make_shards(editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: 
 
 
 def _play(edition: Edition, bots: tuple[BotSpec, ...], game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:
-    from toolkit.sim import loops
-
-    if edition.family == Family.TIME_TRACK:
-        from toolkit.games.timetrack.tables import tables_for
-
-        tables = tables_for(edition)
-        deck = 0
-        for bot in bots:
-            if bot.kind == AUTOMA:
-                deck = tables.deck_names.index(bot.automa_deck)
-        return loops.play_time_track(tables.arrays, bots, game_rngs, bot_rngs, swap, deck)
-    return loops.play_doodle(edition, bots, game_rngs, bot_rngs)
+    return family_of(edition).play(edition, bots, game_rngs, bot_rngs, swap)
 
 
 def warm_up(shard: Shard) -> None:
@@ -156,27 +152,22 @@ def warm_up(shard: Shard) -> None:
 
 def run_shard(shard: Shard) -> ShardResult:
     """Play the shard's deals for every edition; pure: the result depends only on the shard."""
-    from toolkit.sim import tallies as tl
-
     base = shard.editions[0]
-    per_deal = games_per_deal(shard.bots, base)
+    per_deal = shard.per_deal
     game_rngs, bot_rngs, swap = deal_generators(shard.seed, shard.start, shard.stop, per_deal)
     results: list[Tally] = []
     paired: list[Tally] = []
     base_outcomes: dict[str, np.ndarray] | None = None
     for k, edition in enumerate(shard.editions):
-        out = _play(edition, shard.bots, game_rngs, bot_rngs, swap)
-        if edition.family == Family.TIME_TRACK:
-            results.append(tl.tally_time_track(out, swap))
-            outcomes = tl.time_track_outcomes(out, per_deal)
-        else:
-            results.append(tl.tally_doodle(out, len(edition.start_cards)))
-            outcomes = tl.doodle_outcomes(out)
+        family = family_of(edition)
+        out = family.play(edition, shard.bots, game_rngs, bot_rngs, swap)
+        results.append(family.tally(edition, out, swap))
+        outcomes = family.outcomes(out, per_deal)
         if k == 0:
             base_outcomes = outcomes
         else:
             keys = [key for key in base_outcomes if key in outcomes]
-            paired.append(tl.pair_tally(base_outcomes, outcomes, keys))
+            paired.append(pair_tally(base_outcomes, outcomes, keys))
         del out
     return ShardResult(shard.index, shard.deals, shard.deals * per_deal, results, paired)
 

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Sequence
@@ -29,7 +29,18 @@ from toolkit.specs.source import LDict, LList, Loc, UnreadableSpec, display_name
 DOODLE_ONLY = ("start_cards", "die", "circle_size", "rounds", "turns_per_round", "refill",
                "final_free_choice", "special_actions")
 TIME_TRACK_ONLY = ("time_track", "late_patches", "automa", "starting_buttons", "market_window",
-                   "neutral_token_after")
+                   "neutral_token_after", "bonus", "tie_break")
+PATCH_FIELDS_UNUSED = {
+    "doodle": {
+        "cost": "Doodle patches are drawn, not bought",
+        "time": "Doodle has no time track",
+        "income": "Doodle has no income",
+    },
+    "time-track": {
+        "copies": "a time-track circle holds each patch once; give a second copy its own id",
+    },
+}
+"""Patch keys a family's engine never reads, refused at load time with why (no silent keys)."""
 VARIANT_EDITS = ("kind", "extends", "add_patches", "remove_patches", "patch_changes")
 
 
@@ -543,16 +554,16 @@ def check_edition(s: _Session, e: LDict) -> None:
         for key in DOODLE_ONLY:
             if key in e:
                 loc, path = _latest(s, _place(e, key), _place(e, "family"))
-                s.add(loc.problem(path, f"`{key}` applies only to doodle editions (family is "
-                                        f"{family})"))
+                s.add(loc.problem(path, f"`{key}` is not used by the {family} family (it applies "
+                                        "to doodle editions)"))
         if e.get("time_track") is None and "time_track" not in e:
             s.add(e.missing("time_track", "missing required key 'time_track' (time-track editions race on a time board)"))
     elif family == "doodle":
         for key in TIME_TRACK_ONLY:
-            if key in e and e.get(key) is not None:
+            if key in e and (e.get(key) is not None or key == "tie_break"):
                 loc, path = _latest(s, _place(e, key), _place(e, "family"))
-                s.add(loc.problem(path, f"`{key}` applies only to time-track editions (family "
-                                        f"is {family})"))
+                s.add(loc.problem(path, f"`{key}` is not used by the {family} family (it applies "
+                                        "to time-track editions)"))
         for key in ("start_cards", "die"):
             if key not in e:
                 s.add(e.missing(key, f"missing required key '{key}' (doodle editions need it)"))
@@ -620,6 +631,8 @@ def check_edition(s: _Session, e: LDict) -> None:
         check_start_cards(s, cards, board)
     if family == "doodle" and isinstance(patches, LList):
         _check_doodle_counts(s, e, patches)
+    if isinstance(family, str) and isinstance(patches, LList):
+        _check_unused_patch_keys(s, e, family, patches)
 
 
 @dataclass(frozen=True)
@@ -627,6 +640,18 @@ class _KeyedLoc(Loc):
     """A Loc that also knows the key path written there (to report at it from elsewhere)."""
 
     key_path: str = ""
+
+
+def _check_unused_patch_keys(s: _Session, e: LDict, family: str, patches: LList) -> None:
+    """Refuse patch keys the family's engine ignores, at the patch that sets them."""
+    unused = PATCH_FIELDS_UNUSED.get(family, {})
+    for patch in patches:
+        if not isinstance(patch, LDict):
+            continue
+        for key, why in unused.items():
+            if key in patch and not (key == "copies" and patch.get(key) == 1):
+                loc, path = _latest(s, _place(patch, key), _place(e, "family"))
+                s.add(loc.problem(path, f"`{key}` is not used by the {family} family ({why})"))
 
 
 def _check_doodle_counts(s: _Session, e: LDict, patches: LList) -> None:
@@ -670,6 +695,11 @@ def _patch(p: LDict) -> Patch:
 
 
 def _build(e: LDict, source: str) -> Edition:
+    """The Edition model of a resolved (and checked) edition tree."""
+    return _with_hash(replace(_build_model(e, source), spec={"kind": "edition", **_plain_tree(e)}))
+
+
+def _build_model(e: LDict, source: str) -> Edition:
     players = e["players"]
     if isinstance(players, dict):
         players_min, players_max = players["min"], players.get("max")
@@ -718,8 +748,7 @@ def _build(e: LDict, source: str) -> Edition:
                 "refill", "final_free_choice"):
         if key in e:
             kwargs[key] = e[key]
-    edition = Edition(**kwargs)
-    return _with_hash(edition)
+    return Edition(**kwargs)
 
 
 def _plain(value):
@@ -740,6 +769,7 @@ def canonical_json(edition: Edition) -> str:
     body = _plain(edition)
     body.pop("source", None)
     body.pop("content_hash", None)
+    body.pop("spec", None)
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
@@ -881,3 +911,78 @@ def _sorted(problems: list[Problem]) -> list[Problem]:
 def validate_paths(paths: Sequence[Path]) -> list[Problem]:
     """Every problem (errors and warnings) in the given spec files and folders."""
     return validate_report(paths).problems
+
+
+# ----- self-contained specs (records embed the edition they were played with) ---------------------
+
+def _plain_tree(value):
+    if isinstance(value, dict):
+        return {str(k): _plain_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_tree(v) for v in value]
+    return value
+
+
+def spec_of(edition: Edition) -> dict:
+    """The self-contained `kind: edition` spec an Edition was built from (plain data, a copy)."""
+    if edition.spec is None:
+        raise KeyError(f"edition {edition.name!r} was not built from a spec")
+    spec = json.loads(json.dumps(edition.spec))
+    if edition_from_spec(spec, edition.name).content_hash != edition.content_hash:
+        raise KeyError(f"edition {edition.name!r} was changed in code after loading; its spec no longer describes it")
+    return spec
+
+
+def resolved_spec(name_or_path: str | os.PathLike) -> dict:
+    """The edition as one self-contained `kind: edition` spec, as plain data: every reference
+    inlined, the extends chain merged. `edition_from_spec` loads it back to the same Edition."""
+    path = _find(name_or_path).resolve()
+    s = _Session()
+    tree = _resolve_and_check(s, path)
+    if s.errors or tree is None:
+        raise SpecError([p for p in s.unique_problems() if p.severity == "error"])
+    return {"kind": "edition", **_plain_tree(tree)}
+
+
+def _located(value, loc: Loc, path: str):
+    """Plain data -> the located tree the checks read, every node at `loc` (data has no lines)."""
+    if isinstance(value, dict):
+        out = LDict(loc, path)
+        for key, item in value.items():
+            key_path = f"{path}.{key}" if path else str(key)
+            out.put(str(key), _located(item, loc, key_path), loc, key_path)
+        return out
+    if isinstance(value, list):
+        out = LList(loc, path)
+        for i, item in enumerate(value):
+            out.add(_located(item, loc, f"{path}[{i}]"), loc)
+        return out
+    return value
+
+
+def edition_from_spec(data: object, display: str) -> Edition:
+    """An Edition from a self-contained `kind: edition` spec held as data (e.g. embedded in a game
+    record), checked exactly like a file; problems are reported against `display`."""
+    s = _Session()
+    top = Loc(display, 1, 1)
+    tree = _located(data, top, "")
+    kind, problems = check_file(tree, top)
+    s.problems.extend(problems)
+    if kind != "edition":
+        if kind is not None:
+            s.add(top.problem("kind", f"expected an edition spec, got kind {kind!r}"))
+        raise SpecError([p for p in s.unique_problems() if p.severity == "error"] or
+                        [top.problem("(top)", "not an edition spec")])
+    if not s.errors:
+        for key in ("patches", "time_track", "automa", "start_cards"):
+            if isinstance(tree.get(key), str):
+                s.add(tree.problem(key, "must be written inline in a self-contained spec, not by reference"))
+    body = LDict(tree.loc, tree.path)
+    for key, value in tree.items():
+        if key != "kind":
+            body.put(key, value, tree.loc_of(key), tree.path_of(key))
+    if not s.errors:
+        check_edition(s, body)
+    if s.errors:
+        raise SpecError([p for p in s.unique_problems() if p.severity == "error"])
+    return _build(body, display)

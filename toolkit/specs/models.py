@@ -6,7 +6,7 @@ time tracks and Automa decks are already merged in.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from toolkit.geometry.shape import Shape
@@ -186,6 +186,17 @@ class Edition:
     """sha256 of the canonical resolved spec; game records carry it."""
     track_layout: str | None = field(default=None)
     """Name of the time track used (reported with every simulation)."""
+    spec: dict | None = field(default=None, compare=False, repr=False)
+    """The self-contained `kind: edition` spec this edition was built from (plain data; records
+    embed it). Not part of the content hash: the hash is of the resolved model."""
+
+    def __post_init__(self) -> None:
+        # A key a family does not use cannot be written for it: the loader refuses it in a spec
+        # (with file, line and key), and the model refuses it here for editions built in code.
+        foreign = DOODLE_RULES if self.family == Family.TIME_TRACK else TIME_TRACK_RULES
+        for name in foreign:
+            if getattr(self, name) != _DEFAULTS[name]:
+                raise ValueError(f"Edition {self.name!r}: {name} is not used by the {self.family.value} family")
 
     @property
     def board_cells(self) -> int:
@@ -200,3 +211,12 @@ class Edition:
             if p.id == patch_id:
                 return p
         raise KeyError(patch_id)
+
+
+TIME_TRACK_RULES = ("starting_buttons", "market_window", "bonus", "time_track", "late_patches",
+                    "late_patches_enter_at", "neutral_token_after", "automa", "tie_break", "track_layout")
+"""Edition fields only the time-track family reads; a Doodle edition keeps their defaults."""
+DOODLE_RULES = ("start_cards", "die", "circle_size", "rounds", "turns_per_round", "refill",
+                "final_free_choice", "special_actions")
+"""Edition fields only the Doodle family reads; a time-track edition keeps their defaults."""
+_DEFAULTS = {f.name: f.default for f in fields(Edition)}

@@ -284,6 +284,15 @@ class F:
     type: Type
     doc: str
     required: bool = False
+    cosmetic: str = ""
+    """Why the key never changes play (display, provenance, a name others refer to), or "" for a
+    key that the rules read. Every key is one or the other, or is refused where a family does not
+    use it (toolkit.specs.loader); tests/test_no_silent_keys.py holds the toolkit to that."""
+
+    @property
+    def described(self) -> str:
+        """The doc as shown to users: cosmetic keys say so."""
+        return f"{self.doc} Cosmetic: {self.cosmetic}." if self.cosmetic else self.doc
 
 
 @dataclass
@@ -327,7 +336,7 @@ class Obj(Type):
 
     def schema(self):
         body: dict = {"type": "object",
-                      "properties": {k: f.type.with_doc(f.doc) for k, f in self.fields.items()}}
+                      "properties": {k: f.type.with_doc(f.described) for k, f in self.fields.items()}}
         required = [k for k, f in self.fields.items() if f.required]
         if required:
             body["required"] = required
@@ -343,7 +352,7 @@ class Obj(Type):
     def partial(self, drop: tuple[str, ...] = ()) -> "Obj":
         """The same mapping with every key optional, nested mappings too (variant overrides
         merge onto the parent, so any key may be left out; lists replace and stay whole)."""
-        return Obj({k: F(_partial(f.type), f.doc) for k, f in self.fields.items() if k not in drop},
+        return Obj({k: F(_partial(f.type), f.doc, cosmetic=f.cosmetic) for k, f in self.fields.items() if k not in drop},
                    self.extra, self.extra_key_pattern)
 
 
@@ -394,37 +403,42 @@ class Ref(Str):
 # ----- the kinds ---------------------------------------------------------------------------------
 
 _PROVENANCE = {
-    "confidence": F(Str(enum=CONFIDENCE), "How sure the data is: high, medium or low."),
-    "provenance": F(Str(), "Where the data comes from and how it was reconstructed."),
+    "confidence": F(Str(enum=CONFIDENCE), "How sure the data is: high, medium or low.", cosmetic="provenance"),
+    "provenance": F(Str(), "Where the data comes from and how it was reconstructed.", cosmetic="provenance"),
 }
 
 PATCH = Obj({
-    "id": F(Str(pattern=ID_PATTERN, max_length=32), "Unique id within the edition, e.g. P17.", True),
+    "id": F(Str(pattern=ID_PATTERN, max_length=32), "Unique id within the edition, e.g. P17.", True,
+            cosmetic="a name that actions, records and patch_changes refer to"),
     "shape": F(ShapeText(), "Cloth cells: rows of '#' and '.', a list or one string joined by '/'.", True),
     "cost": F(Int(0, 999), "Buttons to pay."),
     "time": F(Int(0, 999), "Spaces the time token advances."),
     "income": F(Int(0, 999), "Buttons printed on the patch (paid at each income mark)."),
-    "name": F(Str(max_length=100), "Optional display name."),
-    "colour": F(Str(pattern=COLOUR_PATTERN), "Fill colour for printing, #rrggbb."),
-    "tag": F(Str(pattern=NAME_PATTERN, max_length=32), "Set tag, e.g. Express colourful or blue."),
+    "name": F(Str(max_length=100), "Optional display name.", cosmetic="display only"),
+    "colour": F(Str(pattern=COLOUR_PATTERN), "Fill colour for printing, #rrggbb.", cosmetic="printing only"),
+    "tag": F(Str(pattern=NAME_PATTERN, max_length=32), "Set tag, e.g. Express colourful or blue.",
+             cosmetic="a label for printing; play reads it only where late_patches.tag names it"),
     "copies": F(Int(1, 99), "Identical cards of this patch in the deck (Doodle)."),
     "duplicate_of": F(Str(pattern=ID_PATTERN, max_length=32),
-                      "Declares an intended duplicate: the id of a patch with the same shape and stats."),
-    "confidence": F(Str(enum=CONFIDENCE), "How sure this patch's data is."),
-    "source": F(Str(), "Where this patch's data comes from."),
+                      "Declares an intended duplicate: the id of a patch with the same shape and stats.",
+                      cosmetic="read by the deck check only"),
+    "confidence": F(Str(enum=CONFIDENCE), "How sure this patch's data is.", cosmetic="provenance"),
+    "source": F(Str(), "Where this patch's data comes from.", cosmetic="provenance"),
 })
 
 START_CARD = Obj({
-    "id": F(Str(pattern=ID_PATTERN, max_length=32), "Unique id of the start card.", True),
+    "id": F(Str(pattern=ID_PATTERN, max_length=32), "Unique id of the start card.", True,
+            cosmetic="a name records refer to"),
     "shape": F(ShapeText(), "The patch drawn before the first turn.", True),
-    "confidence": F(Str(enum=CONFIDENCE), "How sure this card's data is."),
-    "source": F(Str(), "Where this card's data comes from."),
+    "confidence": F(Str(enum=CONFIDENCE), "How sure this card's data is.", cosmetic="provenance"),
+    "source": F(Str(), "Where this card's data comes from.", cosmetic="provenance"),
 })
 
 _SPACE = Int(1, 500)
 TRACK = Obj({
-    "id": F(Str(pattern=NAME_PATTERN, max_length=64), "Track id (reported as the track layout).", True),
-    "title": F(Str(), "Display title."),
+    "id": F(Str(pattern=NAME_PATTERN, max_length=64), "Track id (reported as the track layout).", True,
+            cosmetic="the layout name reports state"),
+    "title": F(Str(), "Display title.", cosmetic="display only"),
     "final_space": F(Int(1, 500), "Index of the final space; the start space is 0.", True),
     "income_marks": F(List(_SPACE, unique=True),
                       "Spaces with a button-income mark, ascending, within 1..final_space.", True),
@@ -434,7 +448,7 @@ TRACK = Obj({
 })
 
 AUTOMA_CARD = Obj({
-    "number": F(Int(1, 999), "Card number (no game effect).", True),
+    "number": F(Int(1, 999), "Printed card number.", True, cosmetic="printed on the card"),
     "virtual_buttons": F(Int(0, 999), "Budget for this turn only.", True),
     "income": F(Int(0, 999), "Buttons Automa gains per income mark crossed on this card.", True),
     "filters": F(List(Str(enum=AUTOMA_FILTERS), max_items=4, unique=True),
@@ -443,14 +457,14 @@ AUTOMA_CARD = Obj({
 
 AUTOMA_LEVEL = Obj({
     "level": F(Int(1, 99), "Difficulty number.", True),
-    "name": F(Str(max_length=64), "Level name.", True),
+    "name": F(Str(max_length=64), "Level name.", True, cosmetic="display only"),
     "spaces_from_end": F(Int(0, 500), "The 7x7 marker sits this many spaces before the final space.", True),
     "scoring": F(List(Str(enum=AUTOMA_SCORING), unique=True), "Terms added to Automa's score.", True),
 })
 
 AUTOMA = Obj({
-    "name": F(Str(pattern=NAME_PATTERN), "Name of this Automa spec."),
-    "title": F(Str(), "Display title."),
+    "name": F(Str(pattern=NAME_PATTERN), "Name of this Automa spec.", cosmetic="a name editions refer to"),
+    "title": F(Str(), "Display title.", cosmetic="display only"),
     "discard_at_setup": F(Int(0, 99), "Cards discarded unseen at setup (default 2)."),
     "bonus_points": F(Int(0, 999), "Points of the bonus tile for Automa (default 7)."),
     "levels": F(List(AUTOMA_LEVEL, min_items=1), "Difficulty levels.", True),
@@ -476,8 +490,9 @@ _LATE = Union(options=(Null(), Obj({
 
 def _edition_fields(track: Type, automa: Type) -> dict[str, F]:
     return {
-        "name": F(Str(pattern=NAME_PATTERN, max_length=64), "Registry name of the edition.", True),
-        "title": F(Str(max_length=200), "Display title.", True),
+        "name": F(Str(pattern=NAME_PATTERN, max_length=64), "Registry name of the edition.", True,
+                  cosmetic="the name results and records report"),
+        "title": F(Str(max_length=200), "Display title.", True, cosmetic="display only"),
         "family": F(Str(enum=FAMILIES), "Rules family: time-track or doodle.", True),
         "players": F(_PLAYERS, "Number of players, or {min, max}.", True),
         "board": F(_BOARD, "Quilt board / drawing sheet size (at most 16x16).", True),
@@ -493,7 +508,8 @@ def _edition_fields(track: Type, automa: Type) -> dict[str, F]:
         "neutral_token_after": F(Str(max_length=32),
                                  "Setup: the neutral token sits after this patch: smallest or a patch id."),
         "automa": F(automa, "The Automa solo opponent (bundled name, path or inline), or null."),
-        "tie_break": F(Str(enum=TIE_BREAKS), "How ties are settled."),
+        "tie_break": F(Str(enum=TIE_BREAKS), "How equal final scores are settled: first-to-finish (the player "
+                                                "who reached the final space first wins) or shared (no single winner)."),
         "start_cards": F(Union(options=(Ref("start-card set"), List(START_CARD, min_items=1))),
                          "Doodle start cards (bundled name, path or inline list)."),
         "die": F(List(Int(1, 99), min_items=1, max_items=64), "Doodle die faces."),
@@ -515,7 +531,7 @@ def _kind(name: str) -> F:
 PATCH_SET_FILE = Obj({
     "kind": _kind("patch-set"),
     "name": F(Str(pattern=NAME_PATTERN, max_length=64), "Name editions use to refer to this set.", True),
-    "title": F(Str(), "Display title."),
+    "title": F(Str(), "Display title.", cosmetic="display only"),
     "patches": F(List(PATCH, min_items=1), "The patches.", True),
     **_PROVENANCE,
 })
@@ -523,7 +539,7 @@ PATCH_SET_FILE = Obj({
 START_CARDS_FILE = Obj({
     "kind": _kind("start-cards"),
     "name": F(Str(pattern=NAME_PATTERN, max_length=64), "Name editions use to refer to these cards.", True),
-    "title": F(Str(), "Display title."),
+    "title": F(Str(), "Display title.", cosmetic="display only"),
     "card_size": F(Int(1, MAX_BOARD * MAX_BOARD), "Cells of every start card.", True),
     "cards": F(List(START_CARD, min_items=1), "The start cards.", True),
     **_PROVENANCE,
@@ -532,7 +548,7 @@ START_CARDS_FILE = Obj({
 TIME_TRACK_FILE = Obj({"kind": _kind("time-track"), **TRACK.fields})
 
 AUTOMA_FILE = Obj({"kind": _kind("automa"), **{
-    k: (F(f.type, f.doc, True) if k == "name" else f) for k, f in AUTOMA.fields.items()}})
+    k: (F(f.type, f.doc, True, f.cosmetic) if k == "name" else f) for k, f in AUTOMA.fields.items()}})
 
 _EDITION_FIELDS = _edition_fields(
     Union(options=(Ref("time track"), TRACK)),

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from toolkit.bots import base
 from toolkit.bots.doodle.greedy import (
@@ -62,6 +61,7 @@ from toolkit.games.doodle.kernel import (
     special_mode,
 )
 from toolkit.geometry.board import rectangle_score
+from toolkit.jit import njit
 from toolkit.specs.models import Edition, Family
 
 
@@ -188,7 +188,7 @@ class DoodleExpertBot:
                 r, c = divmod(cell, game._info.board.width)
                 lines.append(f"  SINGLE: shading (row {r}, col {c}) would grow the best rectangle by {gain} point(s) now;"
                              " it is spent before a scoring when that gains enough, and always in the last one")
-        if "again" in open_specials:
+        if "again" in open_specials and game.phase != "start":
             lines.append("  AGAIN: repeats one special action already used; priced as a special action kept")
         return "\n".join(lines)
 
@@ -222,12 +222,9 @@ def _left(used: dict[str, int], name: str, offered: tuple[str, ...]) -> int:
 
 
 def _factory(edition: Edition, arg: str | None, **options: Any) -> Any:
-    if edition.family != Family.DOODLE:
-        raise UsageError(f"bot 'expert' plays the Doodle editions only; {edition.name} is a"
-                         f" {edition.family.value} edition (its bots: random, greedy, mcts:N, automa)")
     if arg:
         raise UsageError(f"the Doodle expert bot takes no argument, got 'expert:{arg}'")
     return DoodleExpertBot()
 
 
-base.register_bot("expert", _factory)
+base.register_bot("expert", _factory, families=(Family.DOODLE,))

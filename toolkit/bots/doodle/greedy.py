@@ -27,7 +27,6 @@ from collections import namedtuple
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from toolkit.bots import base
 from toolkit.errors import UsageError
@@ -75,6 +74,7 @@ from toolkit.games.doodle.kernel import (
     row_bits,
     special_mode,
 )
+from toolkit.jit import njit
 from toolkit.specs.models import Edition, Family
 
 
@@ -757,20 +757,10 @@ class DoodleGreedyBot:
         return game.action_of_row(act)
 
 
-# Let the other bot modules register first, so `greedy` for the time-track editions is the
-# factory this one hands them to, whichever module is imported first.
-base._load_bot_modules()
-_previous = base._FACTORIES.get("greedy")
-
-
 def _factory(edition: Edition, arg: str | None, **options: Any) -> Any:
-    if edition.family != Family.DOODLE:
-        if _previous is None:
-            raise UsageError(f"no greedy bot plays the {edition.family.value} editions")
-        return _previous(edition, arg, **options)
     if arg:
         raise UsageError(f"the Doodle greedy bot takes no argument, got 'greedy:{arg}'")
     return DoodleGreedyBot()
 
 
-base.register_bot("greedy", _factory)
+base.register_bot("greedy", _factory, families=(Family.DOODLE,))

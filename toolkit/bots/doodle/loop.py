@@ -9,13 +9,13 @@ name. The simulator and the tests run this loop; the rules come only from the ke
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from toolkit.bots.doodle.expert import choose_expert
 from toolkit.bots.doodle.greedy import choose_greedy, greedy_tables
+from toolkit.bots.registry import EXPERT, GREEDY, KIND_NAMES, RANDOM, BotSpec
 from toolkit.errors import UsageError
 from toolkit.games.doodle import kernel as dk
-from toolkit.sim.botspec import EXPERT, GREEDY, KIND_NAMES, RANDOM, BotSpec
+from toolkit.jit import njit
 
 DOODLE_KINDS = {RANDOM, GREEDY, EXPERT}
 """Bot kinds the Doodle loop has a compiled chooser for."""

@@ -60,7 +60,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from toolkit.jit import njit
 
 from toolkit.games.rng import randbelow, shuffle
 from toolkit.geometry.board import Board, Placement, placement_array, placements

@@ -22,6 +22,7 @@ import numpy as np
 
 from toolkit.errors import IllegalAction, NotationError, UsageError
 from toolkit.games.rng import seed_state
+from toolkit.games.text import draw_side_by_side
 from toolkit.games.timetrack import kernel as k
 from toolkit.games.timetrack.tables import (
     P_ACTION_AUTOMA,
@@ -129,6 +130,7 @@ class TimeTrackGame:
         self.options: dict[str, Any] = {}
         self.last_event = ""
         """What the last action did, in words (for the terminal)."""
+        self._chance: list[dict[str, Any]] = []
         t = self.tables.arrays
         self.rng = seed_state(self.seed)
         """The game's own chance: deal, Express late patches, the Automa deck."""
@@ -163,7 +165,16 @@ class TimeTrackGame:
         other.options = dict(self.options)
         other._scratch = np.zeros_like(self._scratch)
         other._cover = [list(row) for row in self._cover]
+        other._chance = self.chance_log()
         return other
+
+    def chance_log(self) -> list[dict[str, Any]]:
+        """What chance did during the game, in order (the deal itself is `deal()`): one entry per
+        Automa turn (`ply`, the Automa `card` number drawn, its `virtual_buttons`, and `did`:
+        `took P17` or `passed 12->15`) and, in Express, the moment the late patches joined the
+        circle (`ply`, `late_patches` in circle order). With the deal and the actions, anyone
+        can re-check a game without this engine."""
+        return [dict(entry) for entry in self._chance]
 
     # ----- views ----------------------------------------------------------------------------
 
@@ -357,14 +368,22 @@ class TimeTrackGame:
         before = self.quilts[seat].copy() if seat is not None else None
         circle_before = self.circle
         position_before = self.positions[seat] if seat is not None else 0
+        late_before = int(self.state[k.S_LATE_ENTERED])
         k.apply(t, self.state, self.quilts, code, self.rng)
+        ply = len(self.history)
         self.history.append(action)
+        if late_before == 0 and int(self.state[k.S_LATE_ENTERED]) == 1:
+            late_ids = {p.id for p in self.edition.late_patches}
+            self._chance.append({"ply": ply, "late_patches": [pid for pid in self.circle if pid in late_ids]})
         if seat is None:
             return
         if isinstance(action, AutomaTurn):
             card = self.edition.automa.deck(self.options["automa_deck"])[int(self.state[k.S_CARD])]
             taken = [pid for pid in circle_before if pid not in self.circle]
             did = f"took {taken[0]}" if taken else f"passed from space {position_before} to {self.positions[seat]}"
+            self._chance.append({"ply": ply, "card": card.number, "virtual_buttons": card.virtual_buttons,
+                                 "did": f"took {taken[0]}" if taken else
+                                 f"passed {position_before}->{self.positions[seat]}"})
             self.last_event = (
                 f"Automa drew a card ({card.virtual_buttons} virtual buttons, income {card.income},"
                 f" filters {', '.join(card.filters) or 'none'}) and {did}"
@@ -452,10 +471,12 @@ class TimeTrackGame:
         return [int(k.score(t, self.state, 0)), int(k.score(t, self.state, 1))]
 
     def winners(self) -> list[int]:
-        """The winning seat (ties broken by who reached the final space first)."""
+        """The winning seat, or both seats when equal scores share the victory (tie_break: shared);
+        with the default tie_break a tie goes to who reached the final space first."""
         if not self.is_over:
             return []
-        return [int(k.winner(self.tables.arrays, self.state))]
+        win = int(k.winner(self.tables.arrays, self.state))
+        return [0, 1] if win == k.NO_WINNER else [win]
 
     # ----- drawing and the deal -------------------------------------------------------------
 
@@ -557,44 +578,18 @@ class TimeTrackGame:
             lines.append("then:   " + " ".join(rest))
         if self.is_over:
             sc = self.scores()
-            win = self.winners()[0]
-            lines.append(
-                f"game over: {names[0]} {sc[0]}, {names[1]} {sc[1]}; {names[win]} wins"
-                + (" (tie broken: first to the final space)" if sc[0] == sc[1] else "")
-            )
+            winners = self.winners()
+            if len(winners) == 2:
+                verdict = "a shared victory (tie_break: shared)"
+            else:
+                verdict = f"{names[winners[0]]} wins" + (
+                    " (tie broken: first to the final space)" if sc[0] == sc[1] else "")
+            lines.append(f"game over: {names[0]} {sc[0]}, {names[1]} {sc[1]}; {verdict}")
         else:
             seat = self.current_player
             todo = " (place the leather patch)" if self.pending_leather else ""
             lines.append(f"to move: {names[seat]}{todo}")
         return "\n".join(lines)
-
-
-def draw_side_by_side(blocks: list[tuple[str, tuple[str, ...]]], width: int = MARKET_WIDTH) -> list[str]:
-    """Labelled text pictures next to each other (wrapping at `width` columns), tops aligned."""
-    lines: list[str] = []
-    row: list[tuple[str, tuple[str, ...]]] = []
-    used = 0
-    gap = "   "
-
-    def flush() -> None:
-        widths = [max(len(label), *(len(r) for r in rows)) for label, rows in row]
-        height = max(len(rows) for _, rows in row)
-        lines.append(gap.join(label.ljust(w) for (label, _), w in zip(row, widths)).rstrip())
-        for i in range(height):
-            lines.append(
-                gap.join((rows[i] if i < len(rows) else "").ljust(w) for (_, rows), w in zip(row, widths)).rstrip()
-            )
-
-    for label, rows in blocks:
-        w = max(len(label), *(len(r) for r in rows))
-        if row and used + len(gap) + w > width:
-            flush()
-            row, used = [], 0
-        used += (len(gap) if row else 0) + w
-        row.append((label, rows))
-    if row:
-        flush()
-    return lines
 
 
 def _label(index: int) -> str:

@@ -72,7 +72,7 @@ patch its token moves onto or past leaves play, out of the human's reach, and sc
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from toolkit.jit import njit
 
 from toolkit.games.rng import randbelow, shuffle
 from toolkit.games.timetrack.tables import (
@@ -98,6 +98,8 @@ from toolkit.games.timetrack.tables import (
     P_NEUTRAL_AFTER,
     P_PATCHES,
     P_PENALTY,
+    P_TIE_BREAK,
+    TIE_SHARED,
     P_PLACEMENTS,
     P_START,
     P_START_BUTTONS,
@@ -139,6 +141,8 @@ STATE_SIZE = S_BUY_PLY + MAX_PATCHES
 
 AUTOMA_SEAT = 1
 """Automa always sits in seat 1; the human (seat 0) moves first."""
+NO_WINNER = -1
+"""winner() when equal scores share the victory (tie_break: shared)."""
 
 # ----- actions -------------------------------------------------------------------------------
 ADVANCE = 0
@@ -614,14 +618,28 @@ def score(t, s, seat):
 
 @njit(cache=True)
 def winner(t, s):
-    """Seat with the higher score; a tie goes to the first to reach the final space."""
+    """Seat with the higher score; a tie is settled by the edition's tie_break: the first to reach
+    the final space (ruling 7), or NO_WINNER (-1) when ties are shared."""
     a = score(t, s, 0)
     b = score(t, s, 1)
     if a > b:
         return 0
     if b > a:
         return 1
+    if t.params[P_TIE_BREAK] == TIE_SHARED:
+        return NO_WINNER
     return s[S_FIRST_FINISHER]
+
+
+@njit(cache=True)
+def seat0_result(t, s):
+    """Seat 0's result of a finished game: 1 win, 0.5 shared, 0 loss (what search bots back up)."""
+    w = winner(t, s)
+    if w == 0:
+        return 1.0
+    if w == NO_WINNER:
+        return 0.5
+    return 0.0
 
 
 @njit(cache=True)

@@ -75,7 +75,16 @@ P_AUTOMA_DISCARD = 22
 """Automa cards discarded unseen at setup."""
 P_AUTOMA_BONUS = 23
 """Points of the bonus tile when Automa holds it."""
-N_PARAMS = 24
+P_TIE_BREAK = 24
+"""How equal scores are settled: TIE_FIRST_TO_FINISH or TIE_SHARED."""
+N_PARAMS = 25
+
+# Tie-break codes (params[P_TIE_BREAK]), one per value of the edition's `tie_break` key.
+TIE_FIRST_TO_FINISH = 0
+"""The player who reached the final space first wins (ruling 7)."""
+TIE_SHARED = 1
+"""Equal scores share the victory: there is no single winner."""
+TIE_BREAK_CODES = {"first-to-finish": TIE_FIRST_TO_FINISH, "shared": TIE_SHARED}
 
 # Automa filter codes (card_filters); -1 = no filter in that slot.
 F_NONE = -1
@@ -299,6 +308,7 @@ def build_tables(edition: Edition) -> TrackTables:
     params[P_DECKS] = len(deck_names)
     params[P_AUTOMA_DISCARD] = automa.discard_at_setup if automa is not None else 0
     params[P_AUTOMA_BONUS] = automa.bonus_points if automa is not None else 0
+    params[P_TIE_BREAK] = TIE_BREAK_CODES[edition.tie_break]
 
     arrays = KernelTables(
         params=params,

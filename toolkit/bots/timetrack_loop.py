@@ -1,64 +1,20 @@
-"""The simulator's turn loops: one compiled loop per rules family plays a batch of games.
+"""The simulator's compiled turn loop of the time-track family.
 
-A loop takes the edition's kernel tables, one game generator state per game (the deal and every
-chance event of the game), one bot generator state per game (the bots' own choices), the bot
-kinds (toolkit.sim.botspec) and per-game seat swaps, and fills the per-game result arrays of
-`RESULT_FIELDS_TIME_TRACK` / `RESULT_FIELDS_DOODLE` (toolkit.games.base). The rules come only from
-the kernels' primitives, so the simulator plays exactly the rules the validating engines play.
-
-Python wrappers (`play_time_track`, `play_doodle`) allocate the arrays, check which bots have
-a compiled chooser, and return a dict of arrays named as in the RESULT_FIELDS contracts.
+It plays a batch of games inside the kernel with the bots' compiled choosers (random, greedy,
+mcts, automa), so it lives with the bots: the kernel's primitives (toolkit.games.timetrack.kernel)
+are the only rules it runs. It takes the edition's kernel tables, one game generator state per game
+(the deal and every chance event), one bot generator state per game, the bot kinds
+(toolkit.bots.registry) and per-game seat swaps, and fills the per-game result arrays of
+`RESULT_FIELDS_TIME_TRACK` (toolkit.games.base).
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-from pathlib import Path
-
 import numpy as np
-from numba import njit
 
+from toolkit.bots import greedy as greedy_bot
+from toolkit.bots import mcts as mcts_bot
+from toolkit.bots.registry import AUTOMA, GREEDY, KIND_NAMES, MCTS, RANDOM, BotSpec
 from toolkit.errors import UsageError
-
-# numba's on-disk cache of a function is keyed by its own file only: a changed kernel or chooser
-# would still run the stale compiled loop. So the cache of this module is dropped whenever the
-# source of anything the loops compile in changes.
-_DEPENDENCIES = (
-    "toolkit.games.rng",
-    "toolkit.games.timetrack.kernel",
-    "toolkit.games.timetrack.tables",
-    "toolkit.bots.greedy",
-    "toolkit.bots.packing",
-    "toolkit.bots.mcts",
-)
-
-
-def _drop_stale_cache() -> None:
-    digest = hashlib.sha256()
-    for name in _DEPENDENCIES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin:
-            digest.update(name.encode() + b"\0" + Path(spec.origin).read_bytes())
-    stamp_text = digest.hexdigest()
-    cache_dir = Path(__file__).resolve().parent / "__pycache__"
-    stamp = cache_dir / "loops.dependencies"
-    try:
-        if stamp.is_file() and stamp.read_text() == stamp_text:
-            return
-        for path in cache_dir.glob("loops.*.nb[ic]"):
-            path.unlink(missing_ok=True)
-        cache_dir.mkdir(exist_ok=True)
-        stamp.write_text(stamp_text)
-    except OSError:
-        # A read-only install keeps whatever cache it shipped with; numba then compiles in memory.
-        pass
-
-
-_drop_stale_cache()
-
-from toolkit.bots import greedy as greedy_bot  # noqa: E402
-from toolkit.bots import mcts as mcts_bot  # noqa: E402
-from toolkit.bots.doodle.loop import DOODLE_KINDS, play_doodle  # noqa: E402,F401  (the Doodle loop)
 from toolkit.games.timetrack import kernel as tk
 from toolkit.games.timetrack.kernel import (
     AUTOMA_SEAT,
@@ -73,9 +29,8 @@ from toolkit.games.timetrack.kernel import (
     STATE_SIZE,
 )
 from toolkit.games.timetrack.tables import P_ACTION_AUTOMA, P_ACTIONS, P_CELLS, P_PATCHES, P_WORDS
-from toolkit.sim.botspec import AUTOMA, GREEDY, KIND_NAMES, MCTS, RANDOM, BotSpec
+from toolkit.jit import njit
 
-# ----- time-track ------------------------------------------------------------------------------------
 
 
 @njit(cache=True)

@@ -1,0 +1,381 @@
+"""`patchwork deck ...`: fit a pricing model, generate, check and pack custom patch decks.
+
+Errors are ToolkitErrors raised to the app's entry point, which prints one `error: ...` line.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from toolkit.errors import UsageError
+
+deck_app = typer.Typer(
+    help="Custom patch decks: fit a pricing model, generate new decks, play-test them, pack boards.",
+    no_args_is_help=True,
+)
+
+DECK_ARG = typer.Argument(..., metavar="DECK",
+                          help="Edition or variant (name or YAML file), a patch-set YAML file, "
+                               "or polyominoes:N (every free N-omino once).")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(deck_app, name="deck")
+
+
+class _GamesBar:
+    """A progress bar on stderr, one line per simulator run (a matchup on base and deck)."""
+
+    def __init__(self, show: bool):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                                 disable=not show)
+        self.tasks: dict[str, int] = {}
+
+    def __enter__(self):
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.progress.__exit__(*exc)
+
+    def __call__(self, label: str, done: int, total: int) -> None:
+        if label not in self.tasks or self.progress.tasks[self.tasks[label]].finished:
+            self.tasks[label] = self.progress.add_task(label, total=total)
+        self.progress.update(self.tasks[label], completed=done)
+
+
+# ----- fit -------------------------------------------------------------------------------------
+
+
+@deck_app.command("fit")
+def fit(
+    deck: str = DECK_ARG,
+    folds: int = typer.Option(5, "--folds", help="Cross-validation folds (patch i is in fold i mod K)."),
+    top: int = typer.Option(5, "--top", help="How many over- and under-priced patches to list."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+) -> None:
+    """Fit a linear pricing model (cost on cells, time, income and shape) and judge the deck's prices."""
+    from toolkit.designer.deck import load_deck
+    from toolkit.designer.model import FEATURE_TEXT, FEATURES, fit_deck
+
+    if top < 0:
+        raise UsageError(f"--top must be 0 or more, got {top}")
+    result = fit_deck(load_deck(deck), folds)
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(top), indent=2))
+        return
+    m = result.model
+    se = m.standard_errors
+    out = [f"pricing model fitted on {result.deck} ({len(result.patches)} patches, "
+           f"board {m.board.width}x{m.board.height}); standard errors in brackets",
+           f"  cost = {m.intercept:+.3f} [{se[0]:.3f}]"]
+    for name, coef, error in zip(FEATURES, m.coefficients, se[1:]):
+        out.append(f"         {coef:+.3f} [{error:.3f}] x {name:<13} ({FEATURE_TEXT[name]})")
+    out.append(f"R2 {result.r2:.3f} (adjusted {result.adjusted_r2:.3f}), residual RMS "
+               f"{result.rmse:.2f} buttons, {result.folds}-fold CV error {result.cv_error:.2f} "
+               f"buttons (mean absolute {result.cv_mae:.2f})")
+    for label, rows in (("over-priced (dearer than the model)", result.over_priced(top)),
+                        ("under-priced (cheaper than the model)", result.under_priced(top))):
+        out.append(f"{label}:")
+        for p in rows:
+            out.append(f"  {p.id:<6} cost {p.cost:>2}  predicted {p.predicted:5.2f}  residual {p.residual:+.2f}")
+        if not rows:
+            out.append("  none")
+    typer.echo("\n".join(out))
+
+
+# ----- generate --------------------------------------------------------------------------------
+
+
+def _write_text(path: Path, text: str) -> None:
+    from toolkit.render.output import check_targets, write_bytes
+
+    check_targets([path])
+    write_bytes(path, text.encode("utf-8"))
+
+
+@deck_app.command("generate")
+def generate(
+    like: str = typer.Option("classic", "--like", help="Reference edition or variant: size mix, time/income and prices."),
+    count: int = typer.Option(33, "--count", help="Number of new patches."),
+    seed: int = typer.Option(0, "--seed", help="Seed of every random draw (same seed, same bytes)."),
+    out: Path = typer.Option(..., "--out", "-o", help="The patch-set file to write, e.g. my-deck.yaml."),
+    variant: Optional[Path] = typer.Option(None, "--variant", help="The variant file to write (default: <out>-variant.yaml next to --out)."),
+    sizes: Optional[str] = typer.Option(None, "--sizes", help="Patch sizes to draw, e.g. 3..8 (default: the reference deck's mix)."),
+    allow_holes: bool = typer.Option(False, "--allow-holes", help="Allow shapes that enclose empty cells."),
+    allow_twins: bool = typer.Option(False, "--allow-twins", help="Allow a shape twice, or equal to a base patch."),
+    mode: str = typer.Option("replace", "--mode", help="replace: the new patches are the whole deck; extend: they join the base patches."),
+    check_after: bool = typer.Option(False, "--check", help="Then play-test the variant as `deck check` does (default bots and games)."),
+) -> None:
+    """Draw new free polyominoes, give them time, income and a model price, write a patch set and a variant."""
+    from toolkit.designer import generate as gen
+
+    started = time.perf_counter()
+    request = gen.Request(like, count, seed, gen.parse_sizes(sizes), allow_holes, allow_twins, mode)
+    if out.suffix.lower() not in (".yaml", ".yml"):
+        raise UsageError(f"--out {out}: expected a .yaml file name")
+    variant_path = variant or gen.default_variant_path(out)
+    if variant_path.suffix.lower() not in (".yaml", ".yml"):
+        raise UsageError(f"--variant {variant_path}: expected a .yaml file name")
+    if variant_path.resolve() == out.resolve():
+        raise UsageError("--variant and --out must be different files")
+    generated = gen.generate(request)
+    files = gen.render_files(generated, out, variant_path)
+    _write_text(files.deck_path, files.deck_text)
+    _write_text(files.variant_path, files.variant_text)
+    sizes_seen: dict[int, int] = {}
+    for p in generated.patches:
+        sizes_seen[p.shape.size] = sizes_seen.get(p.shape.size, 0) + 1
+    typer.echo(f"{len(generated.patches)} patches, sizes "
+               + ", ".join(f"{n}:{k}" for n, k in sorted(sizes_seen.items()))
+               + f"; cost {sum(p.cost for p in generated.patches)}, time "
+               f"{sum(p.time for p in generated.patches)}, income {sum(p.income for p in generated.patches)}")
+    if generated.exhausted:
+        typer.echo(f"note: no new shape of size {', '.join(map(str, generated.exhausted))} exists "
+                   "(every one is a base patch or has holes), so the other sizes take their share; "
+                   "--allow-twins or --allow-holes widen the choice")
+    typer.echo(f"priced by the model fitted on {generated.base.name}: R2 {generated.fit.r2:.3f}, "
+               f"CV error {generated.fit.cv_error:.2f} buttons")
+    typer.echo(f"wrote {files.deck_path} and {files.variant_path} ({time.perf_counter() - started:.1f} s)")
+    if check_after:
+        from toolkit.designer import check as chk
+
+        matchups = _matchups(list(chk.DEFAULT_MATCHUPS), chk.DEFAULT_GAMES[0], chk.DEFAULT_GAMES[1])
+        with _GamesBar(True) as bar:
+            report = chk.check(str(variant_path), like, matchups, seed, progress=bar)
+        _print_check(report)
+
+
+# ----- check -----------------------------------------------------------------------------------
+
+
+def _matchups(bots: list[str], games: int, search_games: int) -> list[tuple[str, int]]:
+    if games < 2 or search_games < 2:
+        raise UsageError("--games and --search-games must be at least 2 (seats are swapped)")
+    out = []
+    for text in bots:
+        n = search_games if "mcts" in text else games
+        out.append((text, n))
+    return out
+
+
+def _base_of(variant: Path) -> str:
+    """The `extends:` of a variant file, as a name or a path relative to the working folder."""
+    import yaml
+
+    try:
+        tree = yaml.safe_load(variant.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise UsageError(f"cannot read {variant}: {error}") from None
+    ref = tree.get("extends") if isinstance(tree, dict) else None
+    if not isinstance(ref, str):
+        raise UsageError(f"{variant} has no `extends:`; name the base with --base")
+    if ref.endswith((".yaml", ".yml")) or "/" in ref:
+        return str(variant.parent / ref)
+    return ref
+
+
+def _print_check(report) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for m in report.matchups:
+        line = f"{m.bots}, {m.games} games on the same deals: "
+        parts = []
+        for label, figures in (("base", m.base), ("variant", m.variant)):
+            if figures:
+                wins = ", ".join(f"{bot} {rate:.1%}" for bot, rate in figures["win_rate"].items())
+                parts.append(f"{label} wins {wins}, {figures['plies']:.1f} plies, "
+                             f"bonus taken {figures['bonus_taken']:.0%}")
+        typer.echo(line + "; ".join(parts))
+        notable = [d for d in m.differences if d["difference"]["significant"]]
+        if m.differences:
+            typer.echo("  variant - base, significant at 95%: " + (", ".join(
+                f"{d['label']} {d['difference']['mean']:+.3f} [{d['difference']['low']:+.3f}, "
+                f"{d['difference']['high']:+.3f}]" for d in notable) or "none"))
+    table = Table(title=f"{report.variant}: per-patch buy rate and buyer advantage "
+                        f"(band ±{report.band:.2f}, at least {report.min_buys} buys)",
+                  header_style="bold")
+    for column in ("patch", "cost", "bought", "buy rate", "buyer wins", "advantage", "verdict"):
+        table.add_column(column)
+    for p in report.patches:
+        d = p.as_dict(report.band, report.min_buys)
+        table.add_row(p.id, str(p.cost), str(p.bought), f"{p.buy_rate:.1%}",
+                      "-" if d["buyer_win_rate"] is None else f"{d['buyer_win_rate']:.1%}",
+                      "-" if p.advantage is None else f"{p.advantage:+.3f}", d["verdict"])
+    console.print(table)
+    out = report.out_of_band()
+    typer.echo(f"{len(out)} of {len(report.patches)} patches outside the band"
+               + (f": {', '.join(p.id for p in out)}" if out else ""))
+    if report.changes:
+        typer.echo(f"re-priced in {report.rounds} round(s):")
+        for c in report.changes:
+            adv = "never bought" if c["advantage"] is None else f"advantage {c['advantage']:+.3f}"
+            typer.echo(f"  round {c['round']}: {c['id']} cost {c['from']} -> {c['to']} "
+                       f"({c['verdict']}: buy rate {c['buy_rate']:.1%}, {adv})")
+    for pid, (low, high) in sorted(report.bracketed.items()):
+        typer.echo(f"  {pid}: fair price between {low} and {high} buttons (too cheap at {low}, "
+                   f"too dear at {high}); left at its last price")
+
+
+@deck_app.command("check")
+def check(
+    variant: Path = typer.Argument(..., help="The variant file to play (as `deck generate` writes it)."),
+    base: Optional[str] = typer.Option(None, "--base", help="Edition to compare with (default: the variant's `extends:`)."),
+    bots: List[str] = typer.Option(list(("greedy,greedy", "greedy,mcts:200")), "--bots",
+                                   help="A matchup of two bots; repeat for several (default greedy,greedy and greedy,mcts:200)."),
+    games: int = typer.Option(400, "--games", help="Games per matchup without an MCTS bot."),
+    search_games: int = typer.Option(40, "--search-games", help="Games per matchup with an MCTS bot."),
+    seed: int = typer.Option(0, "--seed", help="Master seed: the variant and the base play the same deals."),
+    band: float = typer.Option(0.10, "--band", help="A patch is fairly priced when its buyer advantage lies within ±band."),
+    min_buys: int = typer.Option(20, "--min-buys", help="Buys a patch needs before its advantage is judged."),
+    patches: Optional[str] = typer.Option(None, "--patches", help="Only report (and re-price) these ids, comma-separated."),
+    tune_prices: bool = typer.Option(False, "--tune", help="Re-price out-of-band patches one button per round, rewriting the variant's patch set."),
+    rounds: int = typer.Option(5, "--rounds", help="With --tune: at most this many re-pricing rounds."),
+    per_round: int = typer.Option(3, "--per-round", help="With --tune: patches re-priced per round (the worst first)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Play a custom deck against its base with greedy and MCTS bots: per-patch buy rate and buyer advantage."""
+    from toolkit.designer import check as chk
+
+    if not variant.is_file():
+        raise UsageError(f"variant file {variant} does not exist")
+    base_ref = base or _base_of(variant)
+    matchups = _matchups(bots, games, search_games)
+    only = {p.strip() for p in patches.split(",") if p.strip()} if patches else None
+    if only is not None:
+        from toolkit.specs import load_edition
+
+        unknown = sorted(only - {p.id for p in load_edition(str(variant)).all_patches()})
+        if unknown:
+            raise UsageError(f"--patches: no patch {', '.join(unknown)} in {variant}")
+    started = time.perf_counter()
+    with _GamesBar(show_progress) as bar:
+        if tune_prices:
+            def on_round(number, report):
+                bar.progress.console.print(
+                    f"round {number}: {len(report.out_of_band())} patch(es) outside the band")
+
+            report = chk.tune(variant, base_ref, matchups, seed, band, min_buys, rounds, per_round,
+                              only, on_round, bar)
+        else:
+            report = chk.check(str(variant), base_ref, matchups, seed, band, min_buys, only=only,
+                               progress=bar)
+    if as_json:
+        typer.echo(json.dumps(report.as_dict(), indent=2))
+    else:
+        _print_check(report)
+        typer.echo(f"played in {time.perf_counter() - started:.1f} s")
+
+
+# ----- pack ------------------------------------------------------------------------------------
+
+
+def _board(text: Optional[str], deck) -> tuple[int, int]:
+    if text is None:
+        return deck.board_width, deck.board_height
+    from toolkit.cli.shape_cmd import parse_board
+
+    board = parse_board(text)
+    return board.width, board.height
+
+
+@deck_app.command("pack")
+def pack(
+    deck: str = DECK_ARG,
+    board_text: Optional[str] = typer.Option(None, "--board", metavar="WxH", help="Board to fill (default: the deck's board)."),
+    count: bool = typer.Option(False, "--count", help="Count every exact fill (and up to the board's symmetries)."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="With --count: stop once at least this many solutions are found (the number printed is then a lower bound)."),
+    max_nodes: int = typer.Option(5_000_000, "--max-nodes", help="Search budget for the fill and largest-area searches."),
+    no_flip: bool = typer.Option(False, "--no-flip", help="Rotate patches only, never reflect them."),
+    only: Optional[str] = typer.Option(None, "--patches", help="Pack only these patches, ids comma-separated (a patch with copies: ID.1, ID.2, ...)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Draw a solution (or the largest packing) to FILE.svg, .pdf or .png."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+) -> None:
+    """Can a subset of the patches fill the board exactly, the largest area they cover, the cells each reaches."""
+    from toolkit.designer import drawing
+    from toolkit.designer.deck import load_deck, pieces_of
+    from toolkit.designer.pack import Packer, Piece
+
+    if limit is not None and limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {limit}")
+    if max_nodes < 1:
+        raise UsageError(f"--max-nodes must be at least 1, got {max_nodes}")
+    if out is not None and drawing.format_of(out) == "png":
+        drawing.png_rasteriser()  # say so before a long search
+    the_deck = load_deck(deck)
+    width, height = _board(board_text, the_deck)
+    pieces = [Piece(pid, shape) for pid, shape in pieces_of(the_deck)]
+    if only is not None:
+        wanted = [p.strip() for p in only.split(",") if p.strip()]
+        known = {p.id for p in pieces}
+        unknown = [p for p in wanted if p not in known]
+        if unknown or not wanted:
+            raise UsageError(f"--patches: no patch {', '.join(unknown) or '(none given)'} in "
+                             f"{the_deck.name}; its patches are {', '.join(sorted(known))}")
+        pieces = [p for p in pieces if p.id in set(wanted)]
+    packer = Packer(pieces, width, height, the_deck.allow_flip and not no_flip)
+    area = sum(p.shape.size for p in pieces)
+    facts: dict = {"deck": the_deck.name, "board": f"{width}x{height}", "board_cells": width * height,
+                   "patches": len(pieces), "patch_cells": area,
+                   "allow_flip": packer.allow_flip,
+                   "reach": [{"id": p.id, "cells": n} for p, n in zip(pieces, packer.reach())]}
+    drawn = None
+    if count:
+        result = packer.count(limit)
+        facts["count"] = {"total": result.total, "up_to_symmetry": result.up_to_symmetry,
+                          "board_symmetries": result.symmetries, "fixed_by": result.fixed,
+                          "stopped_at_limit": result.limited, "seconds": round(result.seconds, 2)}
+        if out is not None and result.total:
+            drawn = packer.fill(None).solution
+    else:
+        exact = packer.fill(max_nodes)
+        best = packer.largest_area(max_nodes, exact)
+        facts["fill"] = True if exact.solution else (False if exact.complete else None)
+        facts["largest_area"] = best.area
+        facts["largest_area_proven"] = best.complete
+        facts["nodes"] = best.nodes
+        facts["solution"] = [{"id": p.id, "cells": sorted(map(list, p.cells))} for p in best.solution or ()]
+        drawn = best.solution
+    if out is not None:
+        if not drawn:
+            raise UsageError(f"--out {out}: there is no packing to draw")
+        index = {p.id: i for i, p in enumerate(pieces)}
+        colours = {}
+        for patch in the_deck.patches:
+            colours[patch.id] = patch.colour
+        title = f"{the_deck.name} on {width}x{height}"
+        size = drawing.write(drawing.solution_document(title, width, height, drawn, index, colours), out)
+        facts["drawing"] = {"path": str(out), "bytes": size}
+    if as_json:
+        typer.echo(json.dumps(facts, indent=2))
+        return
+    if count:
+        c = facts["count"]
+        typer.echo(str(c["total"]))
+        more = " (stopped at --limit: at least this many)" if c["stopped_at_limit"] else ""
+        typer.echo(f"exact fills of {facts['board']} by {facts['deck']}{more}")
+        if c["up_to_symmetry"] is not None:
+            typer.echo(f"{c['up_to_symmetry']} up to the board's {c['board_symmetries']} symmetries "
+                       f"(fixed solutions: {', '.join(f'{k} {v}' for k, v in c['fixed_by'].items())})")
+        typer.echo(f"counted in {c['seconds']:.1f} s")
+    else:
+        cells = facts["board_cells"]
+        fill = {True: "yes", False: "no", None: "unknown (search budget ran out)"}[facts["fill"]]
+        typer.echo(f"{facts['deck']}: {facts['patches']} patches, {area} cells; board {facts['board']}, {cells} cells")
+        typer.echo(f"exact fill by a subset of the patches: {fill}")
+        proven = "" if facts["largest_area_proven"] else " (at least; search budget ran out)"
+        typer.echo(f"largest area covered: {facts['largest_area']} of {cells} cells{proven}")
+        typer.echo("cells each patch can reach: " + ", ".join(f"{r['id']} {r['cells']}" for r in facts["reach"]))
+    if out is not None:
+        typer.echo(f"wrote {out}")

@@ -1,0 +1,380 @@
+"""Packing facts of a deck on a board: exact fills, solution counts, the largest coverable area
+and how many board cells each patch can reach.
+
+Filling a board with a subset of patches is an exact cover problem (Knuth's Algorithm X): every
+board cell must be covered exactly once, every patch may be used at most once. The search here
+is Algorithm X on bit masks with a fixed column choice, which for tiling problems is what makes
+it fast: the column is always the first uncovered cell in scan order, and the rows that can
+cover it are precomputed as the placements whose own first cell is that cell. Cells are scanned
+along the board's shorter side, which keeps the frontier narrow and prunes early.
+
+Counting uses the board's symmetry group G (4 elements for a rectangle, 8 for a square) twice:
+- Total solutions: when every patch is needed, one patch S is restricted to one placement per
+  G-orbit; then total = sum over those placements p of |G p| * N(p), where N(p) counts the
+  solutions with S at p. This is exact (every symmetry maps the solutions with S at p one-to-one
+  onto those with S at g p) and about |G| times faster.
+- Solutions up to symmetry, by Burnside's lemma: (total + sum over g != id of Fix(g)) / |G|.
+  Patches are distinct objects, so a solution fixed by g has every patch on a g-invariant
+  placement; Fix(g) is a tiny search over those placements only.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from toolkit.errors import UsageError
+from toolkit.geometry.shape import Cell, Shape
+
+Mask = int
+"""Board cells as bits, in the packer's scan order (not the engine's row-major order)."""
+
+DEFAULT_MAX_NODES = 5_000_000
+"""Search nodes before `fill` and `largest_area` give up and say the answer is unknown."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One patch to pack."""
+
+    id: str
+    shape: Shape
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One patch laid on the board in a solution."""
+
+    id: str
+    cells: frozenset[Cell]
+    """Board cells (row, col) it covers."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of a bounded search."""
+
+    solution: tuple[Placed, ...] | None
+    complete: bool
+    """False when the node budget ran out before the search could decide."""
+    nodes: int
+    area: int = 0
+    """Cells covered by `solution`."""
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """Solution counts of an exact fill."""
+
+    total: int
+    """Every solution; patches are distinct, rotated or reflected boards count apart."""
+    up_to_symmetry: int | None
+    """Solutions up to the board's rotations and reflections (Burnside); None if not computed."""
+    symmetries: int
+    """Order of the board's symmetry group."""
+    fixed: dict[str, int]
+    """Solutions fixed by each non-identity board symmetry."""
+    limited: bool
+    """True when counting stopped at the limit (the total is then a lower bound)."""
+    seconds: float
+
+
+class _Stop(Exception):
+    pass
+
+
+def _deep_enough(levels: int) -> None:
+    """Let the recursive search go one level per board cell plus one per patch."""
+    if sys.getrecursionlimit() < levels + 200:
+        sys.setrecursionlimit(levels + 200)
+
+
+def board_symmetries(width: int, height: int) -> list[tuple[str, Callable[[int, int], Cell]]]:
+    """The board's symmetries as (name, map of (row, col)), the identity first."""
+    w, h = width, height
+    out: list[tuple[str, Callable[[int, int], Cell]]] = [
+        ("identity", lambda r, c: (r, c)),
+        ("rotate 180", lambda r, c: (h - 1 - r, w - 1 - c)),
+        ("mirror left-right", lambda r, c: (r, w - 1 - c)),
+        ("mirror top-bottom", lambda r, c: (h - 1 - r, c)),
+    ]
+    if w == h:
+        out += [
+            ("rotate 90", lambda r, c: (c, w - 1 - r)),
+            ("rotate 270", lambda r, c: (w - 1 - c, r)),
+            ("transpose", lambda r, c: (c, r)),
+            ("anti-transpose", lambda r, c: (w - 1 - c, h - 1 - r)),
+        ]
+    return out
+
+
+class Packer:
+    """A deck's patches on one board, ready for exact-cover searches."""
+
+    def __init__(self, pieces: Sequence[Piece], width: int, height: int, allow_flip: bool = True):
+        if not pieces:
+            raise UsageError("the deck has no patches to pack")
+        ids = [p.id for p in pieces]
+        if len(set(ids)) != len(ids):
+            raise UsageError("patch ids must be distinct to pack a deck")
+        self.pieces = tuple(pieces)
+        self.width, self.height = width, height
+        self.allow_flip = allow_flip
+        self.cells = width * height
+        self.full: Mask = (1 << self.cells) - 1
+        # scan along the shorter side: consecutive bits run down a column when the board is wide
+        if width > height:
+            self.bit_of = {(r, c): c * height + r for r in range(height) for c in range(width)}
+        else:
+            self.bit_of = {(r, c): r * width + c for r in range(height) for c in range(width)}
+        self.cell_of = {bit: cell for cell, bit in self.bit_of.items()}
+        self.placements: list[list[Mask]] = [self._placements(p.shape) for p in self.pieces]
+        self.areas = [p.shape.size for p in self.pieces]
+        self.symmetries = board_symmetries(width, height)
+        sums = 1
+        for area in self.areas:
+            sums |= sums << area
+        self.subset_sums: int = sums
+        """Bit k is set when some subset of the patches covers exactly k cells."""
+
+    def _best_total(self, cap: int) -> int:
+        """The largest area <= cap that some subset of the patches covers exactly."""
+        return (self.subset_sums & ((1 << (cap + 1)) - 1)).bit_length() - 1
+
+    def _placements(self, shape: Shape) -> list[Mask]:
+        masks: dict[Mask, None] = {}
+        for image in shape.orientations(self.allow_flip):
+            if image.height > self.height or image.width > self.width:
+                continue
+            for row in range(self.height - image.height + 1):
+                for col in range(self.width - image.width + 1):
+                    mask = 0
+                    for r, c in image.cells:
+                        mask |= 1 << self.bit_of[(r + row, c + col)]
+                    masks.setdefault(mask, None)
+        return sorted(masks)
+
+    # ----- facts without search --------------------------------------------------------------
+
+    def reach(self) -> list[int]:
+        """Per patch, how many board cells at least one of its placements covers."""
+        out = []
+        for masks in self.placements:
+            union = 0
+            for mask in masks:
+                union |= mask
+            out.append(union.bit_count())
+        return out
+
+    def cells_of(self, mask: Mask) -> frozenset[Cell]:
+        return frozenset(self.cell_of[b] for b in range(self.cells) if mask >> b & 1)
+
+    def _image(self, mask: Mask, sym: Callable[[int, int], Cell]) -> Mask:
+        out = 0
+        for b in range(self.cells):
+            if mask >> b & 1:
+                out |= 1 << self.bit_of[sym(*self.cell_of[b])]
+        return out
+
+    def _anchors(self, allowed: list[list[Mask]]) -> list[list[tuple[int, int, tuple[Mask, ...]]]]:
+        """Per cell: (piece index, piece bit, masks whose first cell is that cell)."""
+        table: list[list[tuple[int, int, tuple[Mask, ...]]]] = [[] for _ in range(self.cells)]
+        for i, masks in enumerate(allowed):
+            by_cell: dict[int, list[Mask]] = {}
+            for mask in masks:
+                by_cell.setdefault((mask & -mask).bit_length() - 1, []).append(mask)
+            for cell, group in by_cell.items():
+                table[cell].append((i, 1 << i, tuple(group)))
+        return table
+
+    # ----- exact fill ------------------------------------------------------------------------
+
+    def _search(self, allowed: list[list[Mask]], occupied: Mask, used: int,
+                on_solution: Callable[[list[tuple[int, Mask]]], None], max_nodes: int | None) -> int:
+        """Algorithm X over the cells not in `occupied`; calls on_solution for each exact cover."""
+        anchors = self._anchors(allowed)
+        full = self.full
+        areas = self.areas
+        free_area = sum(a for i, a in enumerate(areas) if not used >> i & 1)
+        trail: list[tuple[int, Mask]] = []
+        nodes = 0
+        # area pruning is only needed when some patches can be left out
+        prune_area = free_area != (full & ~occupied).bit_count()
+
+        def rec(occ: Mask, used: int, left: int) -> None:
+            nonlocal nodes
+            nodes += 1
+            if max_nodes is not None and nodes > max_nodes:
+                raise _Stop
+            free = full & ~occ
+            if not free:
+                on_solution(trail)
+                return
+            if prune_area and left < free.bit_count():
+                return
+            low = free & -free
+            for i, bit, masks in anchors[low.bit_length() - 1]:
+                if used & bit:
+                    continue
+                for mask in masks:
+                    if not occ & mask:
+                        trail.append((i, mask))
+                        rec(occ | mask, used | bit, left - areas[i])
+                        trail.pop()
+
+        _deep_enough(len(self.pieces))
+        rec(occupied, used, free_area)
+        return nodes
+
+    def _placed(self, trail: Sequence[tuple[int, Mask]]) -> tuple[Placed, ...]:
+        return tuple(sorted((Placed(self.pieces[i].id, self.cells_of(mask)) for i, mask in trail),
+                            key=lambda p: min(p.cells)))
+
+    def fill(self, max_nodes: int | None = DEFAULT_MAX_NODES) -> SearchResult:
+        """One exact fill of the board by a subset of the patches, if there is one."""
+        found: list[tuple[Placed, ...]] = []
+
+        def keep(trail):
+            found.append(self._placed(trail))
+            raise _Stop
+
+        nodes = 0
+        if not self.subset_sums >> self.cells & 1:
+            return SearchResult(None, True, 0)          # no subset of the patches has the board's area
+        try:
+            nodes = self._search(self.placements, 0, 0, keep, max_nodes)
+        except _Stop:
+            if found:
+                return SearchResult(found[0], True, 0, self.cells)
+            return SearchResult(None, False, max_nodes or 0)
+        return SearchResult(None, True, nodes)
+
+    def solutions(self, limit: int | None = None) -> list[tuple[Placed, ...]]:
+        """Every exact fill (up to `limit`), each as its placed patches; no symmetry breaking."""
+        found: list[tuple[Placed, ...]] = []
+
+        def keep(trail):
+            found.append(self._placed(trail))
+            if limit is not None and len(found) >= limit:
+                raise _Stop
+
+        try:
+            self._search(self.placements, 0, 0, keep, None)
+        except _Stop:
+            pass
+        return found
+
+    def _required_piece(self) -> int | None:
+        """A patch every exact fill uses: any, when the deck's area equals the board's."""
+        if sum(self.areas) != self.cells:
+            return None
+        # fewest placements: its orbits are the fewest branches to start from
+        return min(range(len(self.pieces)), key=lambda i: (len(self.placements[i]), i))
+
+    def count(self, limit: int | None = None, symmetry: bool = True) -> CountResult:
+        """Count exact fills, all of them and up to the board's symmetries; the symmetry-broken
+        search is used when every patch is needed (the deck's area equals the board's)."""
+        started = time.perf_counter()
+        found = 0
+        weight = 1
+
+        def tally(_trail):
+            nonlocal found
+            found += weight
+            if limit is not None and found >= limit:
+                raise _Stop
+
+        required = self._required_piece() if symmetry else None
+        limited = False
+        try:
+            if required is None:
+                self._search(self.placements, 0, 0, tally, None)
+            else:
+                for mask, orbit in self._orbit_representatives(self.placements[required]):
+                    weight = orbit
+                    self._search(self.placements, mask, 1 << required, tally, None)
+        except _Stop:
+            limited = True
+        fixed: dict[str, int] = {}
+        up_to = None
+        if symmetry and not limited:
+            for name, sym in self.symmetries[1:]:
+                fixed[name] = self._count_fixed(sym)
+            up_to = (found + sum(fixed.values())) // len(self.symmetries)
+        return CountResult(found, up_to, len(self.symmetries), fixed, limited,
+                           time.perf_counter() - started)
+
+    def _orbit_representatives(self, masks: list[Mask]) -> list[tuple[Mask, int]]:
+        """One placement per orbit under the board symmetries, with the orbit's size."""
+        seen: set[Mask] = set()
+        out = []
+        for mask in masks:
+            if mask in seen:
+                continue
+            orbit = {self._image(mask, sym) for _, sym in self.symmetries}
+            seen |= orbit
+            out.append((mask, len(orbit)))
+        return out
+
+    def _count_fixed(self, sym: Callable[[int, int], Cell]) -> int:
+        allowed = [[m for m in masks if self._image(m, sym) == m] for masks in self.placements]
+        total = 0
+
+        def tally(_trail):
+            nonlocal total
+            total += 1
+
+        self._search(allowed, 0, 0, tally, None)
+        return total
+
+    # ----- largest coverable area ------------------------------------------------------------
+
+    def largest_area(self, max_nodes: int | None = DEFAULT_MAX_NODES,
+                     exact: SearchResult | None = None) -> SearchResult:
+        """The most board cells a subset of the patches covers without overlap (branch and bound:
+        each cell in scan order is either covered by a patch whose first cell it is, or left
+        empty; a branch is cut when even filling every undecided cell cannot beat the best, and
+        a final area must be the area of some subset of the patches)."""
+        exact = exact or self.fill(max_nodes)
+        if exact.solution is not None:
+            return exact
+        anchors = self._anchors(self.placements)
+        full = self.full
+        areas = self.areas
+        best_total = self._best_total
+        best_area = 0
+        best_trail: list[tuple[int, Mask]] = []
+        trail: list[tuple[int, Mask]] = []
+        nodes = 0
+
+        def rec(decided: Mask, used: int, covered: int, left: int) -> None:
+            nonlocal nodes, best_area, best_trail
+            nodes += 1
+            if max_nodes is not None and nodes > max_nodes:
+                raise _Stop
+            if covered > best_area:
+                best_area, best_trail = covered, list(trail)
+            free = full & ~decided
+            if not free or best_total(covered + min(left, free.bit_count())) <= best_area:
+                return
+            low = free & -free
+            for i, bit, masks in anchors[low.bit_length() - 1]:
+                if used & bit:
+                    continue
+                for mask in masks:
+                    if not decided & mask:
+                        trail.append((i, mask))
+                        rec(decided | mask, used | bit, covered + areas[i], left - areas[i])
+                        trail.pop()
+            rec(decided | low, used, covered, left)
+
+        complete = True
+        _deep_enough(self.cells + len(self.pieces))
+        placeable = sum(a for a, masks in zip(areas, self.placements) if masks)
+        try:
+            rec(0, 0, 0, placeable)
+        except _Stop:
+            complete = False
+        solution = self._placed(best_trail) if best_trail else ()
+        return SearchResult(solution, complete, nodes, best_area)

@@ -1,0 +1,39 @@
+"""The print-and-play kit of one edition or variant, e.g. a generated custom deck.
+
+`patchwork build --edition FILE` writes it: for a time-track edition, quilt boards, the time
+board and every tile with backs (leather patches and bonus tile included) in one duplex PDF; for
+a Doodle edition, the 80-sheet score pad and the cards with backs. Built from the same
+components as `patchwork render`, so a custom deck prints exactly like a bundled one.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from toolkit.render import Duplex, RenderOptions, Written, render_component, write_document
+from toolkit.render.paper import Paper
+from toolkit.specs import load_edition
+from toolkit.specs.models import Family
+
+PAD_SHEETS = 80
+"""Sheets of the published Doodle pad."""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "edition"
+
+
+def build_edition(ref: str, out_dir: str | Path, paper: Paper) -> list[Written]:
+    """Write the kit of one edition or variant into `out_dir`; what was written."""
+    edition = load_edition(ref)
+    out = Path(out_dir)
+    name = _slug(edition.name)
+    duplex = Duplex("long")
+    jobs = [("kit", RenderOptions(paper=paper, backs=True, duplex=duplex), "long")]
+    if edition.family is Family.DOODLE:
+        jobs.insert(0, ("pad", RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True), "long"))
+    written: list[Written] = []
+    for kind, options, flip in jobs:
+        document = render_component(kind, edition, options)
+        written += write_document(document, "pdf", out / f"{name}-{kind}.pdf", flip)
+    return written

@@ -1,0 +1,108 @@
+"""The Doodle rules family as the rest of the toolkit sees it: one registered RulesFamily."""
+from __future__ import annotations
+
+import numpy as np
+
+from toolkit.errors import UsageError
+from toolkit.games.family import RulesFamily, Seating, register_family
+from toolkit.games.doodle import results
+from toolkit.specs.models import Edition, Family
+from toolkit.games.text import draw_side_by_side
+
+
+class DoodleFamily(RulesFamily):
+    family = Family.DOODLE
+    kernel_modules = ("toolkit.games.doodle.kernel",)
+    loop_modules = ("toolkit.bots.doodle.loop",)
+    action_example = "draw"
+
+    def engine(self):
+        from toolkit.games.doodle import ENGINE
+
+        return ENGINE
+
+    def seats(self, edition: Edition, players: int | None) -> int:
+        if players is None:
+            return max(edition.players_min, 1)
+        high = edition.players_max
+        if players < edition.players_min or (high is not None and players > high):
+            allowed = f"{edition.players_min} to {high}" if high is not None else f"at least {edition.players_min}"
+            raise UsageError(f"{edition.name} is played by {allowed} player(s), got {players}")
+        return players
+
+    def shapes_in_play(self, game) -> list[tuple[str, str]]:
+        if game.is_over:
+            return []
+        phase = game.phase
+        circle = game.circle()
+        if phase == "start":
+            return [("start card", game.sheet(game.current_player).start_card)]
+        if phase == "free-choice":
+            return [("circle", pid) for pid in circle]
+        if phase == "turn" and game.token_card is not None:
+            tok, n = game.token_card, len(circle)
+            shown = [("token card", circle[tok])]
+            if n >= 2:
+                shown.append(("neighbour left", circle[(tok - 1) % n]))
+            if n >= 3:
+                shown.append(("neighbour right", circle[(tok + 1) % n]))
+            return shown
+        return []
+
+    def board_text(self, game) -> str:
+        """The sheets, then the cards a player may draw now as printed (orientation o0)."""
+        text = game.render_text()
+        shown = self.shapes_in_play(game)
+        if shown:
+            shapes = {item.id: item.shape for item in (*game.edition.patches, *game.edition.start_cards)}
+            blocks = [(f"{role} {pid}", shapes[pid].rows()) for role, pid in shown]
+            text += "\n" + "\n".join(["cards in play (as printed, o0; 'shapes ID' draws every orientation):",
+                                      *draw_side_by_side(blocks)])
+        return text
+
+    def default_bots(self, edition: Edition) -> str:
+        return ",".join(["random"] * max(edition.players_min, 1))
+
+    def seating(self, bots: tuple, edition: Edition, text: str) -> Seating:
+        """One bot per player (one bot: the solo game); seat k is bot k in every game."""
+        players_max = edition.players_max
+        if len(bots) < edition.players_min or (players_max is not None and len(bots) > players_max):
+            upper = "any number" if players_max is None else str(players_max)
+            raise UsageError(f"--bots: '{edition.name}' takes {edition.players_min}..{upper} players, got {len(bots)}")
+        rule = ("Doodle solo: one seat, no swap" if len(bots) == 1 else
+                "Doodle with several players: seat k is played by bot k in every game, nothing rotates")
+        return Seating(tuple(bots), 1, rule)
+
+    def check_tables(self, edition: Edition) -> None:
+        from toolkit.games.doodle.kernel import build_tables
+
+        build_tables(edition)
+
+    def play(self, edition, bots, game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:
+        from toolkit.bots.doodle.loop import play_doodle
+
+        return play_doodle(edition, bots, game_rngs, bot_rngs)
+
+    def tally(self, edition, out, swap):
+        return results.tally_doodle(out, len(edition.start_cards))
+
+    def outcomes(self, out, per_deal):
+        return results.doodle_outcomes(out)
+
+    def metrics(self, editions, bots, per_deal):
+        return results.doodle_metrics(len(bots), max(e.rounds for e in editions))
+
+    def figures(self, tally, edition, seating):
+        return results.doodle_figures(tally, edition, seating.bots)
+
+    def summary_rows(self, figures):
+        return results.summary_rows(figures)
+
+    def report_sections(self, figures):
+        return results.report_sections(figures)
+
+    def comparison_chart(self, base, variant):
+        return results.comparison_chart(base, variant)
+
+
+FAMILY = register_family(DoodleFamily())

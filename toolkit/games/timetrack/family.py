@@ -1,0 +1,104 @@
+"""The time-track rules family (classic, Christmas, anniversary with Automa, Express) as the rest
+of the toolkit sees it: one registered RulesFamily."""
+from __future__ import annotations
+
+import numpy as np
+
+from toolkit.errors import UsageError
+from toolkit.games.family import RulesFamily, Seating, register_family
+from toolkit.games.timetrack import results
+from toolkit.specs.models import Edition, Family
+
+SEATS = 2
+
+
+class TimeTrackFamily(RulesFamily):
+    family = Family.TIME_TRACK
+    kernel_modules = ("toolkit.games.timetrack.kernel",)
+    loop_modules = ("toolkit.bots.timetrack_loop",)
+    action_example = "buy P17"
+
+    def engine(self):
+        from toolkit.games.timetrack import ENGINE
+
+        return ENGINE
+
+    def seats(self, edition: Edition, players: int | None) -> int:
+        if players is not None and players != SEATS:
+            raise UsageError(f"{edition.name} is played by 2 seats (Automa takes the second seat in solo play), got {players}")
+        return SEATS
+
+    def shapes_in_play(self, game) -> list[tuple[str, str]]:
+        return [] if game.is_over else [("market", pid) for pid in game.window]
+
+    def default_bots(self, edition: Edition) -> str:
+        return "random,random"
+
+    def seating(self, bots: tuple, edition: Edition, text: str) -> Seating:
+        """Two seats; with `automa`, the other bot takes seat 0 and moves first (the Automa rules)
+        whichever order the names were given in; otherwise each deal is played twice, seats swapped."""
+        from toolkit.bots.registry import AUTOMA
+
+        if len(bots) != SEATS:
+            raise UsageError(f"--bots: a time-track game has 2 seats, got {len(bots)} bot(s) ('{text}')")
+        automas = [b for b in bots if b.kind == AUTOMA]
+        if len(automas) == 2:
+            raise UsageError("--bots: automa plays against one player bot, not against itself")
+        if not automas:
+            return Seating(tuple(bots), 2,
+                           "each deal is played twice with seats swapped: bot 0 in seat 0, then bot 1 in seat 0")
+        automa = automas[0]
+        if edition.automa is None:
+            raise UsageError(f"--bots: edition '{edition.name}' has no Automa deck, so 'automa' cannot play it")
+        decks = [name for name, _ in edition.automa.decks]
+        if automa.automa_deck not in decks:
+            raise UsageError(f"--automa-deck '{automa.automa_deck}' is not a deck of '{edition.name}' "
+                             f"(decks: {', '.join(decks)})")
+        levels = [lv.level for lv in edition.automa.levels]
+        if automa.automa_level not in levels:
+            raise UsageError(f"--automa-level {automa.automa_level} is not a level of '{edition.name}' "
+                             f"(levels: {', '.join(map(str, levels))})")
+        player = bots[0] if bots[1].kind == AUTOMA else bots[1]
+        return Seating((player, automa), 1,
+                       "Automa: the player bot sits in seat 0 and always moves first (Automa rules); no swap")
+
+    def check_tables(self, edition: Edition) -> None:
+        from toolkit.games.timetrack.tables import tables_for
+
+        tables_for(edition)
+
+    def play(self, edition, bots, game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:
+        from toolkit.bots.registry import AUTOMA
+        from toolkit.bots.timetrack_loop import play_time_track
+        from toolkit.games.timetrack.tables import tables_for
+
+        tables = tables_for(edition)
+        deck = 0
+        for bot in bots:
+            if bot.kind == AUTOMA:
+                deck = tables.deck_names.index(bot.automa_deck)
+        return play_time_track(tables.arrays, bots, game_rngs, bot_rngs, swap, deck)
+
+    def tally(self, edition, out, swap):
+        return results.tally_time_track(out, swap)
+
+    def outcomes(self, out, per_deal):
+        return results.time_track_outcomes(out, per_deal)
+
+    def metrics(self, editions, bots, per_deal):
+        return results.time_track_metrics(per_deal)
+
+    def figures(self, tally, edition, seating):
+        return results.time_track_figures(tally, edition, seating.bots, seating.swaps)
+
+    def summary_rows(self, figures):
+        return results.summary_rows(figures)
+
+    def report_sections(self, figures):
+        return results.report_sections(figures)
+
+    def comparison_chart(self, base, variant):
+        return results.comparison_chart(base, variant)
+
+
+FAMILY = register_family(TimeTrackFamily())

@@ -1,0 +1,71 @@
+"""numba's compiled-code cache, keyed by the source of every kernel module.
+
+numba keys a cached function by its own file only: a kernel or chooser edited in another module
+would leave a stale compiled turn loop in the cache. So before any kernel is compiled, the cache
+is pointed at a folder named after a digest of the source of every module under toolkit/ that
+compiles functions (and the numba version): any edit there selects a fresh folder, nothing is
+deleted, and an unchanged install keeps finding its compiled kernels.
+
+The folder is `$PATCHWORK_CACHE_DIR`, else `$XDG_CACHE_HOME/patchwork-toolkit`, else
+`~/.cache/patchwork-toolkit`, then `numba-<digest>`; when none is writable, numba compiles in
+memory. Every kernel module imports `njit` from here, so this runs before the first decorator.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numba
+from numba import njit  # noqa: F401  (kernel modules import it from here)
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def kernel_sources() -> list[Path]:
+    """The modules of the toolkit that compile functions with numba (they import this module)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        if "toolkit.jit import" in text:
+            found.append(path)
+    return found
+
+
+def cache_key() -> str:
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in kernel_sources():
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_root() -> Path:
+    if os.environ.get("PATCHWORK_CACHE_DIR"):
+        return Path(os.environ["PATCHWORK_CACHE_DIR"])
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "patchwork-toolkit"
+    return Path.home() / ".cache" / "patchwork-toolkit"
+
+
+def _configure() -> str | None:
+    if numba.config.CACHE_DIR:  # the user chose a cache folder (NUMBA_CACHE_DIR): keep theirs
+        return numba.config.CACHE_DIR
+    for root in (_cache_root(), Path(tempfile.gettempdir()) / "patchwork-toolkit"):
+        folder = root / f"numba-{cache_key()}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            probe = folder / ".writable"
+            probe.touch()
+        except OSError:
+            continue
+        numba.config.CACHE_DIR = str(folder)
+        return str(folder)
+    return None
+
+
+CACHE_DIR = _configure()
+"""Where compiled kernels are cached in this process (None: in memory only)."""

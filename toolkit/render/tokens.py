@@ -1,0 +1,108 @@
+"""Cut-out tokens that make a printed kit playable: button tiles, time tokens, the neutral token
+(time-track games) and the Doodle token, all two-sided and on one grid of equal squares.
+
+The button tiles are those the published games ship (the rulebooks' component lists): the board
+an edition is played on decides which set, so a variant of Express gets Express's buttons.
+"""
+from __future__ import annotations
+
+from toolkit.render.imposition import BLEED_MM, Piece
+from toolkit.render.scene import Circle, Item, Poly, Rect, Text
+from toolkit.render.theme import (
+    BUTTON_FILL,
+    BUTTON_RIM,
+    HAIRLINE,
+    INK,
+    button,
+    darker,
+    hourglass,
+    pt_for_height,
+)
+from toolkit.specs.models import Edition, Family
+
+TOKEN_MM = 18.0
+"""Side of every square token: big enough to pick up, small enough to fit 80 on a sheet."""
+
+CLASSIC_BUTTONS: tuple[tuple[int, int], ...] = ((1, 32), (5, 12), (10, 5), (20, 1))
+"""(value, count) of the button tiles of classic Patchwork (and its Christmas and anniversary
+editions): 162 buttons in all."""
+EXPRESS_BUTTONS: tuple[tuple[int, int], ...] = ((1, 12), (2, 9), (5, 8))
+"""(value, count) of the button tiles of Patchwork Express: 70 buttons in all."""
+BUTTONS_BY_TRACK = {"express": EXPRESS_BUTTONS}
+"""Time-track id -> its game's button tiles; any other board uses CLASSIC_BUTTONS."""
+
+PLAYER_COLOURS = (("#9bc53d", "lime green"), ("#f4c430", "yellow"))
+"""Time tokens, as in the published games (lime green / green and yellow)."""
+BUTTON_CREAM = "#efe4cc"
+NEUTRAL_FILL = "#3b3b3b"
+DOODLE_TOKEN_FILL = "#c8553d"
+
+
+def button_tiles(edition: Edition) -> tuple[tuple[int, int], ...]:
+    """(value, count) of the button tiles the edition is played with."""
+    track = edition.time_track
+    return BUTTONS_BY_TRACK.get(track.id, CLASSIC_BUTTONS) if track is not None else CLASSIC_BUTTONS
+
+
+def _field(colour: str) -> list[Item]:
+    b = BLEED_MM
+    return [Rect(-b, -b, TOKEN_MM + 2 * b, TOKEN_MM + 2 * b, None, HAIRLINE, colour)]
+
+
+def button_token(value: int) -> tuple[Item, ...]:
+    """A button tile: a big button bearing its value."""
+    s = TOKEN_MM
+    items = _field(BUTTON_CREAM)
+    items += button(s / 2, s / 2, s * 0.4, BUTTON_FILL, BUTTON_RIM, holes=False)
+    size = pt_for_height(s * (0.32 if value < 10 else 0.26))
+    items.append(Text(s / 2, s / 2 + s * (0.16 if value < 10 else 0.13), str(value), size, "middle", True, "#ffffff"))
+    return tuple(items)
+
+
+def time_token(colour: str) -> tuple[Item, ...]:
+    s = TOKEN_MM
+    items = _field(colour)
+    items.append(Circle(s / 2, s / 2, s * 0.4, darker(colour, 0.55), 0.6, colour))
+    items += hourglass(s / 2, s / 2, s * 0.5, INK)
+    return tuple(items)
+
+
+def _marker(fill: str, word: str) -> tuple[Item, ...]:
+    """A dark square with an arrow: it marks a place between two patches (or cards)."""
+    s = TOKEN_MM
+    items = _field(fill)
+    items.append(Poly(((s * 0.5, s * 0.14), (s * 0.78, s * 0.5), (s * 0.6, s * 0.5), (s * 0.6, s * 0.62),
+                       (s * 0.4, s * 0.62), (s * 0.4, s * 0.5), (s * 0.22, s * 0.5)), True, "#ffffff", 0.3, "#ffffff"))
+    items.append(Text(s / 2, s * 0.86, word, 6.0, "middle", True, "#ffffff"))
+    return tuple(items)
+
+
+def token_pieces(edition: Edition) -> list[Piece]:
+    """Every token of the edition, each with its back (the same face: tokens are two-sided)."""
+    pieces: list[Piece] = []
+    if edition.family is Family.DOODLE:
+        face = _marker(DOODLE_TOKEN_FILL, "TOKEN")
+        return [Piece(TOKEN_MM, TOKEN_MM, face, face, "doodle-token")]
+    for value, count in button_tiles(edition):
+        face = button_token(value)
+        pieces += [Piece(TOKEN_MM, TOKEN_MM, face, face, f"button-{value}") for _ in range(count)]
+    players = edition.players_max or edition.players_min
+    for seat in range(max(1, players)):
+        colour, name = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+        face = time_token(colour)
+        pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, f"time-token-{name.replace(' ', '-')}"))
+    face = _marker(NEUTRAL_FILL, "NEUTRAL")
+    pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, "neutral-token"))
+    return pieces
+
+
+def token_counts(edition: Edition) -> list[tuple[str, int]]:
+    """What the token sheet holds, in words (`3 time tokens`), for the build summary and the rules
+    reference: (text, count) pairs."""
+    if edition.family is Family.DOODLE:
+        rows = [("Doodle token", 1)]
+    else:
+        players = edition.players_max or edition.players_min
+        rows = [(f"{value}-button tile", count) for value, count in button_tiles(edition)]
+        rows += [("time token", max(1, players)), ("neutral token", 1)]
+    return [(f"{count} {noun}{'' if count == 1 else 's'}", count) for noun, count in rows]

@@ -1,0 +1,298 @@
+"""Statistics of simulation results: intervals, paired differences and mergeable integer tallies.
+
+Every figure the simulator reports is computed from a `Tally`: named int64 sums and integer
+histograms. Games produce integers (scores, plies, wins), so a tally's sums are exact and adding
+two tallies gives bit for bit what one run over both seed ranges would give, in any order. That
+is what makes results independent of the number of workers and of the backend.
+
+Intervals are 95% two-sided: Wilson's score interval for proportions, and the normal
+approximation (sample standard deviation, z = 1.96) for means and paired mean differences; the
+simulator's sample sizes (hundreds of games and more) make the normal approximation sound.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Z95 = 1.959963984540054
+"""Two-sided 95% quantile of the standard normal distribution."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate with its 95% interval (low/high None when the sample cannot give one)."""
+
+    estimate: float | None
+    low: float | None
+    high: float | None
+    n: int
+    """Sample size the estimate rests on."""
+
+    def as_dict(self, digits: int = 6) -> dict:
+        return {
+            "estimate": _round(self.estimate, digits),
+            "low": _round(self.low, digits),
+            "high": _round(self.high, digits),
+            "n": int(self.n),
+        }
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Mean of paired differences (variant minus base), its standard error and 95% interval."""
+
+    mean: float | None
+    se: float | None
+    low: float | None
+    high: float | None
+    p_value: float | None
+    """Two-sided p-value of 'no difference' under the normal approximation."""
+    significant: bool
+    """True when the 95% interval excludes 0."""
+    n: int
+    """Number of pairs (deals)."""
+
+    def as_dict(self, digits: int = 6) -> dict:
+        return {
+            "mean": _round(self.mean, digits),
+            "se": _round(self.se, digits),
+            "low": _round(self.low, digits),
+            "high": _round(self.high, digits),
+            "p_value": _round(self.p_value, digits),
+            "significant": bool(self.significant),
+            "n": int(self.n),
+        }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    if value is None:
+        return None
+    # -0.0 and 0.0 must print the same for byte-identical reports.
+    return round(float(value), digits) + 0.0
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> Interval:
+    """Wilson score interval of a proportion `successes / n`."""
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"need 0 <= successes <= n, got {successes}/{n}")
+    if n == 0:
+        return Interval(None, None, None, 0)
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n))
+    # The exact end points at 0 and n: floating error must not push them past [0, 1].
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(p, low, high, n)
+
+
+def _variance(n: int, total: float, total_sq: float) -> float | None:
+    """Sample variance from the count, sum and sum of squares (exact integers in practice)."""
+    if n < 2:
+        return None
+    if isinstance(total, (int, np.integer)) and isinstance(total_sq, (int, np.integer)):
+        # Integer arithmetic first: n*sum_sq - sum^2 is exact, so no cancellation error.
+        numerator = int(n) * int(total_sq) - int(total) * int(total)
+        return max(numerator, 0) / (n * (n - 1))
+    var = (total_sq - total * total / n) / (n - 1)
+    return max(var, 0.0)
+
+
+def mean_interval(n: int, total: float, total_sq: float, z: float = Z95, scale: float = 1.0) -> Interval:
+    """Mean with its normal 95% interval from count, sum and sum of squares; values times `scale`."""
+    if n <= 0:
+        return Interval(None, None, None, 0)
+    mean = total / n * scale
+    var = _variance(int(n), total, total_sq)
+    if var is None:
+        return Interval(mean, None, None, int(n))
+    se = math.sqrt(var / n) * abs(scale)
+    return Interval(mean, mean - z * se, mean + z * se, int(n))
+
+
+def paired_difference(n: int, sum_d: float, sum_d2: float, z: float = Z95, scale: float = 1.0) -> PairedDifference:
+    """Paired estimate from the n per-pair differences d (their sum and sum of squares).
+
+    `scale` converts a per-pair difference to the reported unit (e.g. 1/2 when a pair's outcome
+    is the sum over its two seat-swapped games).
+    """
+    if n <= 0:
+        return PairedDifference(None, None, None, None, None, False, 0)
+    mean = sum_d / n * scale
+    var = _variance(int(n), sum_d, sum_d2)
+    if var is None:
+        return PairedDifference(mean, None, None, None, None, False, int(n))
+    se = math.sqrt(var / n) * abs(scale)
+    if se == 0.0:
+        # Every pair differs by the same amount: a nonzero constant difference is certain.
+        significant = mean != 0
+        return PairedDifference(mean, 0.0, mean, mean, 0.0 if significant else 1.0, significant, int(n))
+    t = mean / se
+    p = math.erfc(abs(t) / math.sqrt(2.0))
+    low, high = mean - z * se, mean + z * se
+    return PairedDifference(mean, se, low, high, p, bool(low > 0 or high < 0), int(n))
+
+
+# ----- mergeable tallies ---------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Mergeable statistics of some games: named int64 sums and integer histograms.
+
+    `sums[name]` is an int64 array (any shape, fixed per name); `hists[name]` maps an integer value
+    to how many times it occurred. Merging adds both, so it is exact and order-free.
+    """
+
+    sums: dict[str, np.ndarray] = field(default_factory=dict)
+    hists: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    def add(self, name: str, value) -> None:
+        """Add `value` (a number or an int array) to the sum `name`."""
+        array = np.asarray(value, dtype=np.int64)
+        current = self.sums.get(name)
+        if current is None:
+            self.sums[name] = array.copy()
+        else:
+            if current.shape != array.shape:
+                raise ValueError(f"tally '{name}': shape {array.shape} does not match {current.shape}")
+            current += array
+
+    def count(self, name: str, values) -> None:
+        """Add every integer of `values` to the histogram `name`."""
+        flat = np.asarray(values, dtype=np.int64).ravel()
+        hist = self.hists.setdefault(name, {})
+        if flat.size == 0:
+            return
+        keys, counts = np.unique(flat, return_counts=True)
+        for k, c in zip(keys.tolist(), counts.tolist()):
+            hist[k] = hist.get(k, 0) + c
+
+    def merge(self, other: Tally) -> Tally:
+        """Add `other` into this tally and return self."""
+        for name, array in other.sums.items():
+            self.add(name, array)
+        for name, hist in other.hists.items():
+            mine = self.hists.setdefault(name, {})
+            for k, c in hist.items():
+                mine[k] = mine.get(k, 0) + c
+        return self
+
+    def get(self, name: str) -> np.ndarray:
+        return self.sums[name]
+
+    def hist(self, name: str) -> list[tuple[int, int]]:
+        """Histogram `name` as sorted (value, count) pairs."""
+        return sorted(self.hists.get(name, {}).items())
+
+    def equals(self, other: Tally) -> bool:
+        """Exact equality of every sum and histogram (for tests and checks)."""
+        if set(self.sums) != set(other.sums) or set(self.hists) != set(other.hists):
+            return False
+        if any(not np.array_equal(self.sums[k], other.sums[k]) for k in self.sums):
+            return False
+        return all(self.hists[k] == other.hists[k] for k in self.hists)
+
+
+def hist_pairs(t: Tally, name: str) -> list[list[int]]:
+    """A tally's histogram as JSON-ready [value, count] pairs."""
+    return [[v, c] for v, c in t.hist(name)]
+
+
+def mean_of(t: Tally, key: str, n: int, index=None, sq: str | None = None) -> dict:
+    """The mean (with its interval) of a summed tally key over n, optionally one item of an array key."""
+    total = t.get(key) if index is None else t.get(key)[index]
+    total_sq = t.get(sq or f"{key}_sq") if index is None else t.get(sq or f"{key}_sq")[index]
+    return mean_interval(n, int(total), int(total_sq)).as_dict()
+
+
+def merge_all(tallies) -> Tally:
+    """Merge tallies in the given order into a fresh tally."""
+    out = Tally()
+    for tally in tallies:
+        out.merge(tally)
+    return out
+
+
+def hist_summary(pairs: list[tuple[int, int]]) -> dict:
+    """Count, mean, quartiles, min and max of a histogram given as (value, count) pairs."""
+    total = sum(c for _, c in pairs)
+    if total == 0:
+        return {"n": 0, "mean": None, "min": None, "q1": None, "median": None, "q3": None, "max": None}
+
+    def quantile(q: float) -> int:
+        # The smallest value whose cumulative count reaches q of the total (nearest rank).
+        rank = max(1, math.ceil(q * total))
+        seen = 0
+        for value, count in pairs:
+            seen += count
+            if seen >= rank:
+                return value
+        return pairs[-1][0]
+
+    mean = sum(v * c for v, c in pairs) / total
+    return {
+        "n": total,
+        "mean": _round(mean, 6),
+        "min": pairs[0][0],
+        "q1": quantile(0.25),
+        "median": quantile(0.5),
+        "q3": quantile(0.75),
+        "max": pairs[-1][0],
+    }
+
+
+# ----- paired outcomes of balance experiments -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A per-deal outcome that balance pairs, and how to report it."""
+
+    key: str
+    label: str
+    scale: float
+    """Per-deal sum -> reported unit (1 / games or players per deal)."""
+
+
+
+def pair_tally(base: dict[str, np.ndarray], variant: dict[str, np.ndarray], keys: list[str]) -> Tally:
+    """Sums of the per-deal differences (variant - base) and their squares, per metric."""
+    t = Tally()
+    for key in keys:
+        d = variant[key] - base[key]
+        t.add(f"n.{key}", d.shape[0])
+        t.add(f"d.{key}", d.sum())
+        t.add(f"d2.{key}", (d * d).sum())
+        t.add(f"base.{key}", base[key].sum())
+        t.add(f"base2.{key}", (base[key] * base[key]).sum())
+        t.add(f"var.{key}", variant[key].sum())
+        t.add(f"var2.{key}", (variant[key] * variant[key]).sum())
+    return t
+
+
+# ----- text of intervals (terminal tables and reports) -----------------------------------------
+
+
+def pct(iv: dict | None) -> str:
+    """A proportion with its interval: `47.0% [40.2, 53.9]`."""
+    if not iv or iv.get("estimate") is None:
+        return "n/a"
+    text = f"{100 * iv['estimate']:.1f}%"
+    if iv.get("low") is not None:
+        text += f" [{100 * iv['low']:.1f}, {100 * iv['high']:.1f}]"
+    return text
+
+
+def num(iv: dict | None, digits: int = 2) -> str:
+    """A mean with its interval: `-12.30 [-13.99, -10.60]`."""
+    if not iv or iv.get("estimate") is None:
+        return "n/a"
+    text = f"{iv['estimate']:.{digits}f}"
+    if iv.get("low") is not None:
+        text += f" [{iv['low']:.{digits}f}, {iv['high']:.{digits}f}]"
+    return text
