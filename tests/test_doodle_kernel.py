@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.bots.base import make_bot
-from toolkit.bots.doodle.greedy import DoodleGreedyBot, choose_greedy
+from toolkit.bots.doodle.greedy import DoodleGreedyBot, choose_greedy, greedy_tables
 from toolkit.bots.doodle.loop import play_doodle
 from toolkit.errors import NotationError
 from toolkit.games.doodle import DoodleAction, DoodleGame, parse_action
@@ -206,7 +206,7 @@ def test_the_turn_loop_fields_match_the_contract_and_the_game_layer():
     rng = K.game_rng_words([10])[0].copy()
     while not game.is_over:
         if game.current_player == 0:
-            choose_greedy(tables, st_, occ, rng, act)
+            choose_greedy(tables, greedy_tables(tables), st_, occ, rng, act)
         else:
             K.choose_random(tables, st_, occ, rng, act)
         game.apply(game.action_of_row(act))

@@ -47,6 +47,7 @@ BOT_PROVIDERS: dict[tuple[Family, str], tuple[str, ...]] = {
     (Family.TIME_TRACK, "greedy"): ("toolkit.bots.greedy",),
     (Family.DOODLE, "greedy"): ("toolkit.bots.doodle.greedy",),
     (Family.TIME_TRACK, "mcts"): ("toolkit.bots.mcts",),
+    (Family.DOODLE, "expert"): ("toolkit.bots.doodle.expert",),
 }
 """(family, bot name) -> the modules that register its Python bot, imported when it is first asked
 for. Only the modules of the bots a command uses are imported: a broken module cannot break the

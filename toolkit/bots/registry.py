@@ -17,8 +17,9 @@ RANDOM = 0
 GREEDY = 1
 MCTS = 2
 AUTOMA = 3
+EXPERT = 4
 
-KIND_NAMES = {RANDOM: "random", GREEDY: "greedy", MCTS: "mcts", AUTOMA: "automa"}
+KIND_NAMES = {RANDOM: "random", GREEDY: "greedy", MCTS: "mcts", AUTOMA: "automa", EXPERT: "expert"}
 DEFAULT_MCTS_ITERATIONS = 1000
 MAX_MCTS_ITERATIONS = 200_000
 """The search tree keeps about 3 KB per iteration (toolkit.bots.mcts)."""
@@ -66,7 +67,7 @@ class BotSpec:
     name: str
     """Canonical name, e.g. `random`, `mcts:2000`, `automa:3:normal`."""
     kind: int
-    """RANDOM, GREEDY, MCTS or AUTOMA."""
+    """RANDOM, GREEDY, MCTS, AUTOMA or EXPERT."""
     iterations: int = 0
     """MCTS budget per move: iterations, or when negative a time budget of -iterations microseconds
     (`mcts:0.5s`; the compiled loops pass it to the search as is)."""
@@ -126,7 +127,8 @@ for _entry in (
              "UCT search, mcts:N iterations or mcts:Xs seconds per move"),
     BotEntry("automa", Family.TIME_TRACK, AUTOMA, summary="the official solo opponent (Automa editions)"),
     BotEntry("random", Family.DOODLE, RANDOM, summary="uniform over the legal actions"),
-    BotEntry("greedy", Family.DOODLE, GREEDY, summary="one-card look-ahead with the special actions"),
+    BotEntry("greedy", Family.DOODLE, GREEDY, summary="fast: packing pre-filter, one-card look-ahead"),
+    BotEntry("expert", Family.DOODLE, EXPERT, summary="strong: two-turn expectimax over the die"),
 ):
     register(_entry)
 

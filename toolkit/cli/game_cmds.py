@@ -126,6 +126,7 @@ prompt commands:
                        without an ID: the shapes in play now
   legal [PREFIX]       list the legal actions, e.g. 'legal {example}'
   board                show the board again
+  hint                 what the strongest bot of the edition would do and why
   help                 this text
   quit                 stop the game"""
 
@@ -241,6 +242,8 @@ def play_game(
             echo(_show_legal(game, text[len("legal"):].strip()))
         elif word == "board":
             echo(_board_text(game))
+        elif word == "hint":
+            echo(_hint_text(game))
         elif word in ("shapes", "shape", "orient"):
             echo(_shapes_text(game, text.split()[1:]))
         elif word in ("quit", "exit"):
@@ -256,6 +259,18 @@ def play_game(
     if not interactive:
         echo(game.render_text())
     return True
+
+
+HINT_BOT = "expert"
+"""The bot whose `explain(game)` answers `hint` at the prompt."""
+
+
+def _hint_text(game: Any) -> str:
+    try:
+        bot = make_bot(HINT_BOT, game.edition)
+    except ToolkitError as error:
+        return f"no hint for {game.edition.name}: {error}"
+    return bot.explain(game)
 
 
 def _seat_label(game: Any, seat: int) -> str:

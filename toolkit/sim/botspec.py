@@ -2,7 +2,7 @@
 name for the edition's rules family; the family seats them)."""
 from __future__ import annotations
 
-from toolkit.bots.registry import (AUTOMA, DEFAULT_MCTS_ITERATIONS, GREEDY, KIND_NAMES,  # noqa: F401
+from toolkit.bots.registry import (AUTOMA, DEFAULT_MCTS_ITERATIONS, EXPERT, GREEDY, KIND_NAMES,  # noqa: F401
                                    MAX_MCTS_ITERATIONS, MCTS, RANDOM, BotSpec, parse_bot,
                                    reproducibility, split_bots)
 from toolkit.games.family import Seating, family_of

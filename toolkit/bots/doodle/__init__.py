@@ -1,51 +1,11 @@
 """The Doodle bots: compiled choosers over the Doodle kernel, the turn loop that plays them, and
 their Bot wrappers for validated games.
 
-- `greedy` (toolkit.bots.doodle.greedy): the fast tier, one ply with a one-card look-ahead.
-- `expert` (toolkit.bots.doodle.expert): the strong tier, a search over the die rolls and the
-  unseen pile.
+- `greedy` (toolkit.bots.doodle.greedy): the fast tier, a packing pre-filter, one ply and a
+  one-card look-ahead.
+- `expert` (toolkit.bots.doodle.expert): the strong tier, a two-turn expectimax over the die.
 - `loop` (toolkit.bots.doodle.loop): `play_doodle`, the one compiled Doodle turn loop the
   simulator and the tests run.
+
+Every module here takes `njit` from toolkit.jit, so numba's cache is keyed by their source too.
 """
-from __future__ import annotations
-
-import hashlib
-from pathlib import Path
-
-from numba.core import caching
-
-_PACKAGE = Path(__file__).resolve().parent
-_SOURCES = (
-    _PACKAGE.parent.parent / "games" / "rng.py",
-    _PACKAGE.parent.parent / "games" / "doodle" / "kernel.py",
-    *sorted(_PACKAGE.glob("*.py")),
-)
-"""Every source the compiled Doodle bots and loop compile in."""
-
-
-class _DoodleBotsCacheLocator(caching.InTreeCacheLocator):
-    """numba keys the on-disk cache of a function by its own file only, but a chooser or the
-    turn loop compiles the kernel's functions into itself. For this package the key also covers
-    the kernel and every module of the package, so a change to any of them compiles afresh
-    instead of running a stale loop; nothing is deleted."""
-
-    _digest: str | None = None
-
-    def get_source_stamp(self):
-        cls = type(self)
-        if cls._digest is None:
-            digest = hashlib.sha256()
-            for path in _SOURCES:
-                digest.update(path.name.encode() + b"\0" + path.read_bytes())
-            cls._digest = digest.hexdigest()
-        return (super().get_source_stamp(), cls._digest)
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        if not getattr(py_func, "__module__", "").startswith(__name__ + "."):
-            return None
-        return super().from_function(py_func, py_file)
-
-
-if _DoodleBotsCacheLocator not in caching.CacheImpl._locator_classes:
-    caching.CacheImpl._locator_classes.insert(0, _DoodleBotsCacheLocator)

@@ -1,35 +1,46 @@
-"""The `greedy` Doodle bot: every legal draw valued one ply deep, the best re-ranked by the next
-turn's card over the die faces.
+"""The `greedy` Doodle bot, the fast tier: a packing pre-filter, a one-ply evaluation of the
+shortlist, and a look-ahead at the next turn's card over the die faces.
 
-It values every legal draw of the step (the token card whole or cut, the neighbours, the free
-choice) by the coming rectangle score, shaded cells, compactness and isolated holes, then
-re-ranks the best by the expected best drawing of the next turn's card over the die faces (the
-circle is open, so the next card for each roll is known). It uses SINGLE before a scoring when
-that completes a better rectangle (and always in the last scoring), and scores the best
-rectangle. Deterministic: the bot generator is never drawn from (ties go to the first action in
-the kernel's canonical order).
+Every legal drawing of the step (the token card whole or cut, the neighbours, the free choice) is
+pre-filtered by cheap bit counts: the cell sides it lays against shaded cells or the board's edge
+(precomputed contact masks per placement, `GreedyTables`), its cells, how many fall inside the
+rectangle the coming scoring aims at, less the price of the special actions it spends. The
+shortlist is valued one ply deep by `_evaluate`: the best corner rectangle the coming scoring and
+the last scoring can still reach, discounted by the cells missing against the turns left, the
+shaded cells, compactness and isolated holes. Drawings close to the best are re-ranked by the
+expected value of the best drawing of the next turn's card over the die faces (the circle is
+open information). SINGLE before a scoring when it completes a better rectangle, and always in
+the last one; always the best rectangle. Deterministic: the bot generator is never drawn from
+(ties go to the first action in the kernel's canonical order).
 
-`choose_greedy(tables, st, occ, bot_rng, act)` is the compiled chooser the turn loop
-(toolkit.bots.doodle.loop) runs; `DoodleGreedyBot` is the same chooser behind the Bot protocol
-for validated games. For time-track editions the name `greedy` keeps meaning the time-track
-greedy bot: the factory registered here hands those editions to the one registered before it.
+The weights (G_* indices into a float array) trade strength for speed; `GREEDY_WEIGHTS` are the
+fast tier's, and the `expert` tier (toolkit.bots.doodle.expert) reuses the same machinery with a
+wider search. `choose_greedy(tables, aux, st, occ, bot_rng, act)` is the compiled chooser the turn
+loop (toolkit.bots.doodle.loop) runs, `aux = greedy_tables(tables)`; `DoodleGreedyBot` is the
+same chooser behind the Bot protocol for validated games. For time-track editions the name
+`greedy` keeps meaning the time-track greedy bot: the factory registered here hands those
+editions to the one registered before it.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from toolkit.bots import base
 from toolkit.errors import UsageError
 from toolkit.games.doodle.kernel import (
     A_AGAIN,
+    A_CARD,
     A_CUT,
     A_KIND,
     A_NB,
+    A_PIECE,
     A_PLACE,
+    DoodleTables,
     K_DRAW,
+    K_PASS,
     K_SCORE,
     K_SINGLE,
     K_START,
@@ -63,6 +74,7 @@ from toolkit.games.doodle.kernel import (
     row_bits,
     special_mode,
 )
+from toolkit.jit import njit
 from toolkit.specs.models import Edition, Family
 
 
@@ -123,21 +135,32 @@ def _prefix(rows, width, height, pre):
 
 
 @njit(cache=True)
-def _round_potential(pre, width, height, turns_left, spare_single, gw):
+def _round_target(pre, width, height, turns_left, spare_single, gw):
     """How much the coming intermediate scoring can still be worth: the best corner-anchored
-    rectangle, discounted by the cells still missing against what the remaining turns can bring."""
+    rectangle (sides within 2 of each other), discounted by the cells still missing against what
+    the remaining turns can bring. Returns (value, row, col, height, width) of that rectangle
+    (height 0: none). Larger rectangles are tried first, and a size whose full points cannot beat
+    the best so far ends the search, since a rectangle's value never exceeds its points."""
     best = 0.0
+    br = 0
+    bc = 0
+    bh = 0
+    bw = 0
     capacity = gw[G_CELLS_PER_TURN] * turns_left
-    for corner in range(4):
-        for h in range(2, height + 1):
-            r0 = 0 if corner < 2 else height - h
-            for w in range(2, width + 1):
-                if abs(h - w) > 2:
-                    continue
+    load = gw[G_MISSING_LOAD] / capacity if capacity > 0 else 0.0
+    for h in range(height, 1, -1):
+        if h * h + 2 <= best:
+            break
+        for w in range(min(width, h + 2), max(1, h - 3), -1):
+            points = 1.0 * rectangle_points(h, w)
+            if points <= best:
+                break
+            for corner in range(4):
+                r0 = 0 if corner < 2 else height - h
                 c0 = 0 if corner % 2 == 0 else width - w
                 filled = pre[r0 + h, c0 + w] - pre[r0, c0 + w] - pre[r0 + h, c0] + pre[r0, c0]
                 missing = h * w - filled
-                value = 1.0 * rectangle_points(h, w)
+                value = points
                 if missing > 0:
                     if turns_left == 0:
                         if missing > spare_single:
@@ -146,13 +169,36 @@ def _round_potential(pre, width, height, turns_left, spare_single, gw):
                     else:
                         if missing > capacity:
                             continue
-                        value -= missing * (gw[G_MISSING] + gw[G_MISSING_LOAD] * missing / capacity)
+                        value -= missing * (gw[G_MISSING] + load * missing)
                 if value > best:
                     best = value
-    return best
+                    br = r0
+                    bc = c0
+                    bh = h
+                    bw = w
+    return best, br, bc, bh, bw
 
 
-# Greedy weights (tuned with benchmarks/bench_doodle.py).
+@njit(cache=True)
+def _round_potential(pre, width, height, turns_left, spare_single, gw):
+    return _round_target(pre, width, height, turns_left, spare_single, gw)[0]
+
+
+@njit(cache=True)
+def _target_mask(occ_k, width, height, words, turns_left, spare_single, gw, rows, pre, out):
+    """The cells of the rectangle the coming scoring aims at (see _round_target), as mask words."""
+    _rows_of(occ_k, width, height, rows)
+    _prefix(rows, width, height, pre)
+    _, r0, c0, h, w = _round_target(pre, width, height, turns_left, spare_single, gw)
+    for i in range(words):
+        out[i] = 0
+    for r in range(r0, r0 + h):
+        for c in range(c0, c0 + w):
+            cell = r * width + c
+            out[cell >> 6] |= 1 << (cell & 63)
+
+
+# Weights of the fast tier (tuned with benchmarks/bench_doodle_bots.py on seeded solo games).
 G_CELLS_PER_TURN = 0
 G_MISSING = 1
 G_MISSING_LOAD = 2
@@ -165,7 +211,16 @@ G_SINGLE_GAIN = 8
 G_BEST = 9
 G_SPECIAL_HORIZON = 10
 G_LOOKAHEAD = 11
-GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 10.0])
+G_SHORTLIST = 12
+G_NEXT_SHORTLIST = 13
+G_CONTACT = 14
+G_TARGET = 15
+G_MARGIN = 16
+G_SIDES = 17
+G_FUTURE = 18
+G_PLIES = 19
+G_SECOND_PLY = 20
+GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0, 1.0, 1.0, 3.0])
 
 
 @njit(cache=True)
@@ -190,10 +245,13 @@ def _turns_left_in_game(params, st):
 
 
 @njit(cache=True)
-def _evaluate(rows, width, height, pre, turns_left, spare_single, gw):
+def _evaluate(rows, width, height, pre, turns_left, later, spare_single, gw):
     _prefix(rows, width, height, pre)
     filled = pre[height, width]
     value = gw[G_ROUND] * _round_potential(pre, width, height, turns_left, spare_single, gw)
+    if later > 0 and gw[G_FUTURE] != 0.0:
+        # Cells score again later: the rectangle the last scoring can still reach counts too.
+        value += gw[G_FUTURE] * _round_potential(pre, width, height, turns_left + later, spare_single, gw)
     if gw[G_BEST] != 0.0:
         value += gw[G_BEST] * best_in_rows(rows, width, height)[0]
     value += gw[G_FILLED] * filled
@@ -203,7 +261,65 @@ def _evaluate(rows, width, height, pre, turns_left, spare_single, gw):
 
 
 @njit(cache=True)
-def choose_greedy_weighted(tables, st, occ, bot_rng, act, gw):
+def _score_step(tables, st, occ, act, gw, single_mode):
+    """The scoring step: SINGLE first when it grows the rectangle enough (always in the last
+    scoring, where an unused SINGLE is a point thrown away), then the best rectangle."""
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    k = st[S_SEAT]
+    rows = np.empty(height, dtype=np.int64)
+    _rows_of(occ[k], width, height, rows)
+    now = best_in_rows(rows, width, height)
+    last_round = st[S_ROUND] == params[P_ROUNDS] - 1
+    if single_mode != 0:
+        best_gain = -1
+        best_cell = -1
+        for cell in range(width * height):
+            r = cell // width
+            c = cell % width
+            if (rows[r] >> c) & 1:
+                continue
+            rows[r] |= 1 << c
+            gain = best_in_rows(rows, width, height)[0] - now[0]
+            rows[r] &= ~(1 << c)
+            if gain > best_gain:
+                best_gain = gain
+                best_cell = cell
+        if best_cell >= 0 and (last_round or best_gain >= gw[G_SINGLE_GAIN]):
+            put_action(act.reshape(1, NA), 0, K_SINGLE, -1, 0, -1, 0, best_cell, 0, 0, 0,
+                       SP_SINGLE + 1 if single_mode == 2 else 0)
+            return
+    put_action(act.reshape(1, NA), 0, K_SCORE, -1, 0, -1, 0, now[1], now[2], now[3], now[4], 0)
+
+
+@njit(cache=True)
+def _contact(aux, g, board, words):
+    """Cell sides of placement g that meet a shaded cell or the board's edge: the packing
+    pre-filter's measure."""
+    touch = aux.border_edges[g]
+    for d in range(4):
+        for w in range(words):
+            touch += popcount(aux.contact_masks[g, d, w] & board[w])
+    return touch
+
+
+@njit(cache=True)
+def _shortlist_insert(keys, items, size, key, item):
+    """Keep the `size` largest keys (first come first on ties) in descending order."""
+    if key <= keys[size - 1]:
+        return
+    j = size - 1
+    while j > 0 and keys[j - 1] < key:
+        keys[j] = keys[j - 1]
+        items[j] = items[j - 1]
+        j -= 1
+    keys[j] = key
+    items[j] = item
+
+
+@njit(cache=True)
+def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     """The greedy chooser with explicit weights (see choose_greedy)."""
     masks = tables.place_masks
     params = tables.params
@@ -212,96 +328,283 @@ def choose_greedy_weighted(tables, st, occ, bot_rng, act, gw):
     words = params[P_WORDS]
     k = st[S_SEAT]
     phase = st[S_PHASE]
-    rows = np.empty(height, dtype=np.int64)
-    pre = np.empty((height + 1, width + 1), dtype=np.int64)
     single_mode = special_mode(params, st, k, SP_SINGLE)
     if phase == PH_SCORE:
-        _rows_of(occ[k], width, height, rows)
-        now = best_in_rows(rows, width, height)
-        last_round = st[S_ROUND] == params[P_ROUNDS] - 1
-        if single_mode != 0:
-            # SINGLE before scoring: when it grows the rectangle enough, or always in the last
-            # scoring, where an unused SINGLE (or AGAIN) is a point thrown away.
-            best_gain = -1
-            best_cell = -1
-            for cell in range(width * height):
-                r = cell // width
-                c = cell % width
-                if (rows[r] >> c) & 1:
-                    continue
-                rows[r] |= 1 << c
-                gain = best_in_rows(rows, width, height)[0] - now[0]
-                rows[r] &= ~(1 << c)
-                if gain > best_gain:
-                    best_gain = gain
-                    best_cell = cell
-            if best_cell >= 0 and (last_round or best_gain >= gw[G_SINGLE_GAIN]):
-                put_action(act.reshape(1, NA), 0, K_SINGLE, -1, 0, -1, 0, best_cell, 0, 0, 0,
-                     SP_SINGLE + 1 if single_mode == 2 else 0)
-                return
-        put_action(act.reshape(1, NA), 0, K_SCORE, -1, 0, -1, 0, now[1], now[2], now[3], now[4], 0)
+        _score_step(tables, st, occ, act, gw, single_mode)
         return
     acts = list_actions(tables, st, occ)
     turns_left = _turns_left_in_round(params, st)
     game_left = _turns_left_in_game(params, st)
-    spare = 0
-    if single_mode != 0:
-        spare = 1
+    later = game_left - turns_left
+    spare = 1 if single_mode != 0 else 0
     occ_k = occ[k]
-    tmp = np.empty(words, dtype=np.int64)
-    best_value = -1e18
-    best_i = 0
     # A special action unused at the end is worth nothing, so its price falls as the game runs out.
     special_cost = gw[G_SPECIAL] * min(1.0, game_left / gw[G_SPECIAL_HORIZON]) if game_left > 2 else 0.25
-    # Many draws land on the same cells at the same price (the same piece from several cuts or
-    # cards): evaluate each (placement, number of specials) once; the first in order keeps ties.
-    seen = np.zeros(masks.shape[0], dtype=np.int64)
-    values = np.full(acts.shape[0], -1e18)
-    costs = np.zeros(acts.shape[0])
+    # Pre-filter: every drawing by the cells it shades and how snugly it packs, less the price of
+    # the special actions it spends; only the shortlist gets the full evaluation.
+    # Pre-filter: every drawing by how snugly it packs (shaded neighbours and board edges it
+    # touches), its cells and how many fall in the rectangle the coming scoring aims at, less the
+    # price of the special actions it spends; only the shortlist (and passing) is evaluated.
+    size = int(gw[G_SHORTLIST])
+    keys = np.full(size, -1e18)
+    items = np.full(size, -1, dtype=np.int64)
+    rows = np.empty(height, dtype=np.int64)
+    pre = np.empty((height + 1, width + 1), dtype=np.int64)
+    target = np.empty(words, dtype=np.int64)
+    _target_mask(occ_k, width, height, words, turns_left, spare, gw, rows, pre, target)
+    pass_i = -1
+    # The same shape often comes from several sources (a card and a cut piece of its neighbour,
+    # one cell from many cuts): its drawings are pre-filtered once, from the source that spends
+    # the fewest special actions (the first in canonical order among those).
+    seen_shape = np.empty(acts.shape[0], dtype=np.int64)
+    seen_uses = np.empty(acts.shape[0], dtype=np.int64)
+    seen = 0
+    skip = False
+    oc = st[S_CIRCLE_AT]
     for i in range(acts.shape[0]):
         kind = acts[i, A_KIND]
         if kind == K_SINGLE:
             continue
-        if kind == K_DRAW:
-            uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
-            g = acts[i, A_PLACE]
-            if (seen[g] >> uses) & 1:
-                continue
-            seen[g] |= 1 << uses
+        if kind == K_PASS:
+            pass_i = i
+            continue
+        g = acts[i, A_PLACE]
+        uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
+        if kind == K_DRAW and (i == 0 or acts[i - 1, A_KIND] != K_DRAW or acts[i, A_CARD] != acts[i - 1, A_CARD]
+                               or acts[i, A_NB] != acts[i - 1, A_NB] or acts[i, A_CUT] != acts[i - 1, A_CUT]
+                               or acts[i, A_PIECE] != acts[i - 1, A_PIECE]):
+            patch = st[oc + acts[i, A_CARD]]
+            shape = tables.patch_shape[patch] if acts[i, A_CUT] < 0 else tables.cut_piece[patch, acts[i, A_CUT], acts[i, A_PIECE]]
+            skip = False
+            for s in range(seen):
+                if seen_shape[s] == shape and seen_uses[s] <= uses:
+                    skip = True
+                    break
+            if not skip:
+                seen_shape[seen] = shape
+                seen_uses[seen] = uses
+                seen += 1
+        if skip and kind == K_DRAW:
+            continue
+        inside = 0
+        for w in range(words):
+            inside += popcount(masks[g, w] & target[w])
+        key = (gw[G_CONTACT] * _contact(aux, g, occ_k, words) - gw[G_SIDES] * aux.sides[g]
+               + gw[G_FILLED] * aux.cells[g] + gw[G_TARGET] * inside - uses * special_cost)
+        _shortlist_insert(keys, items, size, key, i)
+    count = 0
+    items_all = np.empty(size + 1, dtype=np.int64)
+    for j in range(size):
+        if items[j] >= 0:
+            items_all[count] = items[j]
+            count += 1
+    if pass_i >= 0:
+        items_all[count] = pass_i
+        count += 1
+    # Canonical order, so ties keep the first action.
+    items_all = np.sort(items_all[:count])
+    tmp = np.empty(words, dtype=np.int64)
+    values = np.full(count, -1e18)
+    costs = np.zeros(count)
+    best_value = -1e18
+    best_j = 0
+    for j in range(count):
+        i = items_all[j]
         for w in range(words):
             tmp[w] = occ_k[w]
         cost = 0.0
+        kind = acts[i, A_KIND]
         if kind == K_START or kind == K_DRAW:
             g = acts[i, A_PLACE]
             for w in range(words):
                 tmp[w] |= masks[g, w]
-            if acts[i, A_NB] != 0:
-                cost += special_cost
-            if acts[i, A_CUT] >= 0:
-                cost += special_cost
-            if acts[i, A_AGAIN] != 0:
-                cost += special_cost
+            cost = special_cost * ((acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0))
         _rows_of(tmp, width, height, rows)
-        value = _evaluate(rows, width, height, pre, turns_left, spare, gw) - cost
-        values[i] = value
-        costs[i] = cost
-        if value > best_value:
-            best_value = value
-            best_i = i
+        values[j] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw) - cost
+        costs[j] = cost
+        if values[j] > best_value:
+            best_value = values[j]
+            best_j = j
     depth = int(gw[G_LOOKAHEAD])
     if depth > 0 and turns_left > 0 and (phase == PH_START or phase == PH_TURN):
-        best_i = _look_ahead(tables, st, occ_k, acts, values, costs, depth, turns_left, spare, gw, best_i)
-    for j in range(NA):
-        act[j] = acts[best_i, j]
+        best_j = _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, turns_left, later, spare, gw,
+                             best_j)
+    for c in range(NA):
+        act[c] = acts[items_all[best_j], c]
 
 
 @njit(cache=True)
-def _look_ahead(tables, st, occ_k, acts, values, costs, depth, turns_left, spare, gw, best_i):
+def _best_next(tables, aux, board, target, shape, turns_left, later, spare, gw, rows, pre, trial, keys, items):
+    """The value of the best drawing of `shape` on `board` (or of passing), by the same pre-filter
+    and evaluation as the move itself."""
+    masks = tables.place_masks
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    size = keys.shape[0]
+    keys[:] = -1e18
+    items[:] = -1
+    first = tables.shape_first[shape]
+    for g in range(first, first + tables.shape_count[shape]):
+        if not fits(masks, g, board, words):
+            continue
+        inside = 0
+        for w in range(words):
+            inside += popcount(masks[g, w] & target[w])
+        key = gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g] + gw[G_TARGET] * inside
+        _shortlist_insert(keys, items, size, key, g)
+    _rows_of(board, width, height, rows)
+    best = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+    for j in range(size):
+        g = items[j]
+        if g < 0:
+            break
+        for w in range(words):
+            trial[w] = board[w] | masks[g, w]
+        _rows_of(trial, width, height, rows)
+        v = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
+    """Expected value, over the die faces, of the best plain drawing of the card each face makes
+    the token card (circle `circ[:n]`, first card after the token at `nxt`); `turns_left` are the
+    draws left after that one."""
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    die = tables.die
+    rows = np.empty(height, dtype=np.int64)
+    pre = np.empty((height + 1, width + 1), dtype=np.int64)
+    if n <= 0:
+        _rows_of(board, width, height, rows)
+        return _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+    trial = np.empty(words, dtype=np.int64)
+    target = np.empty(words, dtype=np.int64)
+    size = int(gw[G_NEXT_SHORTLIST])
+    keys = np.empty(size)
+    items = np.empty(size, dtype=np.int64)
+    _target_mask(board, width, height, words, turns_left, spare, gw, rows, pre, target)
+    nfaces = die.shape[0]
+    face_value = np.empty(nfaces)
+    total = 0.0
+    for f in range(nfaces):
+        pos = (nxt + die[f] - 1) % n
+        done = -1
+        for e in range(f):
+            if circ[(nxt + die[e] - 1) % n] == circ[pos]:
+                done = e
+                break
+        if done >= 0:
+            face_value[f] = face_value[done]
+        else:
+            face_value[f] = _best_next(tables, aux, board, target, tables.patch_shape[circ[pos]], turns_left, later,
+                                       spare, gw, rows, pre, trial, keys, items)
+        total += face_value[f]
+    return total / nfaces
+
+
+@njit(cache=True)
+def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
+    """Like _expect_one, two turns deep: for each face, the best few drawings of its card (and
+    passing) are valued by _expect_one on the circle that card leaves behind."""
+    masks = tables.place_masks
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    die = tables.die
+    if n <= 1 or turns_left <= 0:
+        return _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw)
+    rows = np.empty(height, dtype=np.int64)
+    pre = np.empty((height + 1, width + 1), dtype=np.int64)
+    target = np.empty(words, dtype=np.int64)
+    trial = np.empty(words, dtype=np.int64)
+    size = int(gw[G_NEXT_SHORTLIST])
+    keys = np.empty(size)
+    items = np.empty(size, dtype=np.int64)
+    keep = int(gw[G_SECOND_PLY])
+    option_value = np.empty(size + 1)
+    option_place = np.empty(size + 1, dtype=np.int64)
+    circ2 = np.empty(n - 1, dtype=np.int64)
+    _target_mask(board, width, height, words, turns_left, spare, gw, rows, pre, target)
+    nfaces = die.shape[0]
+    face_value = np.empty(nfaces)
+    total = 0.0
+    for f in range(nfaces):
+        pos = (nxt + die[f] - 1) % n
+        done = -1
+        for e in range(f):
+            if (nxt + die[e] - 1) % n == pos:
+                done = e
+                break
+        if done >= 0:
+            face_value[f] = face_value[done]
+            total += face_value[f]
+            continue
+        shape = tables.patch_shape[circ[pos]]
+        keys[:] = -1e18
+        items[:] = -1
+        first = tables.shape_first[shape]
+        for g in range(first, first + tables.shape_count[shape]):
+            if not fits(masks, g, board, words):
+                continue
+            inside = 0
+            for w in range(words):
+                inside += popcount(masks[g, w] & target[w])
+            key = gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g] + gw[G_TARGET] * inside
+            _shortlist_insert(keys, items, size, key, g)
+        # Options: passing, then the shortlisted drawings, each valued one ply deep.
+        options = 0
+        _rows_of(board, width, height, rows)
+        option_value[0] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+        option_place[0] = -1
+        options = 1
+        for j in range(size):
+            g = items[j]
+            if g < 0:
+                break
+            for w in range(words):
+                trial[w] = board[w] | masks[g, w]
+            _rows_of(trial, width, height, rows)
+            option_value[options] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+            option_place[options] = g
+            options += 1
+        for i in range(pos, n - 1):
+            circ2[i] = circ[i + 1]
+        for i in range(pos):
+            circ2[i] = circ[i]
+        nxt2 = pos % (n - 1)
+        best = -1e18
+        for _ in range(min(keep, options)):
+            top = 0
+            for j in range(1, options):
+                if option_value[j] > option_value[top]:
+                    top = j
+            if option_value[top] < -1e17:
+                break
+            option_value[top] = -1e18
+            g = option_place[top]
+            for w in range(words):
+                trial[w] = board[w] | (masks[g, w] if g >= 0 else 0)
+            v = _expect_one(tables, aux, trial, circ2, n - 1, nxt2, turns_left - 1, later, spare, gw)
+            if v > best:
+                best = v
+        face_value[f] = best
+        total += best
+    return total / nfaces
+
+
+@njit(cache=True)
+def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, turns_left, later, spare, gw, best_j):
     """Re-rank the `depth` best draws by the expected value of the best plain drawing of the
     next turn's card, over the die faces (the circle is known, so the next card is too)."""
     masks = tables.place_masks
-    sh_start = tables.shape_first
-    sh_count = tables.shape_count
     patch_shape = tables.patch_shape
     die = tables.die
     params = tables.params
@@ -318,7 +621,7 @@ def _look_ahead(tables, st, occ_k, acts, values, costs, depth, turns_left, spare
         n_after = n
         nxt = st[S_NEXT]
     if n_after <= 0:
-        return best_i
+        return best_j
     nfaces = die.shape[0]
     next_patch = np.empty(nfaces, dtype=np.int64)
     for f in range(nfaces):
@@ -326,54 +629,62 @@ def _look_ahead(tables, st, occ_k, acts, values, costs, depth, turns_left, spare
         if st[S_PHASE] == PH_TURN and pos >= st[S_CUR]:
             pos += 1
         next_patch[f] = st[oc + pos]
+    # The circle the next roll sees.
+    circ = np.empty(n_after, dtype=np.int64)
+    j = 0
+    for pos in range(n):
+        if st[S_PHASE] == PH_TURN and pos == st[S_CUR]:
+            continue
+        circ[j] = st[oc + pos]
+        j += 1
+    deep = gw[G_PLIES] >= 2 and turns_left >= 2
     rows = np.empty(height, dtype=np.int64)
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
     board = np.empty(words, dtype=np.int64)
     trial = np.empty(words, dtype=np.int64)
+    target = np.empty(words, dtype=np.int64)
+    size = int(gw[G_NEXT_SHORTLIST])
+    keys = np.empty(size)
+    items = np.empty(size, dtype=np.int64)
     face_value = np.empty(nfaces)
-    chosen = np.zeros(acts.shape[0], dtype=np.bool_)
+    count = values.shape[0]
+    chosen = np.zeros(count, dtype=np.bool_)
     best_total = -1e18
-    result = best_i
+    result = best_j
     for _ in range(depth):
         top = -1
-        for i in range(acts.shape[0]):
-            if not chosen[i] and values[i] > -1e17 and (top < 0 or values[i] > values[top]):
-                top = i
-        if top < 0:
+        for j in range(count):
+            if not chosen[j] and values[j] > -1e17 and (top < 0 or values[j] > values[top]):
+                top = j
+        # Only drawings close to the best one-ply value can overtake it.
+        if top < 0 or values[top] < values[best_j] - gw[G_MARGIN]:
             break
         chosen[top] = True
+        i = items_all[top]
         for w in range(words):
             board[w] = occ_k[w]
-        kind = acts[top, A_KIND]
+        kind = acts[i, A_KIND]
         if kind == K_START or kind == K_DRAW:
             for w in range(words):
-                board[w] |= masks[acts[top, A_PLACE], w]
-        total = 0.0
-        for f in range(nfaces):
-            done = -1
-            for e in range(f):
-                if next_patch[e] == next_patch[f]:
-                    done = e
-                    break
-            if done >= 0:
-                face_value[f] = face_value[done]
+                board[w] |= masks[acts[i, A_PLACE], w]
+        if deep:
+            total = _expect_two(tables, aux, board, circ, n_after, nxt, turns_left - 1, later, spare, gw) - costs[top]
+        else:
+            _target_mask(board, width, height, words, turns_left - 1, spare, gw, rows, pre, target)
+            total = 0.0
+            for f in range(nfaces):
+                done = -1
+                for e in range(f):
+                    if next_patch[e] == next_patch[f]:
+                        done = e
+                        break
+                if done >= 0:
+                    face_value[f] = face_value[done]
+                else:
+                    face_value[f] = _best_next(tables, aux, board, target, patch_shape[next_patch[f]], turns_left - 1,
+                                               later, spare, gw, rows, pre, trial, keys, items)
                 total += face_value[f]
-                continue
-            shape = patch_shape[next_patch[f]]
-            _rows_of(board, width, height, rows)
-            best = _evaluate(rows, width, height, pre, turns_left - 1, spare, gw)
-            for g in range(sh_start[shape], sh_start[shape] + sh_count[shape]):
-                if not fits(masks, g, board, words):
-                    continue
-                for w in range(words):
-                    trial[w] = board[w] | masks[g, w]
-                _rows_of(trial, width, height, rows)
-                v = _evaluate(rows, width, height, pre, turns_left - 1, spare, gw)
-                if v > best:
-                    best = v
-            face_value[f] = best
-            total += best
-        total = total / nfaces - costs[top]
+            total = total / nfaces - costs[top]
         if total > best_total:
             best_total = total
             result = top
@@ -381,15 +692,53 @@ def _look_ahead(tables, st, occ_k, acts, values, costs, depth, turns_left, spare
 
 
 @njit(cache=True)
-def choose_greedy(tables, st, occ, bot_rng, act):
-    """The strong Doodle bot: every legal draw (whole, cut, neighbour, free pick) is valued one
-    ply deep by the coming rectangle, shaded cells, compactness and isolated holes; the ten best
-    are then re-ranked by the expected best drawing of the next turn's card over the die faces
-    (the circle is open information). SINGLE before a scoring when it completes a better
-    rectangle, and always in the last one; always the best rectangle. Deterministic: bot_rng is
-    unused (ties go to the first action in canonical order)."""
-    choose_greedy_weighted(tables, st, occ, bot_rng, act, GREEDY_WEIGHTS)
+def choose_greedy(tables, aux, st, occ, bot_rng, act):
+    """The fast Doodle bot. Every legal draw (whole, cut, neighbour, free pick) is pre-filtered by
+    the cells it shades and how snugly it packs (shaded neighbours and board edges it touches,
+    from precomputed contact masks), less the price of the specials it spends; the shortlist is
+    valued one ply deep by the coming rectangle, shaded cells, compactness and isolated holes,
+    and its best few are re-ranked by the expected best drawing of the next turn's card over
+    the die faces (the circle is open information). SINGLE before a scoring when it completes a
+    better rectangle, and always in the last one; always the best rectangle. Deterministic:
+    bot_rng is unused (ties go to the first action in canonical order)."""
+    choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, GREEDY_WEIGHTS)
 
+
+GreedyTables = namedtuple("GreedyTables", ["contact_masks", "border_edges", "sides", "cells"])
+"""Per placement row of the kernel tables: the cells next to it in each of the four directions
+(int64[T, 4, words]), how many of its cell sides lie on the board's edge, how many cell sides it
+has in all, and its cells (int64[T] each)."""
+
+_GREEDY_TABLES: dict[int, tuple[DoodleTables, GreedyTables]] = {}
+
+
+def greedy_tables(tables: DoodleTables) -> GreedyTables:
+    """The greedy bot's contact tables for a kernel table set (built once per table set)."""
+    cached = _GREEDY_TABLES.get(id(tables))
+    if cached is not None and cached[0] is tables:
+        return cached[1]
+    params = tables.params
+    width, height, words = int(params[P_WIDTH]), int(params[P_HEIGHT]), int(params[P_WORDS])
+    masks = np.ascontiguousarray(tables.place_masks)
+    count = masks.shape[0]
+    bits = np.unpackbits(masks.view(np.uint8).reshape(count, words * 8), axis=1, bitorder="little")
+    cells = bits[:, : width * height].reshape(-1, height, width).astype(bool)
+    near = np.zeros((count, 4, height, width), dtype=bool)
+    near[:, 0, 1:, :] = cells[:, :-1, :]
+    near[:, 1, :-1, :] = cells[:, 1:, :]
+    near[:, 2, :, 1:] = cells[:, :, :-1]
+    near[:, 3, :, :-1] = cells[:, :, 1:]
+    near &= ~cells[:, None, :, :]
+    border = (cells[:, 0, :].sum(axis=1) + cells[:, -1, :].sum(axis=1)
+              + cells[:, :, 0].sum(axis=1) + cells[:, :, -1].sum(axis=1)).astype(np.int64)
+    inner = (cells[:, 1:, :] & cells[:, :-1, :]).sum(axis=(1, 2)) + (cells[:, :, 1:] & cells[:, :, :-1]).sum(axis=(1, 2))
+    sides = (4 * cells.sum(axis=(1, 2)) - 2 * inner).astype(np.int64)
+    flat = np.zeros((count, 4, words * 64), dtype=np.uint8)
+    flat[:, :, : width * height] = near.reshape(count, 4, -1)
+    contact = np.packbits(flat, axis=2, bitorder="little").view(np.int64).reshape(count, 4, words)
+    aux = GreedyTables(np.ascontiguousarray(contact), border, sides, cells.sum(axis=(1, 2)).astype(np.int64))
+    _GREEDY_TABLES[id(tables)] = (tables, aux)
+    return aux
 
 
 class DoodleGreedyBot:
@@ -404,7 +753,7 @@ class DoodleGreedyBot:
         if st[S_PHASE] == PH_OVER:
             raise UsageError("the greedy bot was asked to move in a finished game")
         act = np.zeros(NA, dtype=np.int64)
-        choose_greedy(tables, st, occ, rng, act)
+        choose_greedy(tables, greedy_tables(tables), st, occ, rng, act)
         return game.action_of_row(act)
 
 

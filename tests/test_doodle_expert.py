@@ -1,0 +1,90 @@
+"""The strong Doodle tier: legal, deterministic choices, played by the one turn loop, registered
+for Doodle only, and the play prompt's hint."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from toolkit.bots.base import make_bot
+from toolkit.bots.doodle.expert import DoodleExpertBot
+from toolkit.bots.doodle.loop import play_doodle
+from toolkit.cli.game_cmds import play_game
+from toolkit.errors import UsageError
+from toolkit.games.doodle import DoodleGame
+from toolkit.games.doodle import kernel as K
+from toolkit.sim.botspec import EXPERT, GREEDY, RANDOM, BotSpec, parse_bot, parse_bots
+from toolkit.specs import load_edition
+from toolkit.specs.models import Family
+
+EDITION = load_edition("doodle")
+BOT = make_bot("expert", EDITION)
+
+
+def test_registered_for_doodle_only():
+    assert isinstance(BOT, DoodleExpertBot) and BOT.name == "expert"
+    with pytest.raises(UsageError, match="bot 'expert' plays the doodle editions only"):
+        make_bot("expert", load_edition("classic"))
+    with pytest.raises(UsageError, match="takes no argument"):
+        make_bot("expert:3", EDITION)
+    assert parse_bot("expert", Family.DOODLE) == BotSpec("expert", EXPERT)
+    with pytest.raises(UsageError, match="doodle editions only"):
+        parse_bots("expert,greedy", load_edition("classic"))
+
+
+def test_every_choice_is_legal_and_the_same_from_the_same_position():
+    game = DoodleGame(EDITION, 5, 2)
+    while not game.is_over:
+        a = BOT.choose(game, np.zeros(4, dtype=np.int64))
+        b = BOT.choose(game.copy(), np.ones(4, dtype=np.int64))
+        assert a == b and a in game.legal_actions()
+        game.apply(a)
+    assert min(game.scores()) > 60
+
+
+def test_the_turn_loop_plays_the_same_games_as_the_validated_layer():
+    seeds = [21, 22]
+    words = K.game_rng_words(seeds)
+    out = play_doodle(EDITION, (BotSpec("expert", EXPERT), BotSpec("random", RANDOM)), words, words)
+    for g, seed in enumerate(seeds):
+        game = DoodleGame(EDITION, seed, 2)
+        random_bot = make_bot("random", EDITION)
+        rng = words[g].copy()
+        while not game.is_over:
+            bot = BOT if game.current_player == 0 else random_bot
+            game.apply(bot.choose(game, rng))
+        assert game.scores() == out["score"][g].tolist()
+    again = play_doodle(EDITION, (BotSpec("expert", EXPERT), BotSpec("random", RANDOM)), words, words)
+    assert all((out[key] == again[key]).all() for key in out), "same seed, same games"
+
+
+def test_expert_does_at_least_as_well_as_greedy_on_a_small_sample():
+    words = K.game_rng_words(range(8))
+    expert = play_doodle(EDITION, (BotSpec("expert", EXPERT),), words, words)["score"]
+    greedy = play_doodle(EDITION, (BotSpec("greedy", GREEDY),), words, words)["score"]
+    assert expert.mean() >= 110 and expert.mean() >= greedy.mean() - 5
+
+
+def test_hint_at_the_prompt_names_the_move_the_rectangle_and_the_specials():
+    game = DoodleGame(EDITION, 7, 1)
+    lines = iter(["hint", game.legal_actions()[0].__str__(), "hint", "quit"])
+    said = []
+    finished = play_game(game, [None], 7, echo=said.append, read_line=lambda prompt: next(lines))
+    assert finished is False
+    hints = [text for text in said if text.startswith("hint for player 1: ")]
+    assert len(hints) == 2
+    assert "best rectangle now: none (the sheet is empty)" in hints[0]
+    assert "best rectangle now: 'score r" in hints[1]
+    assert "value it puts on keeping a special action for later: " in hints[1]
+    assert "NEIGHBOUR: " in hints[1] and "CUT: " in hints[1] and "AGAIN: " in hints[1]
+    assert "SINGLE: shading (row " in hints[1]
+    action = hints[1].splitlines()[0].removeprefix("hint for player 1: ")
+    assert game.parse_action(action) in game.legal_actions()
+
+
+def test_hint_for_an_edition_without_the_expert_says_so():
+    from toolkit.cli.game_cmds import _hint_text
+    from toolkit.games.base import engine_for
+
+    classic = load_edition("classic")
+    game = engine_for(classic).new_game(classic, 1)
+    assert _hint_text(game).startswith("no hint for classic: bot 'expert' plays the doodle editions only")

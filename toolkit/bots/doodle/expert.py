@@ -1,0 +1,230 @@
+"""The `expert` Doodle bot, the strong tier: the greedy machinery searched two turns deep.
+
+It shortlists and evaluates drawings as the fast tier does (toolkit.bots.doodle.greedy), with a
+wider shortlist, and re-ranks the best six by an expectimax over the die: for each face, the best
+few drawings of the card that face brings (and passing) are valued by the expected best drawing
+of the card after it, over the faces again, on the circle that card leaves behind. Within a round
+the circle is open information, so the search sees exactly the cards the die can bring; its
+leaves are the evaluation's view of the coming scoring and of the last scoring's rectangle. The
+special actions are priced as in the fast tier (a price that falls as the game runs out); SINGLE
+and the rectangle at each scoring likewise. Deterministic: the bot generator is never drawn from.
+
+`choose_expert(tables, aux, st, occ, bot_rng, act)` is the compiled chooser the turn loop runs;
+`DoodleExpertBot` puts it behind the Bot protocol and adds `explain(game)`, the text of the play
+prompt's `hint`: what it would do, the best rectangle now, and what it makes of each special
+action still open this step.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from toolkit.bots import base
+from toolkit.bots.doodle.greedy import (
+    G_LOOKAHEAD,
+    G_MARGIN,
+    G_PLIES,
+    G_SECOND_PLY,
+    G_SHORTLIST,
+    G_SPECIAL,
+    G_SPECIAL_HORIZON,
+    GREEDY_WEIGHTS,
+    _evaluate,
+    _rows_of,
+    _turns_left_in_game,
+    _turns_left_in_round,
+    choose_greedy_weighted,
+    greedy_tables,
+)
+from toolkit.errors import UsageError
+from toolkit.games.doodle.kernel import (
+    A_AGAIN,
+    A_CUT,
+    A_KIND,
+    A_NB,
+    A_PLACE,
+    K_DRAW,
+    K_PASS,
+    K_START,
+    NA,
+    P_HEIGHT,
+    P_WIDTH,
+    P_WORDS,
+    PH_OVER,
+    PH_SCORE,
+    S_PHASE,
+    S_SEAT,
+    SP_SINGLE,
+    best_rectangle,
+    list_actions,
+    special_mode,
+)
+from toolkit.geometry.board import rectangle_score
+from toolkit.jit import njit
+from toolkit.specs.models import Edition, Family
+
+
+def _expert_weights() -> np.ndarray:
+    weights = GREEDY_WEIGHTS.copy()
+    weights[G_SHORTLIST] = 24
+    weights[G_LOOKAHEAD] = 6
+    weights[G_MARGIN] = 1e9
+    weights[G_PLIES] = 2
+    weights[G_SECOND_PLY] = 3
+    return weights
+
+
+EXPERT_WEIGHTS = _expert_weights()
+"""The fast tier's weights with the wider, two-turn search (tuned on seeded solo games)."""
+
+
+@njit(cache=True)
+def choose_expert(tables, aux, st, occ, bot_rng, act):
+    """The strong Doodle bot (see the module text); writes its action row into act."""
+    choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, EXPERT_WEIGHTS)
+
+
+@njit(cache=True)
+def step_values(tables, st, occ, gw, out):
+    """What the evaluation makes of this step, for the hint: out[0] the price of keeping a
+    special action, out[1] the best one-ply value of a drawing that spends no special action (or
+    of passing), out[2] / out[3] the best one-ply value of a drawing that spends NEIGHBOUR / CUT
+    (-1e18: none), out[4] the one-ply value of passing."""
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    k = st[S_SEAT]
+    turns_left = _turns_left_in_round(params, st)
+    game_left = _turns_left_in_game(params, st)
+    later = game_left - turns_left
+    spare = 1 if special_mode(params, st, k, SP_SINGLE) != 0 else 0
+    out[0] = gw[G_SPECIAL] * min(1.0, game_left / gw[G_SPECIAL_HORIZON]) if game_left > 2 else 0.25
+    for i in range(1, 5):
+        out[i] = -1e18
+    if st[S_PHASE] == PH_SCORE or st[S_PHASE] == PH_OVER:
+        return
+    acts = list_actions(tables, st, occ)
+    rows = np.empty(height, dtype=np.int64)
+    pre = np.empty((height + 1, width + 1), dtype=np.int64)
+    tmp = np.empty(words, dtype=np.int64)
+    masks = tables.place_masks
+    for i in range(acts.shape[0]):
+        kind = acts[i, A_KIND]
+        if kind != K_DRAW and kind != K_START and kind != K_PASS:
+            continue
+        for w in range(words):
+            tmp[w] = occ[k, w]
+            if kind != K_PASS:
+                tmp[w] |= masks[acts[i, A_PLACE], w]
+        _rows_of(tmp, width, height, rows)
+        value = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+        if kind == K_PASS:
+            out[4] = value
+        slot = 1
+        if acts[i, A_NB] != 0 and acts[i, A_CUT] < 0:
+            slot = 2
+        elif acts[i, A_CUT] >= 0 and acts[i, A_NB] == 0:
+            slot = 3
+        elif acts[i, A_NB] != 0 or acts[i, A_AGAIN] != 0:
+            continue
+        if value > out[slot]:
+            out[slot] = value
+
+
+class DoodleExpertBot:
+    """Deterministic strong Doodle player: a two-turn expectimax over the die within the round."""
+
+    name = "expert"
+    game_options: dict[str, Any] = {}
+    seat = None
+
+    def choose(self, game: Any, rng: np.ndarray) -> Any:
+        tables, st, occ = game.kernel_state()
+        if st[S_PHASE] == PH_OVER:
+            raise UsageError("the expert bot was asked to move in a finished game")
+        act = np.zeros(NA, dtype=np.int64)
+        choose_expert(tables, greedy_tables(tables), st, occ, rng, act)
+        return game.action_of_row(act)
+
+    def explain(self, game: Any) -> str:
+        """The play prompt's hint: the action this bot would take and why."""
+        if game.is_over:
+            return "the game is over: no hint"
+        seat = game.current_player
+        tables, st, occ = game.kernel_state()
+        action = self.choose(game, np.zeros(4, dtype=np.int64))
+        lines = [f"hint for player {seat + 1}: {action}"]
+        best = game.best_rectangle(seat)
+        if best.width is None:
+            lines.append("best rectangle now: none (the sheet is empty)")
+        else:
+            points = rectangle_score(best.width, best.height)
+            lines.append(f"best rectangle now: '{best}' ({best.width}x{best.height}, {points} points)")
+        values = np.zeros(5)
+        step_values(tables, st, occ, EXPERT_WEIGHTS, values)
+        sheet = game.sheet(seat)
+        offered = game._info.specials
+        open_specials = [name for name in offered if _left(sheet.specials_used, name, offered) > 0]
+        if open_specials:
+            lines.append(f"value it puts on keeping a special action for later: {values[0]:.1f} points each"
+                         f" (open: {', '.join(n.upper() for n in open_specials)})")
+        plain = values[1]
+        if plain > -1e17 and game.phase in ("turn", "free-choice"):
+            for slot, name in ((2, "neighbour"), (3, "cut")):
+                if name not in open_specials:
+                    continue
+                if values[slot] <= -1e17:
+                    lines.append(f"  {name.upper()}: no drawing with it this turn")
+                    continue
+                gain = values[slot] - plain
+                verdict = "worth spending now" if gain > values[0] else "worth keeping"
+                lines.append(f"  {name.upper()}: the best drawing with it gains {gain:+.1f} on the best plain"
+                             f" drawing, against {values[0]:.1f} for keeping it: {verdict}")
+        if "single" in open_specials and game.phase != "start":
+            cell, gain = _best_single(tables, occ[seat])
+            if cell is not None:
+                r, c = divmod(cell, game._info.board.width)
+                lines.append(f"  SINGLE: shading (row {r}, col {c}) would grow the best rectangle by {gain} point(s) now;"
+                             " it is spent before a scoring when that gains enough, and always in the last one")
+        if "again" in open_specials and game.phase != "start":
+            lines.append("  AGAIN: repeats one special action already used; priced as a special action kept")
+        return "\n".join(lines)
+
+
+def _best_single(tables: Any, sheet: np.ndarray) -> tuple[int | None, int]:
+    """(cell, points) of the one empty cell whose shading grows the best rectangle most."""
+    width = int(tables.params[P_WIDTH])
+    cells = width * int(tables.params[P_HEIGHT])
+    now = int(best_rectangle(tables, sheet)[0])
+    best_cell, best_gain = None, 0
+    trial = sheet.copy()
+    for cell in range(cells):
+        word, bit = divmod(cell, 64)
+        if (int(sheet[word]) >> bit) & 1:
+            continue
+        trial[:] = sheet
+        trial[word] |= np.uint64(1 << bit).astype(np.int64)
+        gain = int(best_rectangle(tables, trial)[0]) - now
+        if best_cell is None or gain > best_gain:
+            best_cell, best_gain = cell, gain
+    return best_cell, best_gain
+
+
+def _left(used: dict[str, int], name: str, offered: tuple[str, ...]) -> int:
+    """Uses of a special action still open (AGAIN can repeat one already used)."""
+    if used[name] == 0:
+        return 1
+    if name != "again" and used[name] == 1 and "again" in offered and used["again"] == 0:
+        return 1
+    return 0
+
+
+def _factory(edition: Edition, arg: str | None, **options: Any) -> Any:
+    if arg:
+        raise UsageError(f"the Doodle expert bot takes no argument, got 'expert:{arg}'")
+    return DoodleExpertBot()
+
+
+base.register_bot("expert", _factory, families=(Family.DOODLE,))
