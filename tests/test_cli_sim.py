@@ -120,7 +120,7 @@ def test_balance_writes_paired_differences(tmp_path):
         (["simulate", "no-such-edition", "--bots", "random,random"], "unknown edition 'no-such-edition'"),
         (["simulate", "classic", "--bots", "automa,random"], "has no Automa deck"),
         (["simulate", "classic", "--bots", "mcts:x,random"], "MCTS budget must be an integer"),
-        (["simulate", "classic", "--bots", "mcts:,random"], "MCTS budget must be an integer"),
+        (["simulate", "classic", "--bots", "mcts:,random"], "budget must be a whole number after the colon"),
         (["simulate", "classic", "--bots", "greedy:3,random"], "greedy takes no argument"),
         (["simulate", "classic", "--bots", "random"], "2 seats"),
         (["simulate", "classic", "--scheduler", "localhost:1"], "tcp://HOST:PORT"),

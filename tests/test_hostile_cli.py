@@ -227,6 +227,9 @@ def read_cases() -> list[Case]:
         "deck-pack": ("deck", "pack", "target"),
         "deck-check": ("deck", "check", "target", "--games", "2", "--search-games", "2", "--no-progress"),
         "deck-generate-like": ("deck", "generate", "--like", "target", "--count", "3", "--out", "new.yaml"),
+        "price": ("price", "target", "P05", "--values", "0,3", "--games", "2", "--no-progress"),
+        "sweep": ("sweep", "target", "--set", "starting_buttons=4,5", "--games", "2", "--no-progress"),
+        "ladder": ("ladder", "random", "greedy", "--edition", "target", "--games", "2", "--no-progress"),
     }
     for reader, args in readers.items():
         for what, setup in BAD_INPUTS.items():
@@ -282,6 +285,11 @@ def write_cases() -> list[Case]:
         "deck-generate": ("deck", "generate", "--count", "3", "--out", "TARGET"),
         "deck-generate-variant": ("deck", "generate", "--count", "3", "--out", "new.yaml", "--variant", "TARGET"),
         "deck-pack": ("deck", "pack", "polyominoes:3", "--board", "3x4", "--out", "TARGET"),
+        "price": ("price", "classic", "P05", "--values", "0,3", "--bots", "random,random", "--games", "2",
+                  "--no-progress", "--out", "TARGET"),
+        "sweep": ("sweep", "classic", "--set", "starting_buttons=4,5", "--bots", "random,random", "--games", "2",
+                  "--no-progress", "--out", "TARGET"),
+        "ladder": ("ladder", "random", "greedy", "--games", "2", "--no-progress", "--out", "TARGET"),
     }
     targets = {
         "empty-name": ("", ()),
@@ -293,7 +301,8 @@ def write_cases() -> list[Case]:
         "proc": ("/proc/self/nothing/target", ()),
         "long-name": ("x" * 300, ()),
     }
-    folder_outputs = {"build": "doodle-pad.pdf", "simulate": "results.json", "balance": "results.json"}
+    folder_outputs = {"build": "doodle-pad.pdf", "simulate": "results.json", "balance": "results.json",
+                      "price": "results.json", "sweep": "results.json", "ladder": "results.json"}
     cases = []
     for writer, args in writers.items():
         for what, (target, setup) in targets.items():

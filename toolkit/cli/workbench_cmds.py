@@ -21,7 +21,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from toolkit.errors import UsageError
-from toolkit.fileio import atomic_write_bytes, atomic_write_text
+from toolkit.cli.options import output_folder, path_text
+from toolkit.fileio import check_targets, write_files
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
 
@@ -37,8 +38,10 @@ def check_run_options(games: int, seed: int, workers: int, scheduler: Optional[s
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if scheduler is not None and "://" not in scheduler:
         raise UsageError(f"--scheduler '{scheduler}': expected an address like tcp://HOST:PORT")
-    if out is not None and out.exists() and not out.is_dir():
-        raise UsageError(f"--out '{out}' is a file; expected a directory for {', '.join(OUT_FILES)}")
+    if out is not None:
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out '{out}' is a file; expected a directory for {', '.join(OUT_FILES)}")
+        check_targets(out / name for name in OUT_FILES)  # before the run, not after it
 
 
 def deals_for(games: int, per_deal: int) -> int:
@@ -58,11 +61,11 @@ def progress_bar(total: int, show: bool, label: str = "games"):
 
 
 def write_out(out: Path, doc: dict, md: str, pdf: bytes, extra: dict[str, bytes] | None = None) -> None:
-    atomic_write_text(out / "results.json", json.dumps(doc, indent=2) + "\n")
-    atomic_write_text(out / "report.md", md)
-    atomic_write_bytes(out / "report.pdf", pdf)
-    for name, data in (extra or {}).items():
-        atomic_write_bytes(out / name, data)
+    """Write the result files as one step: all of them, or none (with one error line)."""
+    files = {out / "results.json": (json.dumps(doc, indent=2) + "\n").encode(), out / "report.md": md.encode(),
+             out / "report.pdf": pdf}
+    files.update({out / name: data for name, data in (extra or {}).items()})
+    write_files(files)
     names = [*OUT_FILES, *(extra or {})]
     typer.echo(f"wrote {', '.join(str(out / n) for n in names)}")
 
@@ -116,7 +119,7 @@ def price(
     seed: int = typer.Option(0, "--seed", help="Master seed: every value plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     width: Optional[float] = typer.Option(None, "--width", help="Stop as soon as the fair value's 95% interval is no wider "
                                           "than this; --games is then the most to play per value."),
@@ -173,7 +176,7 @@ def sweep(
     seed: int = typer.Option(0, "--seed", help="Master seed: every point plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf and PNG charts."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf and PNG charts."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     sprt: Optional[str] = typer.Option(None, "--sprt", help="Stop once a GSPRT of every point against the first point is "
                                        "decisive on this figure: seat-win, score or margin; --games is then the most to play."),
@@ -275,7 +278,7 @@ def ladder(
     seed: int = typer.Option(0, "--seed", help="Master seed: every pair plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for results.json, report.md, report.pdf."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Paired round robin of bots and their Bradley-Terry ratings on the Elo scale, with 95% intervals."""
