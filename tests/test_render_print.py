@@ -357,3 +357,18 @@ def test_tile_marks_sit_on_the_outline_of_each_tile():
         # no mark at the empty corner of the L's box, where a box-corner mark would mislead the cut
         gone = (ox + 2 * cell, oy)
         assert min((x - gone[0]) ** 2 + (y - gone[1]) ** 2 for x, y in ((x1, y1), (x2, y2))) > 7.0 ** 2
+
+
+def test_build_takes_the_margin_and_gutter_of_every_printed_sheet(tmp_path):
+    from cli_helpers import ok
+
+    ok("build", "--out", str(tmp_path / "wide"), "--margin", "12mm", "--gutter", "0")
+    ok("build", "--out", str(tmp_path / "plain"))
+    dpi = 60
+    border = int(11.6 / 25.4 * dpi)
+    kit = (tmp_path / "wide" / "doodle-kit.pdf").read_bytes()
+    for number, image in enumerate(_png_pages(kit, dpi)):
+        w, h = image.size
+        for box in ((0, 0, w, border), (0, h - border, w, h), (0, 0, border, h), (w - border, 0, w, h)):
+            assert image.crop(box).getextrema() == (255, 255), f"page {number + 1} prints inside {box}"
+    assert kit != (tmp_path / "plain" / "doodle-kit.pdf").read_bytes()

@@ -256,6 +256,8 @@ def build(
     out: Path = typer.Option(Path("output"), "--out", "-o", metavar="FOLDER", parser=path_text, callback=output_folder,
                              help="Folder to write into."),
     edition: Optional[str] = typer.Option(None, "--edition", help="Only the kit of this edition or variant (name or YAML file), e.g. a custom deck."),
+    margin: str = MARGIN_OPT,
+    gutter: Optional[str] = GUTTER_OPT,
 ) -> None:
     """Print everything: Doodle pad and kit, classic/Christmas/Express kits, Automa cards, SVGs.
 
@@ -265,9 +267,11 @@ def build(
 
     from toolkit.render.build import build as run_build
     from toolkit.render.build import describe, staged
+    from toolkit.render.imposition import Layout, parse_length
     from toolkit.render.paper import parse_paper
 
     paper_value = parse_paper(paper)
+    sheet_layout = Layout(parse_length(margin, "--margin"), None if gutter is None else parse_length(gutter, "--gutter"))
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file; give a folder")
     console = Console(stderr=True)
@@ -282,11 +286,12 @@ def build(
 
             from toolkit.specs import load_edition
 
-            built = staged(out, lambda folder: build_edition(edition, folder, paper_value), note, overwrite=False)
+            built = staged(out, lambda folder: build_edition(edition, folder, paper_value, sheet_layout), note,
+                           overwrite=False)
             written = describe(built, out, load_edition(edition))
         else:
-            written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note),
-                               out)
+            written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note,
+                                         sheet_layout), out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]

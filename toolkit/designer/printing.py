@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from toolkit.render import Duplex, RenderOptions, Written, render_component, write_document
+from toolkit.render.imposition import Layout
 from toolkit.render.paper import Paper
 from toolkit.specs import load_edition
 from toolkit.specs.models import Family
@@ -23,15 +24,15 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "edition"
 
 
-def build_edition(ref: str, out_dir: str | Path, paper: Paper) -> list[Written]:
+def build_edition(ref: str, out_dir: str | Path, paper: Paper, layout: Layout = Layout()) -> list[Written]:
     """Write the kit of one edition or variant into `out_dir`; what was written."""
     edition = load_edition(ref)
     out = Path(out_dir)
     name = _slug(edition.name)
     duplex = Duplex("long")
-    jobs = [("kit", RenderOptions(paper=paper, backs=True, duplex=duplex), "long")]
+    jobs = [("kit", RenderOptions(paper=paper, backs=True, duplex=duplex, layout=layout), "long")]
     if edition.family is Family.DOODLE:
-        jobs.insert(0, ("pad", RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True), "long"))
+        jobs.insert(0, ("pad", RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout), "long"))
     written: list[Written] = []
     for kind, options, flip in jobs:
         document = render_component(kind, edition, options)

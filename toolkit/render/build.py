@@ -30,7 +30,7 @@ from toolkit.render.documents import (
     piece_document,
     render_component,
 )
-from toolkit.render.imposition import Duplex, Piece
+from toolkit.render.imposition import Duplex, Layout, Piece
 from toolkit.errors import OutputError, UsageError
 from toolkit.fileio import missing_folders, remove_empty, stale_parts
 from toolkit.render.output import check_targets, write_bytes
@@ -46,10 +46,10 @@ AUTOMA_EDITION = "anniversary"
 """The bundled edition that includes the Automa solo decks."""
 
 
-def _jobs(paper: Paper) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
+def _jobs(paper: Paper, layout: Layout = Layout()) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
     """(relative path, make) for every file, in output order; `make` gives (document, format)."""
-    backs = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"))
-    pad = RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True)
+    backs = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout)
+    pad = RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout)
     jobs: list[tuple[str, Callable[[], tuple[Document, str]]]] = []
 
     def add(path: str, make: Callable[[], Document], fmt: str) -> None:
@@ -261,14 +261,17 @@ def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
 
 def build(out_dir: str | Path, paper: Paper,
           progress: Callable[[str], None] | None = None,
-          notice: Callable[[str], None] | None = None) -> list[Written]:
+          notice: Callable[[str], None] | None = None,
+          layout: Layout = Layout()) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
+
+    `layout` sets the printer margin and the gutters of every printed sheet.
 
     Every target is checked before the first file is written (OutputError when one cannot be
     written); the set is written through `staged`, so it appears only when complete.
     """
     out = Path(out_dir)
-    jobs = _jobs(paper)
+    jobs = _jobs(paper, layout)
     check_targets(out / relative for relative, _ in jobs)
 
     def write(folder: Path) -> list[Written]:
