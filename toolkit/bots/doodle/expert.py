@@ -24,6 +24,7 @@ from toolkit.bots import base
 from toolkit.bots.doodle.greedy import (
     G_LOOKAHEAD,
     G_MARGIN,
+    G_NEXT_SHORTLIST,
     G_PLIES,
     G_SECOND_PLY,
     G_SHORTLIST,
@@ -72,6 +73,7 @@ def _expert_weights() -> np.ndarray:
     weights[G_MARGIN] = 1e9
     weights[G_PLIES] = 2
     weights[G_SECOND_PLY] = 3
+    weights[G_NEXT_SHORTLIST] = 10
     return weights
 
 
