@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from toolkit.jit import njit
+from toolkit.jit import njit, no_alloc
 
 from toolkit.bots.base import register_bot
 from toolkit.bots.greedy import (
@@ -115,7 +115,7 @@ MAX_ITERATIONS = 200_000
 # ----- candidate actions ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@no_alloc
 def _insert_top(keep_g, keep_v, kept, top_k, g, value):
     """Keep the top_k (placement, value) pairs in keep_*[:kept] sorted best first; returns kept."""
     if kept == top_k and value <= keep_v[kept - 1]:
@@ -130,7 +130,7 @@ def _insert_top(keep_g, keep_v, kept, top_k, g, value):
     return kept + 1 if kept < top_k else kept
 
 
-@njit(cache=True)
+@no_alloc
 def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix, counts, squares, keep_g, keep_v):
     """The reduced action set of the player to move with the greedy bot's value of each, into
     actions[:n] / priors[:n] sorted best first; returns n (0 when the game is over)."""
@@ -224,7 +224,7 @@ def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix,
 # ----- static evaluation ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@no_alloc
 def seat_estimate(t, s, q, seat, weights, params, rows, counts):
     """Points seat can expect at the end, judged from the state as it stands."""
     p = t.params
@@ -247,7 +247,7 @@ def seat_estimate(t, s, q, seat, weights, params, rows, counts):
     return est
 
 
-@njit(cache=True)
+@no_alloc
 def evaluate(t, s, q, weights, params, rows, counts):
     """Seat 0's chance of winning, in [0, 1]: exact when the game is over, else estimated."""
     if k.is_over(t, s):
