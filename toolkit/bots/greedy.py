@@ -16,8 +16,9 @@ Advancing is valued as the buttons it pays minus the time it spends. A pending l
 on the cell that packs the quilt best, usually a hole. Exact ties are broken by the bot's own
 generator, so the same seed gives the same choices.
 
-`choose(t, s, q, rng, weights) -> action` is the compiled entry point (the simulator's turn loop
-calls it with the kernel's tables, state and quilts); `GreedyBot` is the Python face for the CLI,
+`choose(t, s, q, rng, weights) -> action` is the compiled entry point, called with the kernel's
+tables, state and quilts; `choose_with(..., *choose_scratch(t))` is the same choice with scratch
+allocated once (the simulator's turn loop); `GreedyBot` is the Python face for the CLI,
 registered as `greedy`.
 `WEIGHTS` holds the tuned weights; `G_*` name the entries that follow the packing weights.
 """

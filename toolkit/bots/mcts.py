@@ -429,7 +429,9 @@ def choose(t, s, q, rng, iterations):
 
     t, s, q: the time-track kernel's tables, state and quilts (left unchanged); rng: the bot's
     own generator (int64[4]; ties and the search's chance events draw from it)."""
-    return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS, PARAMS)
+    # Copies: numba types a global array as read-only, and a second array type would compile the
+    # whole packing evaluation a second time next to the greedy bot's.
+    return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS.copy(), PARAMS.copy())
 
 
 class MctsBot:

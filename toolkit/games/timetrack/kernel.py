@@ -23,6 +23,7 @@ Functions
 - `legal_actions(t, s, q, out) -> n`: writes the legal action ints into out[:n]
   (`out` is int64[t.params[P_ACTIONS]]).
 - `check_action(t, s, q, action) -> reason`: R_OK or the R_* code of the rule it breaks.
+- `fits(t, q, seat, g) -> bool`: placement row g covers no cell of seat's quilt.
 - `apply(t, s, q, action, rng)`: plays a legal action (unchecked: call check_action first when
   the action comes from outside).
 - `random_action(t, s, q, rng, scratch) -> action`: uniform over ALL legal actions (every
