@@ -34,6 +34,8 @@ Measured on the project's shared 2-core machine (`--cold --mcts-match 400 --mcts
     mcts match at 20 ms per move: new mcts:1436 vs 844c036 mcts:313 (measured CPU per move:
     new 29.3 ms, old 27.8 ms); new mcts wins 76.8 % [72.4 %, 80.6 %] of 400 seat-swapped games
 
+    first compile (empty cache), alternating: 844c036 40.2, 38.7 CPU-s; now 37.6, 37.8 CPU-s
+
 (*) Doodle's seeded results changed with the Doodle work after 844c036, not with the time-track
 kernel; its speed is unchanged.
 """
