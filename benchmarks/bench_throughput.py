@@ -19,7 +19,9 @@ Also: MCTS iterations per CPU-second on positions of real greedy games; memory (
 first tenth and at the end of `--memory-games` random games in one process; `--cold`: CPU seconds
 of a first `simulate classic-revised --bots greedy,mcts:10` with an empty compiled-kernel cache;
 `--mcts-match N`: N seat-swapped games of the new `mcts` against the old one at equal CPU time
-per move (each side's iterations = its measured iterations per second x `--mcts-ms`); both
+per move (each side starts at its iterations per second, measured again at about the budget's
+search size, x `--mcts-ms`, and is rescaled after every pair of games by the budget over its CPU
+time per move in that pair; the mean CPU time per move each side used is printed); both
 searches run in their own child process and the game itself is played by this tree's kernel.
 
 Measured on the project's shared 2-core machine (`--cold --mcts-match 400 --mcts-ms 20`):
@@ -191,6 +193,8 @@ class Server:
         json.loads(self.proc.stdout.readline())
         self.moves = 0
         self.cpu = 0.0
+        self.pair_moves = 0
+        self.pair_cpu = 0.0
 
     def choose(self, s: np.ndarray, q: np.ndarray, rng: np.ndarray, iterations: int) -> int:
         msg = {"s": s.tolist(), "q": [[str(int(w)) for w in row] for row in q], "rng": rng.tolist(),
@@ -208,8 +212,12 @@ class Server:
         self.proc.wait()
 
 
-def mcts_match(old: Path, edition: str, games: int, iterations: tuple[int, int], seed: int) -> tuple[float, int]:
-    """Seat-swapped games, new (this tree) vs old; returns (new wins, shared results counting half; games)."""
+def mcts_match(old: Path, edition: str, games: int, iterations: list[int], budget_ms: float,
+               seed: int) -> tuple[float, int]:
+    """Seat-swapped games, new (this tree) vs old; returns (new wins, shared results counting half; games).
+
+    After every pair of games each side's iterations are scaled by `budget_ms` over its CPU time
+    per move in that pair: equal time per move on average, whatever the positions cost."""
     from toolkit.games.rng import seed_state
     from toolkit.games.timetrack import kernel as k
     from toolkit.games.timetrack.tables import tables_for
@@ -233,10 +241,15 @@ def mcts_match(old: Path, edition: str, games: int, iterations: tuple[int, int],
                 result = k.seat0_result(t, s)
                 wins += result if new_seat == 0 else 1.0 - result
             played = 2 * (deal + 1)
+            per_move = [1000 * x.cpu / max(x.moves, 1) for x in servers]
+            for side, server in enumerate(servers):
+                # Cost per move of this pair alone: a new estimate, not a correction that compounds.
+                recent = 1000 * (server.cpu - server.pair_cpu) / max(server.moves - server.pair_moves, 1)
+                iterations[side] = max(1, round(iterations[side] * budget_ms / recent))
+                server.pair_cpu, server.pair_moves = server.cpu, server.moves
             if played % 20 == 0 or played == 2 * (games // 2):
-                per_move = [1000 * x.cpu / max(x.moves, 1) for x in servers]
                 print(f"  {played} games: new wins {wins / played:.1%}; CPU ms per move: new {per_move[0]:.1f}, "
-                      f"old {per_move[1]:.1f}", flush=True)
+                      f"old {per_move[1]:.1f}; iterations now: new {iterations[0]}, old {iterations[1]}", flush=True)
     finally:
         for server in servers:
             server.close()
@@ -265,6 +278,8 @@ def main() -> None:
     parser.add_argument("--mcts-match", type=int, default=0, metavar="GAMES",
                         help="also play GAMES seat-swapped games, new mcts vs old, at equal time per move")
     parser.add_argument("--mcts-ms", type=float, default=20.0, help="CPU milliseconds per move in the match")
+    parser.add_argument("--match-only", action="store_true",
+                        help="with --mcts-match: measure the MCTS rates and play the match, nothing else")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
@@ -280,7 +295,10 @@ def main() -> None:
             ("anniversary random,automa:3", "anniversary", "random,automa", args.automa_games, 3),
             ("doodle random (solo)", "doodle", "random", args.doodle_games, 0),
         ]
-        print(f"{'match-up':<32} {args.before + ' games/s':>16} {'now games/s':>14} {'speed-up':>9}  same games")
+        if args.match_only:
+            cases = []
+        else:
+            print(f"{'match-up':<32} {args.before + ' games/s':>16} {'now games/s':>14} {'speed-up':>9}  same games")
         for label, edition, bots, games, level in cases:
             best = {}
             digests = {}
@@ -303,14 +321,14 @@ def main() -> None:
         print(f"{'mcts iterations per CPU-second':<32} {rates[args.before]:>16,.0f} {rates['now']:>14,.0f} "
               f"{rates['now'] / rates[args.before]:>8.2f}x", flush=True)
 
-        if args.memory_games:
+        if args.memory_games and not args.match_only:
             for name, tree in trees:
                 out = child(tree, {"kind": "memory", "edition": "classic-revised", "bots": "random,random",
                                    "games": args.memory_games, "seed": args.seed})
                 print(f"memory {name:<10} RSS after {out['games'] // 10:,} games {out['first']:.1f} MiB, "
                       f"after {out['games']:,} games {out['last']:.1f} MiB", flush=True)
 
-        if args.cold:
+        if args.cold and not args.match_only:
             counter = iter(range(1000))
             for _ in range(args.rounds):
                 for name, tree in trees:
@@ -323,11 +341,17 @@ def main() -> None:
                           "(simulate classic-revised --bots greedy,mcts:10, empty cache)", flush=True)
 
         if args.mcts_match:
-            iterations = (max(1, round(rates["now"] * args.mcts_ms / 1000)),
-                          max(1, round(rates[args.before] * args.mcts_ms / 1000)))
-            print(f"mcts match at {args.mcts_ms:g} ms per move: new mcts:{iterations[0]} vs "
-                  f"{args.before} mcts:{iterations[1]}", flush=True)
-            wins, played = mcts_match(old, "classic-revised", args.mcts_match, iterations, args.seed)
+            # A search's cost per iteration grows with its size: measure again at the budget's size.
+            budget = {}
+            for name, tree in trees:
+                guess = max(1, round(rates[name] * args.mcts_ms / 1000))
+                out = child(tree, {"kind": "mcts_rate", "edition": "classic-revised", "positions": args.mcts_positions,
+                                   "iterations": guess, "seed": args.seed})
+                budget[name] = max(1, round(out["rate"] * args.mcts_ms / 1000))
+            iterations = [budget["now"], budget[args.before]]
+            print(f"mcts match at {args.mcts_ms:g} CPU ms per move: new mcts:{iterations[0]} vs "
+                  f"{args.before} mcts:{iterations[1]} to start with", flush=True)
+            wins, played = mcts_match(old, "classic-revised", args.mcts_match, iterations, args.mcts_ms, args.seed)
             low, high = wilson(wins / played, played)
             print(f"new mcts wins {wins / played:.1%} [{low:.1%}, {high:.1%}] of {played} seat-swapped games "
                   f"(shared results count half)")
