@@ -33,8 +33,9 @@ Measured on the project's shared 2-core machine (`--cold --mcts-match 400 --mcts
     doodle random (solo)                       13,271         13,233     1.00x  no (*)
     mcts iterations per CPU-second             15,671         71,777     4.58x
     memory: RSS after 20,000 / 200,000 random games: 844c036 157.9 / 158.2 MiB, now 157.9 / 158.3
-    mcts match at 20 ms per move: new mcts:1436 vs 844c036 mcts:313 (measured CPU per move:
-    new 29.3 ms, old 27.8 ms); new mcts wins 76.8 % [72.4 %, 80.6 %] of 400 seat-swapped games
+    mcts match at 20 ms per move (--match-only --mcts-match 400), iterations rescaled every pair
+    (new about 830-1120, old about 190-240): measured CPU per move new 20.3 ms, old 20.3 ms;
+    new mcts wins 74.0 % [69.5 %, 78.1 %] of 400 seat-swapped games
 
     first compile (empty cache), alternating: 844c036 40.2, 38.7 CPU-s; now 37.6, 37.8 CPU-s
 
