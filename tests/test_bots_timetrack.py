@@ -103,6 +103,45 @@ def test_fullest_square_incremental_matches_direct(classic):
         assert packing.fullest_square_with(squares, t.bonus_masks, added) == packing.fullest_square(both, 9, 9, 7)
 
 
+def test_placement_score_rescoring_a_band_equals_scoring_the_whole_quilt(classic):
+    """greedy.placement_score rescores only the rows a placement touches, from the placement's
+    per-row table; the result must be the packing score of the whole quilt with the patch."""
+    from toolkit.games.timetrack.tables import tables_for
+
+    t = tables_for(classic).arrays
+    weights = greedy.WEIGHTS
+    rnd = random.Random(8)
+    counts = np.zeros(packing.N_COUNTS, dtype=np.int64)
+    squares = np.zeros(t.bonus_masks.shape[0], dtype=np.int64)
+    prefix = np.zeros(packing.MAX_ROWS + 1)
+    scored = 0
+    for _ in range(40):
+        covered = _random_quilt(rnd, 9, 9)
+        q = np.zeros((2, 2), dtype=np.uint64)
+        for r, c in covered:
+            cell = r * 9 + c
+            q[1, cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+        rows = _rows(covered, 9, 9)
+        greedy.row_prefix(rows, 9, 9, weights, prefix)
+        packing.square_counts(q[1], t.bonus_masks, squares)
+        for _ in range(30):
+            g = rnd.randrange(t.place_masks.shape[0])
+            new_rows = np.full(packing.MAX_ROWS, -1, dtype=np.int64)  # stale scratch must not matter
+            value, square = greedy.placement_score(t, q, 1, g, rows, new_rows, prefix, weights, squares, True)
+            if not k.fits(t, q, 1, g):
+                assert square == -1
+                continue
+            both = rows.copy()
+            for cell in range(81):
+                if (int(t.place_masks[g, cell >> 6]) >> (cell & 63)) & 1:
+                    both[cell // 9] |= 1 << (cell % 9)
+            whole = packing.packing_score(both, 9, 9, 7, weights, counts)
+            assert square == counts[packing.COUNT_SQUARE]
+            assert value == pytest.approx(whole, abs=1e-9)
+            scored += 1
+    assert scored > 50
+
+
 def test_a_patch_against_the_corner_packs_better_than_one_in_the_open():
     weights = packing.DEFAULT_PACK_WEIGHTS
     counts = np.zeros(packing.N_COUNTS, dtype=np.int64)

@@ -9,10 +9,10 @@ import pytest
 
 from toolkit.bots import make_bot
 from toolkit.errors import IllegalAction
-from toolkit.games.rng import seed_state
+from toolkit.games.rng import randbelow, seed_state
 from toolkit.games.timetrack import kernel as k
 from toolkit.games.timetrack.game import Advance, Buy, PlaceLeather, TimeTrackGame
-from toolkit.games.timetrack.tables import build_tables
+from toolkit.games.timetrack.tables import P_ACTIONS, P_PLACEMENTS, build_tables
 from toolkit.specs import load_edition
 from toolkit.specs.loader import edition_from_spec, resolved_spec
 
@@ -541,3 +541,47 @@ def test_messages_for_leather_out_of_turn_and_patches_already_bought():
     set_pos(game, 2, 2, top=1)
     with pytest.raises(IllegalAction, match="P01 was already bought by player 1"):
         game.apply("buy P01 o0 r5 c0")
+
+
+# ----- the fast paths draw and test exactly what the plain rules do ----------------------------
+
+def _wide_edition():
+    """Classic on a 12x12 board: 144 cells, three words per quilt (the general legality test)."""
+    return edition_from_spec({**resolved_spec("classic"), "board": {"width": 12, "height": 12}}, "wide")
+
+
+@pytest.mark.parametrize("edition", [load_edition("classic-revised"), load_edition("express"), _wide_edition()],
+                         ids=["classic-revised", "express", "12x12"])
+def test_random_action_draws_what_the_legal_action_list_would(edition):
+    t = build_tables(edition).arrays
+    scratch = np.zeros(int(t.params[P_ACTIONS]), dtype=np.int64)
+    listed = np.zeros_like(scratch)
+    compared = 0
+    for seed in range(6):
+        rng = seed_state(seed)
+        s, q = k.new_state(t, rng)
+        while not k.is_over(t, s):
+            fast_rng, plain_rng = rng.copy(), rng.copy()
+            action = k.random_action(t, s, q, fast_rng, scratch)
+            n = k.legal_actions(t, s, q, listed)
+            assert action == listed[randbelow(plain_rng, n)]
+            assert np.array_equal(fast_rng, plain_rng)
+            assert k.check_action(t, s, q, action) == k.R_OK
+            k.apply(t, s, q, action, rng)
+            compared += 1
+    assert compared > 100
+
+
+@pytest.mark.parametrize("edition", [load_edition("classic"), load_edition("express"), _wide_edition()],
+                         ids=["classic", "express", "12x12"])
+def test_placement_tables_hold_the_same_cells_as_the_masks(edition):
+    tables = build_tables(edition)
+    t, board = tables.arrays, tables.board
+    for g in range(int(t.params[P_PLACEMENTS])):
+        mask = sum(int(w) << (64 * i) for i, w in enumerate(t.place_masks[g].tolist()))
+        assert int(t.place_lo[g]) == mask & (2**64 - 1)
+        assert int(t.place_hi[g]) == (mask >> 64) & (2**64 - 1)
+        top, span = int(t.place_top[g]), int(t.place_span[g])
+        rebuilt = sum(int(t.place_rows[g, i]) << ((top + i) * board.width) for i in range(span))
+        assert rebuilt == mask
+        assert t.place_rows[g, 0] != 0 and t.place_rows[g, span - 1] != 0

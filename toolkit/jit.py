@@ -8,7 +8,7 @@ deleted, and an unchanged install keeps finding its compiled kernels.
 
 The folder is `$PATCHWORK_CACHE_DIR`, else `$XDG_CACHE_HOME/patchwork-toolkit`, else
 `~/.cache/patchwork-toolkit`, then `numba-<digest>`; when none is writable, numba compiles in
-memory. Every kernel module imports `njit` from here, so this runs before the first decorator.
+memory. Every kernel module imports `njit` (or `no_alloc`) from here, so this runs before the first decorator.
 """
 from __future__ import annotations
 
@@ -21,6 +21,15 @@ import numba
 from numba import njit  # noqa: F401  (kernel modules import it from here)
 
 PACKAGE = Path(__file__).resolve().parent
+
+
+def no_alloc(fn=None, **options):
+    """`njit(cache=True)` for a function that creates no arrays: compiled without numba's
+    reference counting. A compiled call otherwise increments and decrements (atomically) the
+    count of every array it is handed; the time-track tables are two dozen arrays, so that was
+    most of the cost of a ply. Such a function may read, write and slice arrays it is given."""
+    decorate = njit(cache=True, _nrt=False, **options)
+    return decorate if fn is None else decorate(fn)
 
 
 def kernel_sources() -> list[Path]:

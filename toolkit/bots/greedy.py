@@ -16,8 +16,9 @@ Advancing is valued as the buttons it pays minus the time it spends. A pending l
 on the cell that packs the quilt best, usually a hole. Exact ties are broken by the bot's own
 generator, so the same seed gives the same choices.
 
-`choose(t, s, q, rng, weights) -> action` is the compiled entry point (the simulator's turn loop
-calls it with the kernel's tables, state and quilts); `GreedyBot` is the Python face for the CLI,
+`choose(t, s, q, rng, weights) -> action` is the compiled entry point, called with the kernel's
+tables, state and quilts; `choose_with(..., *choose_scratch(t))` is the same choice with scratch
+allocated once (the simulator's turn loop); `GreedyBot` is the Python face for the CLI,
 registered as `greedy`.
 `WEIGHTS` holds the tuned weights; `G_*` name the entries that follow the packing weights.
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from toolkit.jit import njit
+from toolkit.jit import njit, no_alloc
 
 from toolkit.bots.base import register_bot
 from toolkit.bots.packing import (
@@ -55,6 +56,7 @@ from toolkit.games.timetrack.kernel import (
     S_PENDING_LEATHER,
     S_POS,
     current_player,
+    fits,
     window_size,
 )
 from toolkit.games.timetrack.tables import (
@@ -87,7 +89,7 @@ WEIGHTS = np.concatenate([DEFAULT_PACK_WEIGHTS, np.array([2.0, 0.5, 1.0, 3.0, 0.
 """The tuned weights of the `greedy` bot."""
 
 
-@njit(cache=True)
+@no_alloc
 def marks_ahead(t, pos):
     """Income marks strictly after space `pos` (the ones a patch bought now will still pay at)."""
     final = t.params[P_FINAL]
@@ -97,7 +99,7 @@ def marks_ahead(t, pos):
     return n
 
 
-@njit(cache=True)
+@no_alloc
 def leather_crossed(t, s, start, end):
     """Leather patches still on the time board on spaces start < space <= end."""
     n = 0
@@ -108,7 +110,7 @@ def leather_crossed(t, s, start, end):
     return n
 
 
-@njit(cache=True)
+@no_alloc
 def row_prefix(rows, width, height, weights, prefix):
     """prefix[r] = the shape score owed to rows 0 .. r-1 of `rows` (prefix[height] = the total)."""
     prefix[0] = 0.0
@@ -116,45 +118,35 @@ def row_prefix(rows, width, height, weights, prefix):
         prefix[r + 1] = prefix[r] + shape_rows(rows, width, height, r, r, weights)
 
 
-@njit(cache=True)
+@no_alloc
 def placement_score(t, q, seat, g, rows, new_rows, prefix, weights, squares, bonus_open):
     """(packing score, fullest bonus square) of global placement `g` on seat's quilt: `rows`
     (with its row_prefix in `prefix`) and, while the bonus is open, its per-square counts
     `squares`. Score -1e18 when the placement overlaps the quilt. Only the rows the patch
-    touches, and their neighbours, are rescored."""
+    touches, and their neighbours, are rescored, from the placement's rows in the tables."""
     p = t.params
     width = p[P_WIDTH]
     height = p[P_HEIGHT]
-    masks = t.place_masks[g]
-    for w in range(q.shape[1]):
-        if q[seat, w] & masks[w]:
-            return -1e18, -1
-    top = height
-    bottom = -1
-    for r in range(height):
-        start = r * width
-        w = start >> 6
-        off = start & 63
-        v = masks[w] >> np.uint64(off)
-        if off + width > 64:
-            v |= masks[w + 1] << np.uint64(64 - off)
-        bits = np.int64(v & np.uint64((1 << width) - 1))
-        new_rows[r] = rows[r] | bits
-        if bits:
-            if r < top:
-                top = r
-            bottom = r
+    if not fits(t, q, seat, g):
+        return -1e18, -1
+    top = t.place_top[g]
+    span = t.place_span[g]
     lo = max(top - 1, 0)
-    hi = min(bottom + 2, height - 1)
+    hi = min(top + span + 1, height - 1)
+    # shape_rows(lo..hi) reads rows lo-2 .. hi+1: those are the quilt's, with the patch's cells.
+    for r in range(max(lo - 2, 0), min(hi + 2, height)):
+        new_rows[r] = rows[r]
+    for i in range(span):
+        new_rows[top + i] |= t.place_rows[g, i]
     value = prefix[height] - (prefix[hi + 1] - prefix[lo]) + shape_rows(new_rows, width, height, lo, hi, weights)
     square = 0
     if bonus_open:
-        square = fullest_square_with(squares, t.bonus_masks, masks)
+        square = fullest_square_with(squares, t.bonus_masks, t.place_masks[g])
         value += weights[PACK_BONUS] * square
     return value, square
 
 
-@njit(cache=True)
+@no_alloc
 def best_placement(t, q, seat, patch, rows, new_rows, prefix, weights, squares, bonus_open):
     """(placement row, packing score, fullest bonus square) of the best free placement of
     `patch` on seat's quilt (see placement_score); row -1 when the patch fits nowhere."""
@@ -173,7 +165,7 @@ def best_placement(t, q, seat, patch, rows, new_rows, prefix, weights, squares, 
     return best_g, best_value, best_square
 
 
-@njit(cache=True)
+@no_alloc
 def best_leather_cell(t, rows, new_rows, weights, counts, bonus_k):
     """(cell, packing score, fullest bonus square) of the best empty cell for a leather patch."""
     p = t.params
@@ -199,7 +191,7 @@ def best_leather_cell(t, rows, new_rows, weights, counts, bonus_k):
     return best_cell, best_value, best_square
 
 
-@njit(cache=True)
+@no_alloc
 def action_values(t, s, q, weights, actions, values, rows, new_rows, prefix, counts, squares):
     """Value every candidate action of the player to move (one per buyable window patch at its
     best placement, plus advance; or the best cell of a pending leather patch) into
@@ -262,7 +254,7 @@ def action_values(t, s, q, weights, actions, values, rows, new_rows, prefix, cou
     return n
 
 
-@njit(cache=True)
+@no_alloc
 def choose_with(t, s, q, rng, weights, actions, values, rows, new_rows, prefix, counts, squares):
     """`choose` with caller-owned scratch (for callers that choose many times, e.g. rollouts)."""
     n = action_values(t, s, q, weights, actions, values, rows, new_rows, prefix, counts, squares)
@@ -283,19 +275,26 @@ def choose_with(t, s, q, rng, weights, actions, values, rows, new_rows, prefix, 
 
 
 @njit(cache=True)
+def choose_scratch(t):
+    """The scratch arrays of `choose_with`, for callers that allocate them once."""
+    return (
+        np.empty(2 + t.params[P_WINDOW], dtype=np.int64),
+        np.empty(2 + t.params[P_WINDOW], dtype=np.float64),
+        np.zeros(MAX_ROWS, dtype=np.int64),
+        np.zeros(MAX_ROWS, dtype=np.int64),
+        np.zeros(MAX_ROWS + 1, dtype=np.float64),
+        np.zeros(N_COUNTS, dtype=np.int64),
+        np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
 def choose(t, s, q, rng, weights):
     """The greedy action of the player to move (-1 when the game is over).
 
     t, s, q: the time-track kernel's tables, state and quilts; rng: the bot's own generator
     (int64[4], only used to break exact ties); weights: float64[N_WEIGHTS], normally WEIGHTS."""
-    actions = np.empty(2 + t.params[P_WINDOW], dtype=np.int64)
-    values = np.empty(2 + t.params[P_WINDOW], dtype=np.float64)
-    rows = np.zeros(MAX_ROWS, dtype=np.int64)
-    new_rows = np.zeros(MAX_ROWS, dtype=np.int64)
-    prefix = np.zeros(MAX_ROWS + 1, dtype=np.float64)
-    counts = np.zeros(N_COUNTS, dtype=np.int64)
-    squares = np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64)
-    return choose_with(t, s, q, rng, weights, actions, values, rows, new_rows, prefix, counts, squares)
+    return choose_with(t, s, q, rng, weights, *choose_scratch(t))
 
 
 class GreedyBot:

@@ -42,7 +42,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from toolkit.jit import njit
+from toolkit.jit import njit, no_alloc
 
 from toolkit.bots.base import register_bot
 from toolkit.bots.registry import (MAX_MCTS_ITERATIONS, MAX_SECONDS, MIN_SECONDS, budget_name,  # noqa: F401
@@ -151,7 +151,7 @@ def monotonic_ns(typingctx):
 # ----- candidate actions ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@no_alloc
 def _insert_top(keep_g, keep_v, kept, top_k, g, value):
     """Keep the top_k (placement, value) pairs in keep_*[:kept] sorted best first; returns kept."""
     if kept == top_k and value <= keep_v[kept - 1]:
@@ -166,7 +166,7 @@ def _insert_top(keep_g, keep_v, kept, top_k, g, value):
     return kept + 1 if kept < top_k else kept
 
 
-@njit(cache=True)
+@no_alloc
 def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix, counts, squares, keep_g, keep_v):
     """The reduced action set of the player to move with the greedy bot's value of each, into
     actions[:n] / priors[:n] sorted best first; returns n (0 when the game is over)."""
@@ -260,7 +260,7 @@ def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix,
 # ----- static evaluation ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@no_alloc
 def seat_estimate(t, s, q, seat, weights, params, rows, counts):
     """Points seat can expect at the end, judged from the state as it stands."""
     p = t.params
@@ -283,7 +283,7 @@ def seat_estimate(t, s, q, seat, weights, params, rows, counts):
     return est
 
 
-@njit(cache=True)
+@no_alloc
 def evaluate(t, s, q, weights, params, rows, counts):
     """Seat 0's chance of winning, in [0, 1]: exact when the game is over, else estimated."""
     if k.is_over(t, s):
@@ -472,7 +472,9 @@ def choose(t, s, q, rng, iterations):
 
     t, s, q: the time-track kernel's tables, state and quilts (left unchanged); rng: the bot's
     own generator (int64[4]; ties and the search's chance events draw from it)."""
-    return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS, PARAMS)
+    # Copies: numba types a global array as read-only, and a second array type would compile the
+    # whole packing evaluation a second time next to the greedy bot's.
+    return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS.copy(), PARAMS.copy())
 
 
 class MctsBot:

@@ -20,7 +20,7 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 
-from toolkit.jit import njit
+from toolkit.jit import njit, no_alloc
 from numba.core import config
 from numba.extending import intrinsic
 
@@ -88,7 +88,7 @@ else:
         return np.int64(_ctpop(np.uint64(x)))
 
 
-@njit(cache=True)
+@no_alloc
 def bit_range(words, start, length):
     """Bits start .. start+length-1 of a uint64 word array as an int64 (length <= 32)."""
     w = start >> 6
@@ -99,14 +99,14 @@ def bit_range(words, start, length):
     return np.int64(v & np.uint64((1 << length) - 1))
 
 
-@njit(cache=True)
+@no_alloc
 def quilt_rows(words, width, height, rows):
     """Write the covered cells of each row of a quilt (uint64 words) into rows[:height]."""
     for r in range(height):
         rows[r] = bit_range(words, r * width, width)
 
 
-@njit(cache=True)
+@no_alloc
 def empty_shape(rows, width, height, counts):
     """Shape of the empty area into counts[COUNT_EMPTY .. COUNT_DEAD_END]: empty cells,
     perimeter, isolated cells, cells of isolated pairs, other dead-end cells."""
@@ -143,7 +143,7 @@ def empty_shape(rows, width, height, counts):
     counts[COUNT_DEAD_END] = dead - pair_cells
 
 
-@njit(cache=True)
+@no_alloc
 def fullest_square(rows, width, height, k):
     """Covered cells of the fullest k x k square of the quilt (0 when k == 0 or it does not fit)."""
     if k <= 0 or k > width or k > height:
@@ -161,7 +161,7 @@ def fullest_square(rows, width, height, k):
     return best
 
 
-@njit(cache=True)
+@no_alloc
 def square_counts(words, square_masks, out):
     """out[m] = covered cells of the quilt `words` inside square m (rows of square_masks)."""
     for m in range(square_masks.shape[0]):
@@ -171,7 +171,7 @@ def square_counts(words, square_masks, out):
         out[m] = c
 
 
-@njit(cache=True)
+@no_alloc
 def fullest_index(counts):
     """Index of the square with the most covered cells (the first of equals)."""
     best = 0
@@ -181,7 +181,7 @@ def fullest_index(counts):
     return best
 
 
-@njit(cache=True)
+@no_alloc
 def fullest_square_with(counts, square_masks, masks):
     """Covered cells of the fullest square once the cells of `masks` (free cells) are added to
     a quilt whose per-square counts are `counts` (from square_counts)."""
@@ -195,7 +195,7 @@ def fullest_square_with(counts, square_masks, masks):
     return best
 
 
-@njit(cache=True)
+@no_alloc
 def shape_score(rows, width, height, weights, counts):
     """How well packed the quilt `rows` is by the shape of its empty area (higher is better).
 
@@ -209,7 +209,7 @@ def shape_score(rows, width, height, weights, counts):
     )
 
 
-@njit(cache=True)
+@no_alloc
 def shape_rows(rows, width, height, lo, hi, weights):
     """The part of `shape_score` owed to rows lo..hi (clipped to the board).
 
@@ -255,7 +255,7 @@ def shape_rows(rows, width, height, lo, hi, weights):
     return total
 
 
-@njit(cache=True)
+@no_alloc
 def packing_score(rows, width, height, bonus_k, weights, counts):
     """How well packed the quilt `rows` is (higher is better); bonus_k = 0 ignores the bonus.
 

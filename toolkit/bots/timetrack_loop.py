@@ -47,6 +47,7 @@ def _time_track_loop(
     rng = np.zeros(4, dtype=np.int64)
     bot_rng = np.zeros(4, dtype=np.int64)
     automa_action = p[P_ACTION_AUTOMA]
+    greedy_scratch = greedy_bot.choose_scratch(t)
     for g in range(n):
         rng[:] = game_rngs[g]
         bot_rng[:] = bot_rngs[g]
@@ -59,7 +60,7 @@ def _time_track_loop(
                 bot = seat ^ swap[g]
                 kind = kinds[bot]
                 if kind == GREEDY:
-                    action = greedy_bot.choose(t, s, q, bot_rng, greedy_weights)
+                    action = greedy_bot.choose_with(t, s, q, bot_rng, greedy_weights, *greedy_scratch)
                 elif kind == MCTS:
                     action = mcts_bot.choose(t, s, q, bot_rng, iterations[bot])
                 else:

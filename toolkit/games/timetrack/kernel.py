@@ -2,8 +2,9 @@
 
 This module is the one source of truth for the rules of the family. The Python layer
 (toolkit.games.timetrack.game), the bots and the simulator all call these functions; nothing else
-decides what is legal or what an action does. Every function is `@njit(cache=True)` and also runs
-with NUMBA_DISABLE_JIT=1.
+decides what is legal or what an action does. Every function is compiled and cached, and also runs
+with NUMBA_DISABLE_JIT=1; those that create no arrays (all but new_state, new_state_automa and
+play_random_games) are `no_alloc` (toolkit.jit), so passing them the tables costs nothing.
 
 Arguments, always in this order
 -------------------------------
@@ -22,6 +23,7 @@ Functions
 - `legal_actions(t, s, q, out) -> n`: writes the legal action ints into out[:n]
   (`out` is int64[t.params[P_ACTIONS]]).
 - `check_action(t, s, q, action) -> reason`: R_OK or the R_* code of the rule it breaks.
+- `fits(t, q, seat, g) -> bool`: placement row g covers no cell of seat's quilt.
 - `apply(t, s, q, action, rng)`: plays a legal action (unchecked: call check_action first when
   the action comes from outside).
 - `random_action(t, s, q, rng, scratch) -> action`: uniform over ALL legal actions (every
@@ -72,7 +74,7 @@ patch its token moves onto or past leaves play, out of the human's reach, and sc
 from __future__ import annotations
 
 import numpy as np
-from toolkit.jit import njit
+from toolkit.jit import njit, no_alloc
 
 from toolkit.games.rng import randbelow, shuffle
 from toolkit.games.timetrack.tables import (
@@ -144,6 +146,10 @@ AUTOMA_SEAT = 1
 NO_WINNER = -1
 """winner() when equal scores share the victory (tie_break: shared)."""
 
+NARROW_WORDS = 2
+"""Quilts of up to two words (boards of up to 128 cells, every printed edition) take the fast
+legality test: the placement's two words (t.place_lo, t.place_hi) ANDed with the quilt's."""
+
 # ----- actions -------------------------------------------------------------------------------
 ADVANCE = 0
 
@@ -162,7 +168,7 @@ R_CANNOT_AFFORD = 10
 R_OVERLAP = 11
 
 
-@njit(cache=True)
+@no_alloc
 def deal(t, s, q, rng, automa_level, automa_deck):
     """Set up a game in place: shuffled circle, neutral token after the smallest patch, tokens on 0."""
     p = t.params
@@ -228,7 +234,7 @@ def new_state_automa(t, rng, level, deck):
     return s, q
 
 
-@njit(cache=True)
+@no_alloc
 def _reverse(a, lo, hi):
     hi -= 1
     while lo < hi:
@@ -239,7 +245,7 @@ def _reverse(a, lo, hi):
         hi -= 1
 
 
-@njit(cache=True)
+@no_alloc
 def _rotate_left(a, lo, hi, r):
     """Rotate a[lo:hi] left by r places."""
     if r <= 0 or r >= hi - lo:
@@ -249,7 +255,7 @@ def _rotate_left(a, lo, hi, r):
     _reverse(a, lo, hi)
 
 
-@njit(cache=True)
+@no_alloc
 def _maybe_add_late(t, s, rng):
     """Late patches join, shuffled, as the last patches clockwise once few enough remain."""
     at = t.params[P_LATE_ENTER_AT]
@@ -264,14 +270,14 @@ def _maybe_add_late(t, s, rng):
     s[S_LATE_ENTERED] = 1
 
 
-@njit(cache=True)
+@no_alloc
 def is_over(t, s):
     """Both tokens on the final space and no leather patch left to place."""
     final = t.params[P_FINAL]
     return s[S_POS] == final and s[S_POS + 1] == final and s[S_PENDING_LEATHER] == 0
 
 
-@njit(cache=True)
+@no_alloc
 def current_player(t, s):
     """The seat to act: a pending leather placement first, else the token furthest behind
     (on a shared space the one that arrived last); -1 when the game is over."""
@@ -288,18 +294,18 @@ def current_player(t, s):
     return s[S_TOP]
 
 
-@njit(cache=True)
+@no_alloc
 def n_circle(s):
     return s[S_CIRCLE_LEN]
 
 
-@njit(cache=True)
+@no_alloc
 def window_size(t, s):
     """Patches that may be bought: the market window, fewer if fewer remain."""
     return min(t.params[P_WINDOW], s[S_CIRCLE_LEN])
 
 
-@njit(cache=True)
+@no_alloc
 def patch_in_window(t, s, patch):
     """Index of `patch` in the window (0 = directly after the neutral token), -1 if not there."""
     for j in range(window_size(t, s)):
@@ -308,21 +314,63 @@ def patch_in_window(t, s, patch):
     return -1
 
 
-@njit(cache=True)
-def _fits(t, q, seat, g):
-    words = t.params[P_WORDS]
-    for w in range(words):
+@no_alloc
+def fits(t, q, seat, g):
+    """Placement row g covers no cell of seat's quilt."""
+    if t.params[P_WORDS] <= NARROW_WORDS:
+        return _free(t, g, _word(q, seat, 0), _word(q, seat, 1))
+    for w in range(t.params[P_WORDS]):
         if q[seat, w] & t.place_masks[g, w]:
             return False
     return True
 
 
-@njit(cache=True)
+@no_alloc(inline="always")
+def _word(q, seat, w):
+    """Word w of seat's quilt, 0 past the end (a one-word board has no word 1)."""
+    return q[seat, w] if w < q.shape[1] else np.uint64(0)
+
+
+@no_alloc(inline="always")
+def _free(t, g, lo, hi):
+    """Placement row g misses a quilt of at most two words (lo, hi): one AND per word."""
+    return ((t.place_lo[g] & lo) | (t.place_hi[g] & hi)) == 0
+
+
+@no_alloc
+def _free_placements(t, q, seat, first, count, out, n):
+    """Append 1 + g for every placement row g in first .. first+count-1 that fits seat's quilt
+    to out[n:]; returns the new n."""
+    if t.params[P_WORDS] <= NARROW_WORDS:
+        lo = _word(q, seat, 0)
+        hi = _word(q, seat, 1)
+        for g in range(first, first + count):
+            # Branch-free: write every row, keep it only when it fits.
+            out[n] = 1 + g
+            n += _free(t, g, lo, hi)
+        return n
+    for g in range(first, first + count):
+        if fits(t, q, seat, g):
+            out[n] = 1 + g
+            n += 1
+    return n
+
+
+@no_alloc
+def _count_free(t, lo, hi, first, count):
+    """How many placement rows first .. first+count-1 miss the two-word quilt (lo, hi)."""
+    n = 0
+    for g in range(first, first + count):
+        n += _free(t, g, lo, hi)
+    return n
+
+
+@no_alloc
 def _cell_covered(q, seat, cell):
     return (q[seat, cell >> 6] >> np.uint64(cell & 63)) & np.uint64(1)
 
 
-@njit(cache=True)
+@no_alloc
 def legal_actions(t, s, q, out):
     """Write every legal action into out; return how many."""
     seat = current_player(t, s)
@@ -343,25 +391,14 @@ def legal_actions(t, s, q, out):
     out[0] = ADVANCE
     n = 1
     buttons = s[S_BUTTONS + seat]
-    words = p[P_WORDS]
     for j in range(window_size(t, s)):
         patch = s[S_CIRCLE + j]
-        if t.cost[patch] > buttons:
-            continue
-        first = t.place_first[patch]
-        for g in range(first, first + t.place_count[patch]):
-            free = True
-            for w in range(words):
-                if q[seat, w] & t.place_masks[g, w]:
-                    free = False
-                    break
-            if free:
-                out[n] = 1 + g
-                n += 1
+        if t.cost[patch] <= buttons:
+            n = _free_placements(t, q, seat, t.place_first[patch], t.place_count[patch], out, n)
     return n
 
 
-@njit(cache=True)
+@no_alloc
 def check_action(t, s, q, action):
     """R_OK when `action` is legal now, else the R_* code of the rule it breaks."""
     seat = current_player(t, s)
@@ -398,12 +435,12 @@ def check_action(t, s, q, action):
         return R_NOT_IN_WINDOW
     if t.cost[patch] > s[S_BUTTONS + seat]:
         return R_CANNOT_AFFORD
-    if not _fits(t, q, seat, g):
+    if not fits(t, q, seat, g):
         return R_OVERLAP
     return R_OK
 
 
-@njit(cache=True)
+@no_alloc
 def _move(t, s, q, seat, steps, pays):
     """Advance seat's token, resolving every mark crossed (start < mark <= end) in track order."""
     p = t.params
@@ -437,7 +474,7 @@ def _move(t, s, q, seat, steps, pays):
             s[S_BONUS_OWNER] = seat
 
 
-@njit(cache=True)
+@no_alloc
 def _check_bonus(t, s, q, seat):
     """The first quilt with a fully covered k x k square takes the bonus tile."""
     p = t.params
@@ -456,7 +493,7 @@ def _check_bonus(t, s, q, seat):
             return
 
 
-@njit(cache=True)
+@no_alloc
 def _take_from_circle(t, s, rng, j, seat):
     """Remove window patch j; the neutral token moves to its place. Returns the patch index."""
     n = s[S_CIRCLE_LEN]
@@ -471,7 +508,7 @@ def _take_from_circle(t, s, rng, j, seat):
     return patch
 
 
-@njit(cache=True)
+@no_alloc
 def _automa_turn(t, s, q, rng):
     p = t.params
     seat = AUTOMA_SEAT
@@ -526,7 +563,7 @@ def _automa_turn(t, s, q, rng):
     s[S_DISCARD_LEN] += 1
 
 
-@njit(cache=True)
+@no_alloc
 def _count_bits(x):
     n = 0
     while x:
@@ -535,7 +572,7 @@ def _count_bits(x):
     return n
 
 
-@njit(cache=True)
+@no_alloc
 def _apply_filter(t, s, cand, window, code, pos, human, final):
     """The candidates (bit j = window slot j) that survive one Automa filter; may be 0."""
     kept = 0
@@ -562,7 +599,7 @@ def _apply_filter(t, s, cand, window, code, pos, human, final):
     return kept
 
 
-@njit(cache=True)
+@no_alloc
 def apply(t, s, q, action, rng):
     """Play a legal action for the current player."""
     p = t.params
@@ -596,7 +633,7 @@ def apply(t, s, q, action, rng):
     s[S_PLIES] += 1
 
 
-@njit(cache=True)
+@no_alloc
 def score(t, s, seat):
     """Final score of a seat: buttons + bonus - penalty per empty cell; Automa per its level."""
     p = t.params
@@ -616,7 +653,7 @@ def score(t, s, seat):
     return total
 
 
-@njit(cache=True)
+@no_alloc
 def winner(t, s):
     """Seat with the higher score; a tie is settled by the edition's tie_break: the first to reach
     the final space (ruling 7), or NO_WINNER (-1) when ties are shared."""
@@ -631,7 +668,7 @@ def winner(t, s):
     return s[S_FIRST_FINISHER]
 
 
-@njit(cache=True)
+@no_alloc
 def seat0_result(t, s):
     """Seat 0's result of a finished game: 1 win, 0.5 shared, 0 loss (what search bots back up)."""
     w = winner(t, s)
@@ -642,14 +679,48 @@ def seat0_result(t, s):
     return 0.0
 
 
-@njit(cache=True)
+@no_alloc
 def random_action(t, s, q, rng, scratch):
-    """A legal action drawn uniformly from all legal actions (scratch: int64[P_ACTIONS])."""
-    n = legal_actions(t, s, q, scratch)
-    return scratch[randbelow(rng, n)]
+    """A legal action drawn uniformly from all legal actions (scratch: int64[P_ACTIONS]).
+
+    The same draw as `legal_actions(...)[randbelow(rng, n)]`, but a buy or advance counts the
+    free placements first (one AND per word, no writes) and then finds only the drawn one."""
+    seat = current_player(t, s)
+    p = t.params
+    narrow = p[P_WORDS] <= NARROW_WORDS
+    if seat < 0 or not narrow or s[S_PENDING_LEATHER] > 0 or (s[S_AUTOMA_LEVEL] > 0 and seat == AUTOMA_SEAT):
+        n = legal_actions(t, s, q, scratch)
+        return scratch[randbelow(rng, n)]
+    lo = _word(q, seat, 0)
+    hi = _word(q, seat, 1)
+    buttons = s[S_BUTTONS + seat]
+    window = window_size(t, s)
+    # scratch[j] = free placements of window patch j (0 when it cannot be afforded).
+    n = 1
+    for j in range(window):
+        patch = s[S_CIRCLE + j]
+        scratch[j] = 0
+        if t.cost[patch] <= buttons:
+            scratch[j] = _count_free(t, lo, hi, t.place_first[patch], t.place_count[patch])
+        n += scratch[j]
+    r = randbelow(rng, n)
+    if r == 0:
+        return ADVANCE
+    r -= 1
+    j = 0
+    while r >= scratch[j]:
+        r -= scratch[j]
+        j += 1
+    g = t.place_first[s[S_CIRCLE + j]]
+    while True:
+        if _free(t, g, lo, hi):
+            if r == 0:
+                return 1 + g
+            r -= 1
+        g += 1
 
 
-@njit(cache=True)
+@no_alloc
 def playout(t, s, q, rng, scratch):
     """Random actions until the game ends; returns the number of actions played."""
     plies = 0
@@ -659,12 +730,12 @@ def playout(t, s, q, rng, scratch):
     return plies
 
 
-@njit(cache=True)
+@no_alloc
 def empty_cells(t, s, seat):
     return t.params[P_CELLS] - s[S_FILLED + seat]
 
 
-@njit(cache=True)
+@no_alloc
 def placements_total(t):
     return t.params[P_PLACEMENTS]
 

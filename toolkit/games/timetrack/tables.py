@@ -107,6 +107,11 @@ KernelTables = namedtuple(
         "place_count",  # int64[P] placements of the patch (0: fits nowhere)
         "place_masks",  # uint64[T, words] every placement of every patch
         "place_patch",  # int64[T] patch index of each placement
+        "place_lo",  # uint64[T] word 0 of each placement mask (cells 0..63)
+        "place_hi",  # uint64[T] word 1 (cells 64..127; 0 on a one-word board)
+        "place_top",  # int64[T] first board row the placement covers
+        "place_span",  # int64[T] board rows it covers (place_top .. place_top + span - 1)
+        "place_rows",  # int64[T, max span] its cells of each covered row, bit = column
         "income_flag",  # int64[final+1] 1 where a space carries a button-income mark
         "leather_at",  # int64[final+1] leather index on that space, -1 none
         "bonus_masks",  # uint64[S, words] every k x k square (S = 0 when no bonus)
@@ -216,6 +221,9 @@ def build_tables(edition: Edition) -> TrackTables:
         for w in range(words):
             place_masks[r, w] = (mask >> (WORD_BITS * w)) & 0xFFFF_FFFF_FFFF_FFFF
     place_patch = np.array(rows_patch or [0], dtype=np.int64)
+    place_lo = np.ascontiguousarray(place_masks[:, 0])
+    place_hi = np.ascontiguousarray(place_masks[:, 1]) if words > 1 else np.zeros_like(place_lo)
+    place_top, place_span, place_rows = _placement_rows(rows_masks, board)
 
     income_flag = np.zeros(final + 1, dtype=np.int64)
     for mark in track.income_marks:
@@ -320,6 +328,11 @@ def build_tables(edition: Edition) -> TrackTables:
         place_count=place_count,
         place_masks=place_masks,
         place_patch=place_patch,
+        place_lo=place_lo,
+        place_hi=place_hi,
+        place_top=place_top,
+        place_span=place_span,
+        place_rows=place_rows,
         income_flag=income_flag,
         leather_at=leather_at,
         bonus_masks=bonus_masks,
@@ -345,6 +358,25 @@ def build_tables(edition: Edition) -> TrackTables:
         leather_spaces=leather_spaces,
         board=board,
     )
+
+
+def _placement_rows(masks: list[int], board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per placement: the first row it covers, how many rows, and its cells of each of them
+    (what the bots' packing evaluation reads, so they never unpack a mask)."""
+    n = max(len(masks), 1)
+    top = np.zeros(n, dtype=np.int64)
+    span = np.zeros(n, dtype=np.int64)
+    per_row: list[list[int]] = []
+    for g, mask in enumerate(masks):
+        bits = [(mask >> (r * board.width)) & board.row_mask for r in range(board.height)]
+        covered = [r for r, b in enumerate(bits) if b]
+        top[g] = covered[0]
+        span[g] = covered[-1] - covered[0] + 1
+        per_row.append(bits[covered[0] : covered[-1] + 1])
+    rows = np.zeros((n, max(int(span.max()), 1)), dtype=np.int64)
+    for g, row_bits in enumerate(per_row):
+        rows[g, : len(row_bits)] = row_bits
+    return top, span, rows
 
 
 def _neutral_after(edition: Edition) -> int:
