@@ -2,7 +2,6 @@
 free choice and the special actions come from the spec, not from code."""
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import pytest
@@ -19,7 +18,7 @@ BASE = load_edition("doodle")
 
 
 def variant(**changes):
-    return dataclasses.replace(BASE, name="doodle-test-variant", **changes)
+    return BASE.changed(name="doodle-test-variant", **changes)
 
 
 def play_random(edition, seed, players=1):

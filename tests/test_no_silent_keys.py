@@ -223,8 +223,17 @@ def test_an_edition_model_refuses_a_key_its_family_does_not_use():
 
     from toolkit.specs import load_edition
 
-    with pytest.raises(ValueError, match="market_window is not used by the doodle family"):
-        dataclasses.replace(load_edition("doodle"), market_window=4)
-    with pytest.raises(ValueError, match="rounds is not used by the time-track family"):
-        dataclasses.replace(load_edition("classic"), rounds=4)
-    assert dataclasses.replace(load_edition("classic"), starting_buttons=9).starting_buttons == 9
+    from toolkit.specs.models import DoodleRules, TimeTrackRules
+
+    doodle, classic = load_edition("doodle"), load_edition("classic")
+    assert isinstance(doodle.rules, DoodleRules) and isinstance(classic.rules, TimeTrackRules)
+    with pytest.raises(ValueError, match="market_window not used by the doodle family"):
+        doodle.changed(market_window=4)
+    with pytest.raises(ValueError, match="rounds not used by the time-track family"):
+        classic.changed(rounds=4)
+    with pytest.raises(AttributeError, match="market_window is not used by the doodle family"):
+        doodle.market_window  # noqa: B018
+    with pytest.raises(ValueError, match="takes DoodleRules"):
+        dataclasses.replace(doodle, rules=classic.rules)
+    assert classic.changed(starting_buttons=9).starting_buttons == 9
+    assert doodle.time_track is None and classic.start_cards == ()  # absent components answer as absent

@@ -182,12 +182,12 @@ def test_time_board_numbers_every_space_and_refuses_illegible_tracks():
     assert {str(i) for i in range(54)} <= numbers
     long_track = replace(edition.time_track, final_space=119,
                          income_marks=tuple(range(5, 120, 6)), leather_patches=(20, 26, 32))
-    board = time_board(replace(edition, time_track=long_track), parse_paper("a4"))
+    board = time_board(edition.changed(time_track=long_track), parse_paper("a4"))
     numbers = {item.text for item in board.front if isinstance(item, Text)}
     assert {str(i) for i in range(120)} <= numbers
     huge = replace(edition.time_track, final_space=999, income_marks=(999,), leather_patches=())
     with pytest.raises(UsageError, match="larger paper"):
-        time_board(replace(edition, time_track=huge), parse_paper("a4"))
+        time_board(edition.changed(time_track=huge), parse_paper("a4"))
 
 
 # ----- properties over custom specs ----------------------------------------------------------------
@@ -199,7 +199,7 @@ _CLASSIC = load_edition("classic")
 @settings(max_examples=25, deadline=None)
 @given(width=st.integers(3, 14), height=st.integers(3, 14), rounds=st.integers(1, 6))
 def test_any_doodle_variant_gets_a_matching_sheet(width, height, rounds):
-    edition = replace(_DOODLE, board_width=width, board_height=height, rounds=rounds)
+    edition = _DOODLE.changed(board_width=width, board_height=height, rounds=rounds)
     items = sheet_items(edition)
     spaces = [i for i in items if isinstance(i, Rect) and i.stroke == BOARD_GRID]
     assert len(spaces) == width * height
@@ -218,7 +218,7 @@ def test_any_custom_track_numbers_every_space_in_a_connected_path(final, data):
     marks = tuple(sorted(data.draw(st.sets(st.integers(1, final), max_size=12)) | {final}))
     leather = tuple(sorted(data.draw(st.sets(st.integers(1, final), max_size=8))))
     track = replace(_CLASSIC.time_track, final_space=final, income_marks=marks, leather_patches=leather)
-    board = time_board(replace(_CLASSIC, time_track=track), parse_paper("a4"))
+    board = time_board(_CLASSIC.changed(time_track=track), parse_paper("a4"))
     numbers = [item.text for item in board.front if isinstance(item, Text)]
     assert {str(i) for i in range(final + 1)} <= set(numbers)
     side, cells = track_cells(final + 1)

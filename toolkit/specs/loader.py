@@ -22,7 +22,8 @@ from toolkit.geometry.shape import Shape
 from toolkit.specs import deck
 from toolkit.specs.catalogue import (EDITIONS_DIR, REF_DIRS, VARIANTS_DIR, bundled_specs_dir,
                                      list_editions, list_refs, list_variants)
-from toolkit.specs.models import (Automa, AutomaCard, AutomaLevel, Bonus, Edition, Family, Patch,
+from toolkit.specs.models import (Automa, AutomaCard, AutomaLevel, Bonus, DoodleRules, Edition, Family, Patch,
+                                  TimeTrackRules,
                                   StartCard, TimeTrack)
 from toolkit.specs.schema import NAME_PATTERN, RESOLVED_EDITION, check_file, parse_shape
 from toolkit.specs.source import LDict, LList, Loc, UnreadableSpec, display_name, read_tree
@@ -755,23 +756,26 @@ def _build_model(e: LDict, source: str) -> Edition:
             discard_at_setup=a.get("discard_at_setup", 2), bonus_points=a.get("bonus_points", 7))
     bonus = e.get("bonus")
     cards = e.get("start_cards") or ()
-    kwargs = dict(
-        name=e["name"], title=e["title"], family=Family(e["family"]),
+    family = Family(e["family"])
+    if family == Family.TIME_TRACK:
+        rules = TimeTrackRules(
+            late_patches=tuple(late), late_patches_enter_at=enter_at,
+            bonus=Bonus(bonus["square_size"], bonus["points"]) if isinstance(bonus, dict) else None,
+            time_track=track, automa=automa, track_layout=track.id if track else None,
+            **{key: e[key] for key in ("starting_buttons", "market_window", "neutral_token_after", "tie_break")
+               if key in e})
+    else:
+        rules = DoodleRules(
+            start_cards=tuple(StartCard(c["id"], _shape(c["shape"])) for c in cards),
+            die=tuple(e.get("die", ())), special_actions=tuple(e.get("special_actions", ())),
+            **{key: e[key] for key in ("circle_size", "rounds", "turns_per_round", "refill", "final_free_choice")
+               if key in e})
+    return Edition(
+        name=e["name"], title=e["title"], family=family,
         board_width=e["board"]["width"], board_height=e["board"]["height"],
-        players_min=players_min, players_max=players_max,
-        patches=tuple(patches), late_patches=tuple(late), late_patches_enter_at=enter_at,
-        bonus=Bonus(bonus["square_size"], bonus["points"]) if isinstance(bonus, dict) else None,
-        time_track=track, automa=automa, track_layout=track.id if track else None,
-        start_cards=tuple(StartCard(c["id"], _shape(c["shape"])) for c in cards),
-        die=tuple(e.get("die", ())), special_actions=tuple(e.get("special_actions", ())),
+        players_min=players_min, players_max=players_max, patches=tuple(patches), rules=rules,
         provenance=e.get("provenance"), confidence=e.get("confidence"), source=source,
-    )
-    for key in ("allow_flip", "starting_buttons", "market_window", "empty_penalty",
-                "neutral_token_after", "tie_break", "circle_size", "rounds", "turns_per_round",
-                "refill", "final_free_choice"):
-        if key in e:
-            kwargs[key] = e[key]
-    return Edition(**kwargs)
+        **{key: e[key] for key in ("allow_flip", "empty_penalty") if key in e})
 
 
 def _plain(value):
@@ -790,6 +794,7 @@ def _plain(value):
 def canonical_json(edition: Edition) -> str:
     """The resolved edition as canonical JSON (sorted keys); where it was loaded from is left out."""
     body = _plain(edition)
+    body.update(body.pop("rules"))  # one flat mapping, as the spec writes it
     body.pop("source", None)
     body.pop("content_hash", None)
     body.pop("spec", None)

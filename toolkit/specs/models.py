@@ -6,7 +6,7 @@ time tracks and Automa decks are already merged in.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 
 from toolkit.geometry.shape import Shape
@@ -131,28 +131,12 @@ class Bonus:
 
 
 @dataclass(frozen=True)
-class Edition:
-    """A fully resolved edition or variant."""
+class TimeTrackRules:
+    """The rules only the time-track family reads (classic, Christmas, anniversary, Express)."""
 
-    name: str
-    """Registry name (`classic`, `express`, ...) or the variant's `name:`."""
-    title: str
-    family: Family
-    board_width: int
-    board_height: int
-    players_min: int
-    players_max: int | None
-    """None: no cap (Doodle)."""
-    patches: tuple[Patch, ...]
-    """Time-track: the patches of the starting circle. Doodle: the patch-card deck (with copies)."""
-    allow_flip: bool = True
-    """Patches may be reflected as well as rotated (ruling 23)."""
-
-    # --- time-track games -------------------------------------------------------------
     starting_buttons: int = 5
     market_window: int = 3
-    empty_penalty: int = 2
-    """Points lost per empty quilt cell at the end."""
+    """Patches after the neutral token that may be bought."""
     bonus: Bonus | None = None
     time_track: TimeTrack | None = None
     late_patches: tuple[Patch, ...] = ()
@@ -163,8 +147,15 @@ class Edition:
     """Setup: the token sits after this patch (`smallest` or a patch id), so it is the last reachable."""
     automa: Automa | None = None
     tie_break: str = "first-to-finish"
+    """`first-to-finish` (ruling 7) or `shared` (equal scores have no single winner)."""
+    track_layout: str | None = None
+    """Name of the time track used (reported with every simulation)."""
 
-    # --- Doodle -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DoodleRules:
+    """The rules only the Doodle family reads."""
+
     start_cards: tuple[StartCard, ...] = ()
     die: tuple[int, ...] = ()
     circle_size: int = 8
@@ -177,6 +168,40 @@ class Edition:
     special_actions: tuple[str, ...] = ()
     """Subset of neighbour, single, cut, again."""
 
+
+RULES_OF_FAMILY = {"time-track": TimeTrackRules, "doodle": DoodleRules}
+"""Family value -> its rules class."""
+ABSENT = {"bonus": None, "time_track": None, "late_patches": (), "late_patches_enter_at": None,
+          "automa": None, "track_layout": None, "start_cards": ()}
+"""Components another family does not have, as an edition of this family answers for them (a
+Doodle edition has no time track; a time-track edition has no start cards). A scalar rule of
+another family (`market_window` of a Doodle edition) is an AttributeError instead."""
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A fully resolved edition or variant: the fields every family shares, plus `rules`, the
+    family's own (TimeTrackRules or DoodleRules), so a key a family does not use cannot be
+    written for it. Each rule also reads as an attribute of the edition (`edition.rounds`)."""
+
+    name: str
+    """Registry name (`classic`, `express`, ...) or the variant's `name:`."""
+    title: str
+    family: Family
+    board_width: int
+    board_height: int
+    players_min: int
+    players_max: int | None
+    """None: no cap (Doodle)."""
+    patches: tuple[Patch, ...]
+    """Time-track: the patches of the starting circle. Doodle: the patch-card deck (with copies)."""
+    rules: TimeTrackRules | DoodleRules
+    """The family's own rules."""
+    allow_flip: bool = True
+    """Patches may be reflected as well as rotated (ruling 23)."""
+    empty_penalty: int = 2
+    """Points lost per empty cell at the end."""
+
     # --- provenance -----------------------------------------------------------------
     provenance: str | None = None
     confidence: str | None = None
@@ -184,19 +209,37 @@ class Edition:
     """File the edition was loaded from."""
     content_hash: str = ""
     """sha256 of the canonical resolved spec; game records carry it."""
-    track_layout: str | None = field(default=None)
-    """Name of the time track used (reported with every simulation)."""
     spec: dict | None = field(default=None, compare=False, repr=False)
     """The self-contained `kind: edition` spec this edition was built from (plain data; records
     embed it). Not part of the content hash: the hash is of the resolved model."""
 
     def __post_init__(self) -> None:
-        # A key a family does not use cannot be written for it: the loader refuses it in a spec
-        # (with file, line and key), and the model refuses it here for editions built in code.
-        foreign = DOODLE_RULES if self.family == Family.TIME_TRACK else TIME_TRACK_RULES
-        for name in foreign:
-            if getattr(self, name) != _DEFAULTS[name]:
-                raise ValueError(f"Edition {self.name!r}: {name} is not used by the {self.family.value} family")
+        wanted = RULES_OF_FAMILY[self.family.value]
+        if not isinstance(self.rules, wanted):
+            raise ValueError(f"Edition {self.name!r}: a {self.family.value} edition takes {wanted.__name__}")
+
+    def __getattr__(self, name: str):
+        # Only reached when `name` is not a field of the edition itself.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        rules = self.__dict__.get("rules")
+        if rules is None:
+            raise AttributeError(name)
+        if name in _RULE_NAMES[type(rules)]:
+            return getattr(rules, name)
+        if name in ABSENT:
+            return ABSENT[name]
+        raise AttributeError(f"{name} is not used by the {self.family.value} family")
+
+    def changed(self, **values) -> "Edition":
+        """A copy with some fields or rules changed (a rule of another family is a ValueError).
+        The content hash is not recomputed: toolkit.specs.loader.rehash does that."""
+        common = {k: v for k, v in values.items() if k in _EDITION_NAMES}
+        ruled = {k: v for k, v in values.items() if k not in _EDITION_NAMES}
+        foreign = [k for k in ruled if k not in _RULE_NAMES[type(self.rules)]]
+        if foreign:
+            raise ValueError(f"Edition {self.name!r}: {', '.join(foreign)} not used by the {self.family.value} family")
+        return replace(self, rules=replace(self.rules, **ruled), **common) if ruled else replace(self, **common)
 
     @property
     def board_cells(self) -> int:
@@ -213,10 +256,9 @@ class Edition:
         raise KeyError(patch_id)
 
 
-TIME_TRACK_RULES = ("starting_buttons", "market_window", "bonus", "time_track", "late_patches",
-                    "late_patches_enter_at", "neutral_token_after", "automa", "tie_break", "track_layout")
-"""Edition fields only the time-track family reads; a Doodle edition keeps their defaults."""
-DOODLE_RULES = ("start_cards", "die", "circle_size", "rounds", "turns_per_round", "refill",
-                "final_free_choice", "special_actions")
-"""Edition fields only the Doodle family reads; a time-track edition keeps their defaults."""
-_DEFAULTS = {f.name: f.default for f in fields(Edition)}
+_RULE_NAMES = {cls: frozenset(f.name for f in fields(cls)) for cls in (TimeTrackRules, DoodleRules)}
+_EDITION_NAMES = frozenset(f.name for f in fields(Edition))
+TIME_TRACK_RULES = tuple(f.name for f in fields(TimeTrackRules))
+"""Rules only the time-track family reads."""
+DOODLE_RULES = tuple(f.name for f in fields(DoodleRules))
+"""Rules only the Doodle family reads."""

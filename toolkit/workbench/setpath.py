@@ -190,7 +190,9 @@ def apply(edition: Edition, path: str, value) -> Edition:
         def edit(patches):
             return tuple(replace(p, **{field: value}) if p.id == patch_id else p for p in patches)
 
-        edited = replace(edition, patches=edit(edition.patches), late_patches=edit(edition.late_patches))
+        edited = edition.changed(patches=edit(edition.patches))
+        if edition.late_patches:
+            edited = edited.changed(late_patches=edit(edition.late_patches))
     elif parts[0] == "bonus":
         if edition.bonus is None:
             raise UsageError(f"--set {path}: '{edition.name}' has no bonus tile to change")
@@ -198,15 +200,15 @@ def apply(edition: Edition, path: str, value) -> Edition:
         if bonus.square_size > min(edition.board_width, edition.board_height):
             raise UsageError(f"--set {path}={value}: a {bonus.square_size}x{bonus.square_size} square does not fit the "
                              f"{edition.board_width}x{edition.board_height} board")
-        edited = replace(edition, bonus=bonus)
+        edited = edition.changed(bonus=bonus)
     elif parts[0] == "time_track":
         track = edition.time_track
         if value and max(value) > track.final_space:
             raise UsageError(f"--set {path}: space {max(value)} lies past the final space {track.final_space}")
-        edited = replace(edition, time_track=replace(track, **{parts[1]: tuple(value)}),
-                         track_layout=f"{edition.track_layout or track.id} ({parts[1]} {list(value)})")
+        edited = edition.changed(time_track=replace(track, **{parts[1]: tuple(value)}),
+                                 track_layout=f"{edition.track_layout or track.id} ({parts[1]} {list(value)})")
     else:
-        edited = replace(edition, **{parts[0]: value})
+        edited = edition.changed(**{parts[0]: value})
     if edited.family == Family.DOODLE:
         # The loader's deck rule (toolkit.specs.loader): every round's cards must exist.
         cards = sum(p.copies for p in edited.patches)
