@@ -30,7 +30,6 @@ from toolkit.bots.doodle.greedy import (
     G_SHORTLIST,
     G_SPECIAL,
     G_SPECIAL_HORIZON,
-    GREEDY_WEIGHTS,
     _evaluate,
     _rows_of,
     _turns_left_in_game,
@@ -67,7 +66,10 @@ from toolkit.specs.models import Edition, Family
 
 
 def _expert_weights() -> np.ndarray:
-    weights = GREEDY_WEIGHTS.copy()
+    # Spelled out rather than derived from GREEDY_WEIGHTS, so tuning the fast tier leaves the
+    # strong tier's choices unchanged.
+    weights = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0,
+                        1.0, 1.0, 3.0])
     weights[G_SHORTLIST] = 24
     weights[G_LOOKAHEAD] = 6
     weights[G_MARGIN] = 1e9
