@@ -173,7 +173,7 @@ def balance(refs: list[str], bots_text: str, games: int, seed: int, workers: int
     from toolkit.sim import experiment
 
     request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
-    p = plan(figure, delta, alpha, beta, request.family)
+    p = plan(figure, delta, alpha, beta, request.editions[0].family)  # the Family, not the rules object
     started = time.perf_counter()
     played, verdicts = run_sequential(request.editions, request.bots, seed, request.deals, p, workers, scheduler, progress)
     request = dataclasses.replace(request, games=played.games)
