@@ -9,7 +9,7 @@ from toolkit.games.timetrack import kernel as tk
 from toolkit.games.timetrack.tables import tables_for
 from toolkit.sim import experiment
 from toolkit.sim.botspec import parse_bots
-from toolkit.sim.shards import Shard, deal_generators, merge_results, plan_shards, run_shard
+from toolkit.sim.shards import Shard, deal_generators, make_shards, merge_results, plan_shards, run_shard, shard_size
 from toolkit.specs import load_edition
 
 
@@ -43,6 +43,25 @@ def test_plan_covers_every_deal_once_and_ignores_workers(classic):
         plan = plan_shards(deals, bots)
         assert plan[0][0] == 0 and plan[-1][1] == deals
         assert all(a[1] == b[0] for a, b in zip(plan, plan[1:]))
+
+
+def test_a_time_budget_is_planned_by_the_time_it_spends_and_never_by_the_workers(classic):
+    def size(bots, deals=1000):
+        return shard_size(deals, parse_bots(bots, classic))
+
+    # About 2 x 21 moves x 1 ms per deal: several deals per shard, as for a search of similar length.
+    assert size("random,mcts:0.001s") == size("random,mcts:20") > 1
+    assert size("random,mcts:0.001s", 10**6) > size("random,mcts:0.002s", 10**6) > size("random,mcts:0.01s", 10**6)
+    # A deal at half a second per move lasts some 20 s: a shard of its own is as short as a shard gets.
+    assert size("random,mcts:0.5s") == 1
+    for bots in ("random,mcts:0.001s", "greedy,mcts:0.5s"):
+        for deals in (1, 7, 1000):
+            plan = plan_shards(deals, parse_bots(bots, classic))
+            assert plan[0][0] == 0 and plan[-1][1] == deals
+            assert all(a[1] == b[0] for a, b in zip(plan, plan[1:]))
+        requests = [experiment.prepare(["classic"], bots, 2000, 7, workers) for workers in (1, 2)]
+        plans = [[(s.start, s.stop) for s in make_shards(r.editions, r.bots, r.seed, r.deals)] for r in requests]
+        assert plans[0] == plans[1]
 
 
 def test_merged_shards_equal_one_shard_of_everything(classic):

@@ -99,6 +99,11 @@ def test_balance_sprt_refuses_bad_options_with_one_line(args, message):
     assert message in refused("balance", "classic", "six-buttons", "--games", "100", *args)
 
 
+def test_balance_sprt_refuses_a_seat_figure_for_doodle_before_any_game():
+    assert "Doodle has no seats to compare" in refused("balance", "doodle", "doodle-4-rounds", "--games", "100",
+                                                       "--sprt", "margin")
+
+
 # ----- time budgets ----------------------------------------------------------------------------
 
 

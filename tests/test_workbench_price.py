@@ -78,7 +78,7 @@ def test_a_patch_added_by_a_variant_file_can_be_priced(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (("doodle", "D01"), "time-track"),
-    (("classic", "P99"), "no patch P99"),
+    (("classic", "P99"), "PATCH 'P99' is not a patch of 'classic' (patches: P00..P32)"),
     (("classic", "P05", "--over", "colour"), "--over"),
     (("classic", "P05", "--values", "3"), "at least 2 values"),
     (("classic", "P05", "--values", "0..999:999"), "reference"),
@@ -88,6 +88,16 @@ def test_a_patch_added_by_a_variant_file_can_be_priced(tmp_path):
 ])
 def test_price_refuses_bad_input_with_one_line(args, message):
     assert message in refused("price", *args)
+
+
+def test_an_unknown_patch_is_refused_in_price_s_own_words(tmp_path):
+    line = refused("price", "classic", "P99")
+    assert "--set" not in line  # an option of sweep, not of price
+    variant = tmp_path / "new-patch.yaml"
+    variant.write_text(
+        "kind: variant\nname: new-patch\ntitle: Patchwork with a new patch\nextends: classic\n"
+        "add_patches:\n  - {id: N01, shape: '###/.#./.#.', cost: 3, time: 2, income: 0}\n")
+    assert "(patches: P00..P32, N01)" in refused("price", str(variant), "N02")
 
 
 def test_width_stops_at_the_first_look_with_a_narrow_enough_interval(tmp_path):

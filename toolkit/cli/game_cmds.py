@@ -40,6 +40,7 @@ def new_game(edition: Edition, seed: int, players: int | None, options: dict[str
 def deal_game(edition_ref: str, seed: int, players: int | None) -> Any:
     """The game right after the deal."""
     edition = load_edition(edition_ref)
+    _seat_count(edition, players)  # a bad --players is refused before the compile note, not after it
     note_compile_for(edition)
     return new_game(edition, seed, players, {})
 
@@ -309,7 +310,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Replay a game record through the rules and print the final state and scores."""
         data = records.read_record(record)
-        note_compile_for(records.record_edition(data, base_dir=record.parent))
+        note_compile_for(records.replay_edition(data, base_dir=record.parent))
         game = records.replay(data, base_dir=record.parent)
         typer.echo(game.render_text())
         scores = game.scores()

@@ -1,8 +1,9 @@
 """`patchwork simulate` and `patchwork balance`: many bot games, statistics and reports.
 
-Each command validates its options (toolkit.sim.experiment.prepare), runs the shards with a
-progress bar, prints a summary table, and with --out writes results.json, report.md and
-report.pdf, all rendered in memory first and written atomically, so a failed run leaves no files.
+Each command validates every option first (toolkit.sim.experiment.prepare), so the first-compile
+note is printed only for a run that will happen; then it runs the shards with a progress bar,
+prints a summary table, and with --out writes results.json, report.md and report.pdf, all
+rendered in memory first and written atomically, so a failed run leaves no files.
 """
 from __future__ import annotations
 
@@ -85,17 +86,6 @@ def _write(out: Path, doc: dict, md: str, pdf: bytes) -> None:
     write_files({out / "results.json": text.encode(), out / "report.md": md.encode(), out / "report.pdf": pdf})
 
 
-def _note_compile(edition_ref: str) -> None:
-    """The first-compile note, before anything compiles (a bad edition is reported by prepare)."""
-    from toolkit.specs import load_edition
-
-    try:
-        edition = load_edition(edition_ref)
-    except ToolkitError:
-        return
-    note_compile_for(edition, simulate=True)
-
-
 def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
     if bots is not None:
         return bots
@@ -124,8 +114,8 @@ def simulate(
 
     _check_out(out)
     bots_text = _default_bots(edition, bots)
-    _note_compile(edition)
     request = experiment.prepare([edition], bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
+    note_compile_for(request.editions[0], simulate=True)  # prepare compiles nothing
     outcome = _run_with_progress(request, progress)
     command = _command("simulate", [edition], request, bots_text, automa_level, automa_deck)
     doc = experiment.simulation_document(request, outcome, command)
@@ -169,15 +159,19 @@ def balance(
     _check_out(out)
     bots_text = _default_bots(base, bots)
     refs = [base, *variants]
-    _note_compile(base)
     if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
         raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
-    verdicts = None
+    request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
+    plan = None
     if sprt is not None:
-        request, outcome, verdicts, statement = _balance_sprt(refs, bots_text, games, seed, workers, scheduler, automa_level,
-                                                              automa_deck, sprt, sprt_delta, sprt_alpha, sprt_beta, progress)
+        from toolkit.workbench import sprt as sq
+
+        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, request.editions[0].family)
+    note_compile_for(request.editions[0], simulate=True)  # every option is checked by now
+    verdicts = None
+    if plan is not None:
+        request, outcome, verdicts, statement = _balance_sprt(request, plan, progress)
     else:
-        request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
         outcome = _run_with_progress(request, progress)
     command = _command("balance", refs, request, bots_text, automa_level, automa_deck)
     if sprt is not None:
@@ -208,16 +202,14 @@ def balance(
         typer.echo(f"wrote {', '.join(str(out / name) for name in OUT_FILES)}")
 
 
-def _balance_sprt(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck, figure, delta, alpha,
-                  beta, show):
+def _balance_sprt(request, plan, show):
     from toolkit.workbench import sprt
 
     console = Console(stderr=True)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=not show) as bar:
-        task = bar.add_task("games (at most)", total=games * len(refs))
-        return sprt.balance(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck, figure, delta,
-                            alpha, beta, lambda n: bar.advance(task, n))
+        task = bar.add_task("games (at most)", total=request.games * len(request.editions))
+        return sprt.run_balance(request, plan, lambda n: bar.advance(task, n))
 
 
 def _reporting_errors(command):

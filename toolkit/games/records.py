@@ -272,14 +272,21 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def replay_edition(record: dict[str, Any], base_dir: Path | None = None) -> Edition:
+    """The record's edition, with the record's seats checked against it: everything about a record
+    that can be refused without the rules engine (so before its kernels compile)."""
+    edition = record_edition(record, base_dir)
+    _check_seats(record, edition)
+    return edition
+
+
 def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: bool = True) -> Any:
     """Play a record's actions through the rules; returns the game at the end.
 
     Raises RecordError at the first action that cannot be read or is illegal (with its index),
     and when the final scores differ from the recorded ones.
     """
-    edition = record_edition(record, base_dir)
-    _check_seats(record, edition)
+    edition = replay_edition(record, base_dir)
     engine = engine_for(edition)
     options = dict(record["options"])
     seats = record.get("seats")

@@ -82,12 +82,31 @@ def deal_generators(seed: int, start: int, stop: int, per_deal: int) -> tuple[np
     return game_rngs, bot_rngs, swap
 
 
+COST_UNIT_SECONDS = 0.0002
+"""About how long one unit of `_deal_cost` plays on one core: deals of classic with random, greedy
+and mcts:100 bots took 0.14, 0.20 and 0.25 ms per unit."""
+SHARD_COST = 4000
+"""Most cost units in one shard (about a second of play), unless a single deal costs more."""
+MOVES_PER_SEAT = 21
+"""Moves of one seat in a time-track game: a classic game lasts 42 plies on average with random,
+greedy and MCTS bots alike (Express is shorter)."""
+
+
 def _deal_cost(bots: tuple[BotSpec, ...]) -> int:
-    """Rough relative cost of one deal, to keep shards of similar duration."""
+    """Rough relative cost of one deal, to keep shards of similar duration.
+
+    A time budget (`mcts:0.5s`) is costed by the time it spends: seconds per move x MOVES_PER_SEAT
+    x the 2 games of a seat-swapped deal. Like every other cost it is a fixed estimate from the
+    bots, never a measurement of this machine or its workers, so the plan stays the same for any
+    worker count and any backend.
+    """
     cost = 1
     for bot in bots:
         if bot.kind == GREEDY:
             cost += 10
+        elif bot.timed:
+            seconds = -bot.iterations / 1_000_000  # the budget's code is negative microseconds
+            cost += math.ceil(seconds * MOVES_PER_SEAT * 2 / COST_UNIT_SECONDS)
         elif bot.kind == MCTS:
             cost += bot.iterations * 10
     return cost
@@ -95,7 +114,7 @@ def _deal_cost(bots: tuple[BotSpec, ...]) -> int:
 
 def shard_size(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> int:
     """Deals per shard: about `max_shards` shards, none too long to run (depends on nothing else)."""
-    cap = max(1, 4000 // _deal_cost(bots))
+    cap = max(1, SHARD_COST // _deal_cost(bots))
     return max(1, min(cap, math.ceil(max(deals, 1) / max_shards)))
 
 

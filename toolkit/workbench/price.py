@@ -76,6 +76,10 @@ class PriceRequest:
 def check(edition: Edition, patch_id: str, over: str, values_text: str) -> tuple[int, ...]:
     if edition.family != Family.TIME_TRACK:
         raise UsageError(f"price: '{edition.name}' is a {edition.family.value} edition; patches have a price only in the time-track games")
+    # Checked here rather than left to setpath.find_key, whose message speaks of `--set`, an option of sweep.
+    if patch_id not in [p.id for p in edition.all_patches()]:
+        raise UsageError(f"PATCH '{patch_id}' is not a patch of '{edition.name}' "
+                         f"(patches: {setpath.patch_ids_text(edition)})")
     if over not in OVER:
         raise UsageError(f"--over '{over}': expected one of {', '.join(OVER)}")
     key, _ = setpath.find_key(f"patches.{patch_id}.{over}", edition)

@@ -62,6 +62,28 @@ def key_names(family: Family) -> list[str]:
     return [k.path.replace("*", "ID") for k in SWEEPABLE if k.family == family]
 
 
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+
+
+def patch_ids_text(edition: Edition) -> str:
+    """The edition's patch ids for a message, consecutive ones as a run: `P00..P32`, `P00..P32, N01`.
+
+    A variant file may add patches with ids of its own, so `first..last` alone could name ids
+    that do not exist; every run here holds only ids that do.
+    """
+    runs: list[list[str]] = []
+    previous = None
+    for pid in (p.id for p in edition.all_patches()):
+        match = _NUMBERED.match(pid)
+        key = (match[1], len(match[2]), int(match[2])) if match else None
+        if runs and key and previous and key[:2] == previous[:2] and key[2] == previous[2] + 1:
+            runs[-1].append(pid)
+        else:
+            runs.append([pid])
+        previous = key
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]}..{run[-1]}" for run in runs)
+
+
 def find_key(path: str, edition: Edition) -> tuple[Key, str | None]:
     """The SWEEPABLE key for `path` and the patch id it names (None for edition keys)."""
     parts = path.split(".")
@@ -72,10 +94,8 @@ def find_key(path: str, edition: Edition) -> tuple[Key, str | None]:
         pattern = f"patches.*.{parts[2]}"
     for key in SWEEPABLE:
         if key.path == pattern and key.family == edition.family:
-            if patch_id is not None:
-                ids = [p.id for p in edition.all_patches()]
-                if patch_id not in ids:
-                    raise UsageError(f"--set {path}: '{edition.name}' has no patch {patch_id} (patches: {ids[0]}..{ids[-1]})")
+            if patch_id is not None and patch_id not in [p.id for p in edition.all_patches()]:
+                raise UsageError(f"--set {path}: '{edition.name}' has no patch {patch_id} (patches: {patch_ids_text(edition)})")
             return key, patch_id
     raise UsageError(
         f"--set {path}: not a key the {edition.family.value} engine reads; sweepable keys: "

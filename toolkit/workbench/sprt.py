@@ -167,15 +167,23 @@ def balance(refs: list[str], bots_text: str, games: int, seed: int, workers: int
     Returns (request, outcome, verdicts, statement): the request and outcome of the games actually
     played (so the balance document and reports are the usual ones) and one verdict per variant.
     """
+    from toolkit.sim import experiment
+
+    request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
+    return run_balance(request, plan(figure, delta, alpha, beta, request.editions[0].family), progress)
+
+
+def run_balance(request, p: SprtPlan, progress=None):
+    """The games of `balance` for a prepared request and a checked plan (the CLI checks both, then
+    says whether the kernels compile, then plays); returns what `balance` returns."""
     import dataclasses
     import time
 
     from toolkit.sim import experiment
 
-    request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
-    p = plan(figure, delta, alpha, beta, request.family)
     started = time.perf_counter()
-    played, verdicts = run_sequential(request.editions, request.bots, seed, request.deals, p, workers, scheduler, progress)
+    played, verdicts = run_sequential(request.editions, request.bots, request.seed, request.deals, p, request.workers,
+                                      request.scheduler, progress)
     request = dataclasses.replace(request, games=played.games)
     outcome = experiment.Outcome(played.merged, played.shards, time.perf_counter() - started)
     return request, outcome, verdicts, p.statement()

@@ -1,0 +1,71 @@
+"""The first-compile note is said only for work that will happen: every refusal comes before it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cli_helpers import ok
+from toolkit.cli import notes
+from toolkit.cli.app import app
+from toolkit.errors import ToolkitError
+
+runner = CliRunner()
+
+
+def refusal(*args: str) -> tuple[str, str]:
+    """(the error, everything printed) of a command that must refuse its input.
+
+    The game commands raise their ToolkitError to the app's entry point; the others print it.
+    """
+    result = runner.invoke(app, list(args))
+    assert result.exit_code != 0, result.output
+    if isinstance(result.exception, ToolkitError):
+        return str(result.exception), result.output
+    assert "patchwork: error: " in result.output, (result.output, result.exception)
+    return result.output, result.output
+
+
+@pytest.fixture
+def compile_pending(monkeypatch):
+    """Every command believes its kernels are about to compile, so it prints the note when it gets there."""
+    monkeypatch.setattr(notes, "compile_pending", lambda modules: True)
+
+
+def test_a_command_that_goes_ahead_says_it_will_compile(compile_pending):
+    assert notes.COMPILE_NOTE in runner.invoke(app, ["deal", "classic", "--seed", "1"]).output
+    for command in ("simulate", "balance"):
+        refs = ["classic", "six-buttons"] if command == "balance" else ["classic"]
+        result = runner.invoke(app, [command, *refs, "--games", "2", "--no-progress"])
+        assert result.exit_code == 0 and notes.COMPILE_NOTE in result.output, result.output
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "classic", "--bots", "expert:3"),
+    ("simulate", "doodle", "--bots", "mcts"),
+    ("simulate", "classic", "--bots", "greedy"),
+    ("simulate", "classic", "--games", "7"),
+    ("simulate", "classic", "--scheduler", "nowhere"),
+    ("balance", "classic", "six-buttons", "--bots", "expert"),
+    ("balance", "classic", "doodle"),
+    ("balance", "classic", "six-buttons", "--sprt", "wins"),
+    ("balance", "classic", "six-buttons", "--sprt-delta", "1"),
+    ("balance", "doodle", "doodle-4-rounds", "--sprt", "margin"),
+    ("deal", "classic", "--seed", "1", "--players", "3"),
+    ("play", "classic", "--seed", "1", "--bots", "expert,random"),
+])
+def test_a_refusal_comes_before_the_note(compile_pending, args):
+    _, printed = refusal(*args)
+    assert notes.COMPILE_NOTE not in printed
+
+
+def test_a_record_with_the_wrong_seats_is_refused_before_the_note(tmp_path, monkeypatch):
+    record = tmp_path / "game.json"
+    ok("play", "classic", "--seed", "3", "--bots", "random,random", "--record", str(record))
+    data = json.loads(record.read_text())
+    data["seats"] = 3
+    record.write_text(json.dumps(data))
+    monkeypatch.setattr(notes, "compile_pending", lambda modules: True)
+    error, printed = refusal("replay", str(record))
+    assert "the record has seats: 3" in error and notes.COMPILE_NOTE not in printed
