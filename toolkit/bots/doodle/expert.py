@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.bots import base
+from toolkit.bots.doodle.endgame import choose_endgame
 from toolkit.bots.doodle.greedy import (
     G_LOOKAHEAD,
     G_MARGIN,
@@ -49,11 +50,15 @@ from toolkit.games.doodle.kernel import (
     K_START,
     NA,
     P_HEIGHT,
+    P_ROUNDS,
     P_WIDTH,
     P_WORDS,
+    PH_FREE,
     PH_OVER,
     PH_SCORE,
+    PH_TURN,
     S_PHASE,
+    S_ROUND,
     S_SEAT,
     SP_SINGLE,
     best_rectangle,
@@ -86,7 +91,11 @@ EXPERT_WEIGHTS = _expert_weights()
 @njit(cache=True)
 def choose_expert(tables, aux, st, occ, bot_rng, act):
     """The strong Doodle bot (see the module text); writes its action row into act."""
-    choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, EXPERT_WEIGHTS)
+    phase = st[S_PHASE]
+    if st[S_ROUND] == tables.params[P_ROUNDS] - 1 and (phase == PH_TURN or phase == PH_FREE):
+        choose_endgame(tables, aux, st, occ, act)
+    else:
+        choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, EXPERT_WEIGHTS)
 
 
 @njit(cache=True)

@@ -1,0 +1,631 @@
+"""The strong Doodle bot's last round: every die sequence played out, and an exact search for a
+full sheet (or the best large rectangle) on each.
+
+In the last round everything but the die is known: the circle holds every card still to come,
+and the token's walk depends only on the rolls, never on what anyone draws. So for each sequence
+of the remaining rolls (all of them, weighted by the die; a fixed sample when there are too many)
+the cards each turn offers are known: the token card, its two neighbours for NEIGHBOUR, then the
+free choice among the cards left. The last round's points are the final rectangle less the empty
+cells, and a full sheet is worth far more than any other outcome (81 on a 9x9 sheet against 65
+for the best 9x8), so each sequence is valued by the largest target that the offered cards can
+exactly cover: the whole sheet, then the best sheet less one edge row or column, then the best
+sheet less a corner row and column. The cover is an exact search: the first empty cell of the
+target must be shaded by some unused turn's card (whole, cut with CUT, a neighbour with NEIGHBOUR)
+in some orientation, or by SINGLE; turns may pass. The specials follow the rules (once each,
+AGAIN repeats one already used, NEIGHBOUR and CUT together on one turn). A node budget bounds the
+search; a cover not found within it counts as none.
+
+Each candidate drawing of this step (the best few by how snugly they pack, and passing) is valued
+by the weighted mean over the sequences of that last-round value. The search knows each
+sequence's cards before the rolls come, so it is optimistic (it may plan differently for futures
+it cannot tell apart yet); it still ranks the drawings of this step well, because each is judged
+against every future. Ties go to the drawing that shades more cells, then the one that spends
+fewer special actions, then canonical order. Deterministic: nothing is drawn from a generator.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from toolkit.games.doodle.kernel import (
+    A_AGAIN,
+    A_CUT,
+    A_KIND,
+    A_NB,
+    A_PLACE,
+    K_DRAW,
+    K_PASS,
+    NA,
+    P_FREE_CHOICE,
+    P_HEIGHT,
+    P_PATCHES,
+    P_PENALTY,
+    P_SPECIALS,
+    P_WIDTH,
+    P_WORDS,
+    PH_FREE,
+    PH_TURN,
+    S_CIRCLE_AT,
+    S_CIRCLE_LEN,
+    S_CUR,
+    S_PHASE,
+    S_ROUND,
+    S_SEAT,
+    S_TURN,
+    S_USED_AT,
+    SP_AGAIN,
+    SP_CUT,
+    SP_NEIGHBOUR,
+    SP_SINGLE,
+    best_in_rows,
+    fits,
+    list_actions,
+    popcount,
+    rectangle_points,
+    rolled_turns,
+    row_bits,
+)
+from toolkit.bots.doodle.greedy import _contact
+from toolkit.jit import njit
+
+MAX_SEQUENCES = 243
+"""Die sequences enumerated at most; beyond that a fixed sample of this many is used."""
+CANDIDATES = 14
+"""Drawings of this step valued by the search (the snuggest, by the packing pre-filter), plus passing."""
+NODE_BUDGET = 4000
+"""Search nodes per cover; a cover not found within them counts as none."""
+MAX_OPTIONS = 12
+"""Cards a turn can offer: the token card and its two neighbours, or the free choice's cards."""
+
+
+@njit(cache=True)
+def _mode(specials, used, s):
+    """0: special s is not available, 1: first use, 2: second use through AGAIN."""
+    if not (specials >> s) & 1:
+        return 0
+    if used[s] == 0:
+        return 1
+    if used[s] == 1 and (specials >> SP_AGAIN) & 1 and used[SP_AGAIN] == 0:
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def _spend(used, s, mode, sign):
+    used[s] += sign
+    if mode == 2:
+        used[SP_AGAIN] += sign
+
+
+@njit(cache=True)
+def _first_hole(target, board, words):
+    """Lowest cell of target that board leaves empty, or -1."""
+    for w in range(words):
+        holes = target[w] & ~board[w]
+        if holes != 0:
+            low = holes & -holes
+            return w * 64 + popcount(low - 1)
+    return -1
+
+
+@njit(cache=True)
+def _holes(target, board, words):
+    count = 0
+    for w in range(words):
+        count += popcount(target[w] & ~board[w])
+    return count
+
+
+@njit(cache=True)
+def _bound(specials, used, n_turns, opt_max, opt_max_nb, turns_used):
+    """Most cells the unused turns and SINGLE can still shade."""
+    nb = _mode(specials, used, SP_NEIGHBOUR) != 0
+    cells = 0
+    for t in range(n_turns):
+        if not (turns_used >> t) & 1:
+            cells += opt_max_nb[t] if nb else opt_max[t]
+    single = _mode(specials, used, SP_SINGLE)
+    if single == 1:
+        cells += 1
+        if (specials >> SP_AGAIN) & 1 and used[SP_AGAIN] == 0:
+            cells += 1
+    elif single == 2:
+        cells += 1
+    return cells
+
+
+MAX_MOVES = 1024
+"""Moves generated at one node of the cover search at most (far more than a 9x9 sheet needs)."""
+MAX_DEPTH = 16
+"""Depth of the cover search at most: one level per turn, plus SINGLE."""
+
+
+@njit(cache=True)
+def _moves(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb, same_as, used,
+           turns_used, out):
+    """The moves that shade the first empty cell of target (rows of out: turn or -1 for SINGLE,
+    placement row or cell, NEIGHBOUR mode, CUT mode, SINGLE mode); returns how many, 0 when the
+    unused turns cannot shade the target's empty cells or nothing fits."""
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    specials = params[P_SPECIALS]
+    masks = tables.place_masks
+    cell = _first_hole(target, board, words)
+    if _holes(target, board, words) > _bound(specials, used, n_turns, opt_max, opt_max_nb, turns_used):
+        return 0
+    cr = cell // width
+    cc = cell % width
+    count = 0
+    limit = out.shape[0]
+    for t in range(n_turns):
+        if (turns_used >> t) & 1:
+            continue
+        # Turns that offer the same cards are interchangeable: try only the first unused one.
+        if same_as[t] >= 0 and not (turns_used >> same_as[t]) & 1:
+            continue
+        for j in range(opt_count[t]):
+            patch = opt_patch[t, j]
+            nb_mode = 0
+            if opt_nb[t, j]:
+                nb_mode = _mode(specials, used, SP_NEIGHBOUR)
+                if nb_mode == 0:
+                    continue
+                _spend(used, SP_NEIGHBOUR, nb_mode, 1)
+            cut_mode = _mode(specials, used, SP_CUT)
+            if nb_mode != 0:
+                _spend(used, SP_NEIGHBOUR, nb_mode, -1)
+            pieces = 1 + (2 * tables.cut_count[patch] if cut_mode != 0 else 0)
+            for q in range(pieces):
+                if q == 0:
+                    shape = tables.patch_shape[patch]
+                else:
+                    shape = tables.cut_piece[patch, (q - 1) >> 1, (q - 1) & 1]
+                for o in range(tables.orient_first[shape], tables.orient_first[shape] + tables.orient_count[shape]):
+                    h = tables.orient_height[o]
+                    w = tables.orient_width[o]
+                    span = width - w + 1
+                    # On the whole sheet every cell before `cell` is shaded, so only the
+                    # orientation's first cell can land on it; on a smaller target any can.
+                    anchors = 1 if whole else tables.orient_cell_count[o]
+                    for i in range(anchors):
+                        code = tables.orient_cells[o, i]
+                        r0 = cr - (code >> 5)
+                        c0 = cc - (code & 31)
+                        if r0 < 0 or c0 < 0 or r0 + h > height or c0 + w > width:
+                            continue
+                        g = tables.orient_place[o] + r0 * span + c0
+                        if not fits(masks, g, board, words) or count >= limit:
+                            continue
+                        out[count, 0] = t
+                        out[count, 1] = g
+                        out[count, 2] = nb_mode
+                        out[count, 3] = cut_mode if q > 0 else 0
+                        out[count, 4] = 0
+                        count += 1
+    single = _mode(specials, used, SP_SINGLE)
+    if single != 0 and count < limit:
+        out[count, 0] = -1
+        out[count, 1] = cell
+        out[count, 2] = 0
+        out[count, 3] = 0
+        out[count, 4] = single
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _play_move(tables, board, used, move, sign):
+    """Apply (sign 1) or undo (sign -1) one move of the cover search; returns the turn bit."""
+    words = tables.params[P_WORDS]
+    if move[0] < 0:
+        cell = move[1]
+        if sign > 0:
+            board[cell >> 6] |= 1 << (cell & 63)
+        else:
+            board[cell >> 6] &= ~(1 << (cell & 63))
+        _spend(used, SP_SINGLE, move[4], sign)
+        return 0
+    g = move[1]
+    for x in range(words):
+        if sign > 0:
+            board[x] |= tables.place_masks[g, x]
+        else:
+            board[x] &= ~tables.place_masks[g, x]
+    if move[2] != 0:
+        _spend(used, SP_NEIGHBOUR, move[2], sign)
+    if move[3] != 0:
+        _spend(used, SP_CUT, move[3], sign)
+    return 1 << move[0]
+
+
+@njit(cache=True)
+def _cover(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb, same_as, used,
+           budget, moves, n_moves, at):
+    """Exact search, depth first with an explicit stack: shade every cell of target with the
+    unused turns' cards (one each, whole or cut, a neighbour with NEIGHBOUR) and SINGLE. True when
+    found (board and used then hold the cover); budget[0] counts down the nodes left. moves,
+    n_moves and at are the stack (int64[MAX_DEPTH, MAX_MOVES, 5], int64[MAX_DEPTH] twice)."""
+    words = tables.params[P_WORDS]
+    if _first_hole(target, board, words) < 0:
+        return True
+    turns_used = 0
+    d = 0
+    n_moves[0] = _moves(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb,
+                        same_as, used, turns_used, moves[0])
+    at[0] = 0
+    while True:
+        if at[d] > 0:
+            turns_used ^= _play_move(tables, board, used, moves[d, at[d] - 1], -1)
+        if at[d] >= n_moves[d]:
+            if d == 0:
+                return False
+            d -= 1
+            continue
+        turns_used ^= _play_move(tables, board, used, moves[d, at[d]], 1)
+        at[d] += 1
+        if _first_hole(target, board, words) < 0:
+            return True
+        budget[0] -= 1
+        if budget[0] <= 0 or d + 1 >= moves.shape[0]:
+            turns_used ^= _play_move(tables, board, used, moves[d, at[d] - 1], -1)
+            return False
+        d += 1
+        at[d] = 0
+        n_moves[d] = _moves(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb,
+                            same_as, used, turns_used, moves[d])
+
+
+@njit(cache=True)
+def _patch_cells(tables, patch):
+    return popcount(tables.place_masks[tables.shape_first[tables.patch_shape[patch]], 0]) + (
+        popcount(tables.place_masks[tables.shape_first[tables.patch_shape[patch]], 1])
+        if tables.params[P_WORDS] > 1 else 0)
+
+
+@njit(cache=True)
+def _sequences(tables, st):
+    """The turns still to come after this step, per die sequence: (weight[S], n_turns[S],
+    opt_patch[S, T, MAX_OPTIONS], opt_nb[S, T, MAX_OPTIONS], opt_count[S, T])."""
+    params = tables.params
+    die = tables.die
+    oc = st[S_CIRCLE_AT]
+    n = st[S_CIRCLE_LEN]
+    circ = np.empty(max(n, 1), dtype=np.int64)
+    m = 0
+    rem = 0
+    nxt = 0
+    if st[S_PHASE] == PH_TURN:
+        cur = st[S_CUR]
+        for pos in range(n):
+            if pos != cur:
+                circ[m] = st[oc + pos]
+                m += 1
+        nxt = cur % m if m > 0 else 0
+        rem = rolled_turns(params, st[S_ROUND]) - st[S_TURN] - 1
+    free = 1 if (st[S_PHASE] == PH_TURN and params[P_FREE_CHOICE]) else 0
+    # The die's distinct faces and their chances.
+    faces = np.empty(die.shape[0], dtype=np.int64)
+    chance = np.empty(die.shape[0])
+    nd = 0
+    for f in range(die.shape[0]):
+        found = -1
+        for e in range(nd):
+            if faces[e] == die[f]:
+                found = e
+        if found >= 0:
+            chance[found] += 1.0 / die.shape[0]
+        else:
+            faces[nd] = die[f]
+            chance[nd] = 1.0 / die.shape[0]
+            nd += 1
+    total = 1
+    for _ in range(rem):
+        total *= nd
+        if total > MAX_SEQUENCES:
+            break
+    sample = total > MAX_SEQUENCES
+    count = MAX_SEQUENCES if sample else total
+    turns = rem + free
+    weight = np.empty(count)
+    n_turns = np.zeros(count, dtype=np.int64)
+    opt_patch = np.zeros((count, max(turns, 1), MAX_OPTIONS), dtype=np.int64)
+    opt_nb = np.zeros((count, max(turns, 1), MAX_OPTIONS), dtype=np.int64)
+    opt_count = np.zeros((count, max(turns, 1)), dtype=np.int64)
+    c = np.empty(max(m, 1), dtype=np.int64)
+    lcg = 0x2545F4914F6CDD1D
+    for s in range(count):
+        for i in range(m):
+            c[i] = circ[i]
+        nn = m
+        nx = nxt
+        digits = s
+        w = 1.0
+        t = 0
+        for _ in range(rem):
+            if nn == 0:
+                break
+            if sample:
+                lcg = (lcg * 6364136223846793005 + 1442695040888963407) & 0x7FFFFFFFFFFFFFFF
+                face = (lcg >> 33) % nd
+                w = 1.0 / count
+            else:
+                face = digits % nd
+                digits //= nd
+                w *= chance[face]
+            cur = (nx + faces[face] - 1) % nn
+            opt_patch[s, t, 0] = c[cur]
+            k = 1
+            if nn >= 2:
+                for side in range(2):
+                    pos = (cur - 1 + nn) % nn if side == 0 else (cur + 1) % nn
+                    dup = False
+                    for q in range(k):
+                        if opt_patch[s, t, q] == c[pos]:
+                            dup = True
+                    if not dup:
+                        opt_patch[s, t, k] = c[pos]
+                        opt_nb[s, t, k] = 1
+                        k += 1
+            opt_count[s, t] = k
+            for i in range(cur, nn - 1):
+                c[i] = c[i + 1]
+            nn -= 1
+            nx = cur % nn if nn > 0 else 0
+            t += 1
+        if free and nn > 0:
+            k = 0
+            for i in range(nn):
+                dup = False
+                for q in range(k):
+                    if opt_patch[s, t, q] == c[i]:
+                        dup = True
+                if not dup and k < MAX_OPTIONS:
+                    opt_patch[s, t, k] = c[i]
+                    k += 1
+            opt_count[s, t] = k
+            t += 1
+        n_turns[s] = t
+        weight[s] = w
+    return weight, n_turns, opt_patch, opt_nb, opt_count
+
+
+@njit(cache=True)
+def _targets(tables, board):
+    """Target cell sets, largest rectangle first: the whole sheet, the two edge bands (the sheet
+    less one edge row or column) with the fewest empty cells, and the corner square (less one
+    row and one column) with the fewest. Returns (masks[T, words], points[T], whole[T], count)."""
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    out = np.zeros((4, words), dtype=np.int64)
+    points = np.zeros(4, dtype=np.int64)
+    whole = np.zeros(4, dtype=np.int64)
+    band = np.zeros((4, words), dtype=np.int64)
+    corner = np.zeros((4, words), dtype=np.int64)
+    for r in range(height):
+        for col in range(width):
+            cell = r * width + col
+            bit = 1 << (cell & 63)
+            out[0, cell >> 6] |= bit
+            # Bands: without row 0, without the last row, without col 0, without the last col.
+            if r > 0:
+                band[0, cell >> 6] |= bit
+            if r < height - 1:
+                band[1, cell >> 6] |= bit
+            if col > 0:
+                band[2, cell >> 6] |= bit
+            if col < width - 1:
+                band[3, cell >> 6] |= bit
+            for q in range(4):
+                if (r > 0 if q < 2 else r < height - 1) and (col > 0 if q % 2 == 0 else col < width - 1):
+                    corner[q, cell >> 6] |= bit
+    points[0] = rectangle_points(height, width)
+    whole[0] = 1
+    count = 1
+    # The two bands with the fewest holes (rows first on ties), then the best corner.
+    taken = np.zeros(4, dtype=np.bool_)
+    for _ in range(2):
+        best = -1
+        best_holes = 0
+        for q in range(4):
+            if taken[q]:
+                continue
+            holes = _holes(band[q], board, words)
+            if best < 0 or holes < best_holes:
+                best = q
+                best_holes = holes
+        taken[best] = True
+        out[count] = band[best]
+        points[count] = rectangle_points(height - 1, width) if best < 2 else rectangle_points(height, width - 1)
+        count += 1
+    best = 0
+    for q in range(1, 4):
+        if _holes(corner[q], board, words) < _holes(corner[best], board, words):
+            best = q
+    out[count] = corner[best]
+    points[count] = rectangle_points(height - 1, width - 1)
+    count += 1
+    return out, points, whole, count
+
+
+@njit(cache=True)
+def _singles_left(specials, used):
+    mode = _mode(specials, used, SP_SINGLE)
+    if mode == 1:
+        return 2 if ((specials >> SP_AGAIN) & 1 and used[SP_AGAIN] == 0) else 1
+    return 1 if mode == 2 else 0
+
+
+@njit(cache=True)
+def _sequence_value(tables, board, used, targets, points, whole, n_targets, n_turns, opt_patch, opt_nb, opt_count,
+                    cells, work, work_used, same_as, opt_max, opt_max_nb, budget, rows, moves, n_moves, at):
+    """The last round's points (the final rectangle less the empty cells) that one die sequence
+    allows from `board`: the largest target the turns can exactly cover."""
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    specials = params[P_SPECIALS]
+    penalty = params[P_PENALTY]
+    area = width * height
+    for t in range(n_turns):
+        same_as[t] = -1
+        opt_max[t] = 0
+        opt_max_nb[t] = 0
+        for j in range(opt_count[t]):
+            size = cells[opt_patch[t, j]]
+            if opt_nb[t, j] == 0 and size > opt_max[t]:
+                opt_max[t] = size
+            if size > opt_max_nb[t]:
+                opt_max_nb[t] = size
+        for e in range(t):
+            if opt_count[e] != opt_count[t]:
+                continue
+            same = True
+            for j in range(opt_count[t]):
+                if opt_patch[e, j] != opt_patch[t, j] or opt_nb[e, j] != opt_nb[t, j]:
+                    same = False
+            if same:
+                same_as[t] = e
+                break
+    # No more cards at all: the best rectangle now, SINGLE on the empty cells.
+    filled = 0
+    for x in range(words):
+        filled += popcount(board[x])
+    for r in range(height):
+        rows[r] = row_bits(board, r, width)
+    best = best_in_rows(rows, width, height)[0] - penalty * max(0, area - filled - _singles_left(specials, used))
+    for q in range(n_targets):
+        if points[q] <= best:
+            break
+        for x in range(words):
+            work[x] = board[x]
+        for i in range(4):
+            work_used[i] = used[i]
+        budget[0] = NODE_BUDGET
+        if _cover(tables, work, targets[q], whole[q] != 0, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb,
+                  same_as, work_used, budget, moves, n_moves, at):
+            shaded = 0
+            for x in range(words):
+                shaded += popcount(work[x])
+            value = points[q] - penalty * max(0, area - shaded - _singles_left(specials, work_used))
+            if value > best:
+                best = value
+    return best
+
+
+@njit(cache=True)
+def choose_endgame(tables, aux, st, occ, act):
+    """The last round's chooser for a rolled turn or the free choice (see the module text);
+    writes the action row into act."""
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    masks = tables.place_masks
+    k = st[S_SEAT]
+    occ_k = occ[k]
+    used = np.empty(4, dtype=np.int64)
+    for s in range(4):
+        used[s] = st[st[S_USED_AT] + 4 * k + s]
+    acts = list_actions(tables, st, occ)
+    # Distinct drawings (one per placement, from the source that spends the fewest specials),
+    # keyed by how snugly they pack; passing is always a candidate.
+    size = CANDIDATES if st[S_PHASE] == PH_TURN else 4 * CANDIDATES
+    keys = np.full(size, -1e18)
+    items = np.full(size, -1, dtype=np.int64)
+    pass_i = -1
+    for i in range(acts.shape[0]):
+        kind = acts[i, A_KIND]
+        if kind == K_PASS:
+            pass_i = i
+            continue
+        if kind != K_DRAW:
+            continue
+        g = acts[i, A_PLACE]
+        uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
+        key = 1.0 * _contact(aux, g, occ_k, words) + 2.0 * (popcount(masks[g, 0]) + (popcount(masks[g, 1]) if words > 1 else 0)) - 3.0 * uses
+        dup = False
+        for j in range(size):
+            if items[j] >= 0 and acts[items[j], A_PLACE] == g:
+                dup = True
+                break
+        if dup:
+            continue
+        if key <= keys[size - 1]:
+            continue
+        j = size - 1
+        while j > 0 and keys[j - 1] < key:
+            keys[j] = keys[j - 1]
+            items[j] = items[j - 1]
+            j -= 1
+        keys[j] = key
+        items[j] = i
+    weight, n_turns, opt_patch, opt_nb, opt_count = _sequences(tables, st)
+    cells = np.empty(params[P_PATCHES], dtype=np.int64)
+    for p in range(cells.shape[0]):
+        cells[p] = _patch_cells(tables, p)
+    full_points = rectangle_points(height, width)
+    board = np.empty(words, dtype=np.int64)
+    work = np.empty(words, dtype=np.int64)
+    cand_used = np.empty(4, dtype=np.int64)
+    work_used = np.empty(4, dtype=np.int64)
+    turns = opt_count.shape[1]
+    same_as = np.empty(turns, dtype=np.int64)
+    opt_max = np.empty(turns, dtype=np.int64)
+    opt_max_nb = np.empty(turns, dtype=np.int64)
+    budget = np.zeros(1, dtype=np.int64)
+    rows = np.empty(height, dtype=np.int64)
+    moves = np.empty((MAX_DEPTH, MAX_MOVES, 5), dtype=np.int64)
+    n_moves = np.empty(MAX_DEPTH, dtype=np.int64)
+    at = np.empty(MAX_DEPTH, dtype=np.int64)
+    best_value = -1e18
+    best_i = pass_i
+    for j in range(-1, size):
+        if j >= 0:
+            i = items[j]
+            if i < 0:
+                break
+        else:
+            i = pass_i
+            if i < 0:
+                continue
+        for x in range(words):
+            board[x] = occ_k[x]
+        for s in range(4):
+            cand_used[s] = used[s]
+        shaded = 0
+        spent = 0
+        if acts[i, A_KIND] == K_DRAW:
+            g = acts[i, A_PLACE]
+            for x in range(words):
+                board[x] |= masks[g, x]
+                shaded += popcount(masks[g, x])
+            if acts[i, A_NB] != 0:
+                cand_used[SP_NEIGHBOUR] += 1
+                spent += 1
+            if acts[i, A_CUT] >= 0:
+                cand_used[SP_CUT] += 1
+                spent += 1
+            if acts[i, A_AGAIN] != 0:
+                cand_used[SP_AGAIN] += 1
+                spent += 1
+        targets, points, whole, n_targets = _targets(tables, board)
+        total = 0.0
+        done = 0.0
+        for s in range(weight.shape[0]):
+            total += weight[s] * _sequence_value(
+                tables, board, cand_used, targets, points, whole, n_targets, n_turns[s], opt_patch[s], opt_nb[s],
+                opt_count[s], cells, work, work_used, same_as, opt_max, opt_max_nb, budget, rows, moves, n_moves, at)
+            done += weight[s]
+            # Even full sheets on every sequence left could not catch the best drawing so far.
+            if total + (1.0 - done) * full_points < best_value - 1.0:
+                break
+        value = total + 1e-3 * shaded - 1e-4 * spent
+        if value > best_value:
+            best_value = value
+            best_i = i
+    for c in range(NA):
+        act[c] = acts[best_i, c]
