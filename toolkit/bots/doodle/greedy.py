@@ -29,15 +29,9 @@ from typing import Any
 import numpy as np
 
 from toolkit.bots import base
+from toolkit.bots.packing import popcount
 from toolkit.errors import UsageError
 from toolkit.games.doodle.kernel import (
-    A_AGAIN,
-    A_CARD,
-    A_CUT,
-    A_KIND,
-    A_NB,
-    A_PIECE,
-    A_PLACE,
     DoodleTables,
     K_DRAW,
     K_PASS,
@@ -51,6 +45,7 @@ from toolkit.games.doodle.kernel import (
     P_TURNS,
     P_WIDTH,
     P_WORDS,
+    PH_FREE,
     PH_OVER,
     PH_SCORE,
     PH_START,
@@ -62,12 +57,12 @@ from toolkit.games.doodle.kernel import (
     S_PHASE,
     S_ROUND,
     S_SEAT,
+    S_START_AT,
     S_TURN,
+    SP_CUT,
+    SP_NEIGHBOUR,
     SP_SINGLE,
     best_in_rows,
-    fits,
-    list_actions,
-    popcount,
     put_action,
     rectangle_points,
     rolled_turns,
@@ -319,6 +314,129 @@ def _shortlist_insert(keys, items, size, key, item):
 
 
 @njit(cache=True)
+def _scan_shape(tables, aux, shape, rows, board, target, gw, fill_weight, spend, tag, keys, items):
+    """Offer every placement of `shape` that fits on `board` to the shortlist (keys, items), in
+    the kernel's canonical order (orientation, row, column: ascending placement rows), keyed by
+    the packing pre-filter; an item is `tag + g`. Whole rows of anchors are tested at once, as
+    the kernel's walker does, so placements that overlap cost no more than a few shifts."""
+    masks = tables.place_masks
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    size = keys.shape[0]
+    for o in range(tables.orient_first[shape], tables.orient_first[shape] + tables.orient_count[shape]):
+        span = width - tables.orient_width[o] + 1
+        anchors = (1 << span) - 1
+        ncell = tables.orient_cell_count[o]
+        for r in range(height - tables.orient_height[o] + 1):
+            bad = 0
+            for i in range(ncell):
+                cell = tables.orient_cells[o, i]
+                bad |= rows[r + (cell >> 5)] >> (cell & 31)
+            free = ~bad & anchors
+            base = tables.orient_place[o] + r * span
+            while free:
+                low = free & -free
+                g = base + popcount(low - 1)
+                free ^= low
+                inside = 0
+                for w in range(words):
+                    inside += popcount(masks[g, w] & target[w])
+                key = (gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g]
+                       + fill_weight * aux.cells[g] + gw[G_TARGET] * inside - spend)
+                if key > keys[size - 1]:
+                    _shortlist_insert(keys, items, size, key, tag + g)
+
+
+@njit(cache=True)
+def _scan_source(tables, aux, shape, uses, seen_shape, seen_uses, seen, rows, board, target, gw, special_cost,
+                 tag, keys, items):
+    """Pre-filter the drawings of one source (a card whole or one piece of a cut, from the token
+    card, a neighbour or the free choice) unless the same shape came earlier from a source that
+    spends no more special actions: its placements are the same rows, so only the cheapest
+    source's are worth a look. Returns the new count of shapes seen."""
+    for s in range(seen):
+        if seen_shape[s] == shape and seen_uses[s] <= uses:
+            return seen
+    seen_shape[seen] = shape
+    seen_uses[seen] = uses
+    _scan_shape(tables, aux, shape, rows, board, target, gw, gw[G_FILLED], uses * special_cost, tag, keys, items)
+    return seen + 1
+
+
+@njit(cache=True)
+def _add_source(src, n, card, nb, cut, piece, again, shape):
+    """Record drawing source n (one row of src: card position, neighbour side, cut, piece, AGAIN
+    flag, shape, special actions spent); returns n + 1."""
+    src[n, 0] = card
+    src[n, 1] = nb
+    src[n, 2] = cut
+    src[n, 3] = piece
+    src[n, 4] = again
+    src[n, 5] = shape
+    src[n, 6] = (nb != 0) + (cut >= 0) + (again != 0)
+    return n + 1
+
+
+@njit(cache=True)
+def _card_sources(tables, src, n, card, patch, nb, nb_again, cut_mode):
+    """The sources of one card, in the kernel's canonical order: whole, then (when CUT is open)
+    both pieces of every cut; a second special through AGAIN only once per drawing."""
+    again = SP_NEIGHBOUR + 1 if nb_again else 0
+    n = _add_source(src, n, card, nb, -1, 0, again, tables.patch_shape[patch])
+    if cut_mode == 0 or (cut_mode == 2 and nb_again):
+        return n
+    if cut_mode == 2:
+        again = SP_CUT + 1
+    for c in range(tables.cut_count[patch]):
+        for piece in range(2):
+            n = _add_source(src, n, card, nb, c, piece, again, tables.cut_piece[patch, c, piece])
+    return n
+
+
+@njit(cache=True)
+def _sources(tables, st, k, src):
+    """Every drawing source of the step, in the kernel's canonical order (rows of src); returns
+    how many. A legal drawing is a source and a placement of its shape that fits the sheet, so
+    walking sources and placements visits exactly the kernel's legal drawings, in its order,
+    without building the action rows (thousands when CUT and NEIGHBOUR are open)."""
+    params = tables.params
+    phase = st[S_PHASE]
+    oc = st[S_CIRCLE_AT]
+    n = st[S_CIRCLE_LEN]
+    count = 0
+    if phase == PH_START:
+        count = _add_source(src, 0, -1, 0, -1, 0, 0, tables.start_shape[st[st[S_START_AT] + k]])
+    elif phase == PH_TURN:
+        cut_mode = special_mode(params, st, k, SP_CUT)
+        nb_mode = special_mode(params, st, k, SP_NEIGHBOUR) if n >= 2 else 0
+        cur = st[S_CUR]
+        for nb in range(3):
+            if nb > 0 and nb_mode == 0:
+                continue
+            if nb == 0:
+                pos = cur
+            elif nb == 1:
+                pos = (cur - 1 + n) % n
+            else:
+                pos = (cur + 1) % n
+            count = _card_sources(tables, src, count, pos, st[oc + pos], nb, nb > 0 and nb_mode == 2, cut_mode)
+    elif phase == PH_FREE:
+        cut_mode = special_mode(params, st, k, SP_CUT)
+        for pos in range(n):
+            patch = st[oc + pos]
+            repeat = False
+            for q in range(pos):
+                if st[oc + q] == patch:
+                    repeat = True
+                    break
+            if not repeat:
+                count = _card_sources(tables, src, count, pos, patch, 0, False, cut_mode)
+    return count
+
+
+@njit(cache=True)
 def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     """The greedy chooser with explicit weights (see choose_greedy)."""
     masks = tables.place_masks
@@ -332,7 +450,6 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     if phase == PH_SCORE:
         _score_step(tables, st, occ, act, gw, single_mode)
         return
-    acts = list_actions(tables, st, occ)
     turns_left = _turns_left_in_round(params, st)
     game_left = _turns_left_in_game(params, st)
     later = game_left - turns_left
@@ -340,8 +457,6 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     occ_k = occ[k]
     # A special action unused at the end is worth nothing, so its price falls as the game runs out.
     special_cost = gw[G_SPECIAL] * min(1.0, game_left / gw[G_SPECIAL_HORIZON]) if game_left > 2 else 0.25
-    # Pre-filter: every drawing by the cells it shades and how snugly it packs, less the price of
-    # the special actions it spends; only the shortlist gets the full evaluation.
     # Pre-filter: every drawing by how snugly it packs (shaded neighbours and board edges it
     # touches), its cells and how many fall in the rectangle the coming scoring aims at, less the
     # price of the special actions it spends; only the shortlist (and passing) is evaluated.
@@ -352,73 +467,48 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
     target = np.empty(words, dtype=np.int64)
     _target_mask(occ_k, width, height, words, turns_left, spare, gw, rows, pre, target)
-    pass_i = -1
-    # The same shape often comes from several sources (a card and a cut piece of its neighbour,
-    # one cell from many cuts): its drawings are pre-filtered once, from the source that spends
-    # the fewest special actions (the first in canonical order among those).
-    seen_shape = np.empty(acts.shape[0], dtype=np.int64)
-    seen_uses = np.empty(acts.shape[0], dtype=np.int64)
+    _rows_of(occ_k, width, height, rows)
+    # Sources: 3 cards (token and neighbours, or up to the circle's size on the free choice),
+    # each whole or one of two pieces of up to (cells - 1) * 2 cuts.
+    src = np.empty((max(3, st[S_CIRCLE_LEN]) * (1 + 2 * tables.cut_piece.shape[1]), 7), dtype=np.int64)
+    nsrc = _sources(tables, st, k, src)
+    seen_shape = np.empty(nsrc, dtype=np.int64)
+    seen_uses = np.empty(nsrc, dtype=np.int64)
     seen = 0
-    skip = False
-    oc = st[S_CIRCLE_AT]
-    for i in range(acts.shape[0]):
-        kind = acts[i, A_KIND]
-        if kind == K_SINGLE:
-            continue
-        if kind == K_PASS:
-            pass_i = i
-            continue
-        g = acts[i, A_PLACE]
-        uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
-        if kind == K_DRAW and (i == 0 or acts[i - 1, A_KIND] != K_DRAW or acts[i, A_CARD] != acts[i - 1, A_CARD]
-                               or acts[i, A_NB] != acts[i - 1, A_NB] or acts[i, A_CUT] != acts[i - 1, A_CUT]
-                               or acts[i, A_PIECE] != acts[i - 1, A_PIECE]):
-            patch = st[oc + acts[i, A_CARD]]
-            shape = tables.patch_shape[patch] if acts[i, A_CUT] < 0 else tables.cut_piece[patch, acts[i, A_CUT], acts[i, A_PIECE]]
-            skip = False
-            for s in range(seen):
-                if seen_shape[s] == shape and seen_uses[s] <= uses:
-                    skip = True
-                    break
-            if not skip:
-                seen_shape[seen] = shape
-                seen_uses[seen] = uses
-                seen += 1
-        if skip and kind == K_DRAW:
-            continue
-        inside = 0
-        for w in range(words):
-            inside += popcount(masks[g, w] & target[w])
-        key = (gw[G_CONTACT] * _contact(aux, g, occ_k, words) - gw[G_SIDES] * aux.sides[g]
-               + gw[G_FILLED] * aux.cells[g] + gw[G_TARGET] * inside - uses * special_cost)
-        _shortlist_insert(keys, items, size, key, i)
+    stride = masks.shape[0]
+    for s in range(nsrc):
+        seen = _scan_source(tables, aux, src[s, 5], src[s, 6], seen_shape, seen_uses, seen, rows, occ_k, target, gw,
+                            special_cost, s * stride, keys, items)
+    # Candidates in canonical order (ties keep the first action); passing comes after every
+    # drawing, and at the start only when the start patch fits nowhere.
     count = 0
-    items_all = np.empty(size + 1, dtype=np.int64)
+    cand = np.empty(size + 1, dtype=np.int64)
     for j in range(size):
         if items[j] >= 0:
-            items_all[count] = items[j]
+            cand[count] = items[j]
             count += 1
-    if pass_i >= 0:
-        items_all[count] = pass_i
+    if phase != PH_START or count == 0:
+        cand[count] = nsrc * stride
         count += 1
-    # Canonical order, so ties keep the first action.
-    items_all = np.sort(items_all[:count])
+    cand = np.sort(cand[:count])
+    places = np.empty(count, dtype=np.int64)
     tmp = np.empty(words, dtype=np.int64)
     values = np.full(count, -1e18)
     costs = np.zeros(count)
     best_value = -1e18
     best_j = 0
     for j in range(count):
-        i = items_all[j]
+        s = cand[j] // stride
         for w in range(words):
             tmp[w] = occ_k[w]
         cost = 0.0
-        kind = acts[i, A_KIND]
-        if kind == K_START or kind == K_DRAW:
-            g = acts[i, A_PLACE]
+        places[j] = -1
+        if s < nsrc:
+            g = cand[j] - s * stride
+            places[j] = g
             for w in range(words):
                 tmp[w] |= masks[g, w]
-            cost = special_cost * ((acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0))
+            cost = special_cost * src[s, 6]
         _rows_of(tmp, width, height, rows)
         values[j] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw) - cost
         costs[j] = cost
@@ -427,16 +517,22 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
             best_j = j
     depth = int(gw[G_LOOKAHEAD])
     if depth > 0 and turns_left > 0 and (phase == PH_START or phase == PH_TURN):
-        best_j = _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, turns_left, later, spare, gw,
+        best_j = _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left, later, spare, gw,
                              best_j)
-    for c in range(NA):
-        act[c] = acts[items_all[best_j], c]
+    s = cand[best_j] // stride
+    out = act.reshape(1, NA)
+    if s >= nsrc:
+        put_action(out, 0, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
+    else:
+        put_action(out, 0, K_START if phase == PH_START else K_DRAW, src[s, 0], src[s, 1], src[s, 2], src[s, 3],
+                   places[best_j], 0, 0, 0, src[s, 4])
 
 
 @njit(cache=True)
-def _best_next(tables, aux, board, target, shape, turns_left, later, spare, gw, rows, pre, trial, keys, items):
-    """The value of the best drawing of `shape` on `board` (or of passing), by the same pre-filter
-    and evaluation as the move itself."""
+def _best_next(tables, aux, board, target, shape, pass_value, turns_left, later, spare, gw, rows, pre, trial, keys,
+               items):
+    """The value of the best drawing of `shape` on `board` (or of passing, worth `pass_value`),
+    by the same pre-filter and evaluation as the move itself."""
     masks = tables.place_masks
     params = tables.params
     width = params[P_WIDTH]
@@ -445,17 +541,9 @@ def _best_next(tables, aux, board, target, shape, turns_left, later, spare, gw, 
     size = keys.shape[0]
     keys[:] = -1e18
     items[:] = -1
-    first = tables.shape_first[shape]
-    for g in range(first, first + tables.shape_count[shape]):
-        if not fits(masks, g, board, words):
-            continue
-        inside = 0
-        for w in range(words):
-            inside += popcount(masks[g, w] & target[w])
-        key = gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g] + gw[G_TARGET] * inside
-        _shortlist_insert(keys, items, size, key, g)
     _rows_of(board, width, height, rows)
-    best = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+    _scan_shape(tables, aux, shape, rows, board, target, gw, 0.0, 0.0, 0, keys, items)
+    best = pass_value
     for j in range(size):
         g = items[j]
         if g < 0:
@@ -490,6 +578,7 @@ def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
     keys = np.empty(size)
     items = np.empty(size, dtype=np.int64)
     _target_mask(board, width, height, words, turns_left, spare, gw, rows, pre, target)
+    pass_value = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
     nfaces = die.shape[0]
     face_value = np.empty(nfaces)
     total = 0.0
@@ -503,8 +592,8 @@ def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
         if done >= 0:
             face_value[f] = face_value[done]
         else:
-            face_value[f] = _best_next(tables, aux, board, target, tables.patch_shape[circ[pos]], turns_left, later,
-                                       spare, gw, rows, pre, trial, keys, items)
+            face_value[f] = _best_next(tables, aux, board, target, tables.patch_shape[circ[pos]], pass_value,
+                                       turns_left, later, spare, gw, rows, pre, trial, keys, items)
         total += face_value[f]
     return total / nfaces
 
@@ -550,18 +639,10 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
         shape = tables.patch_shape[circ[pos]]
         keys[:] = -1e18
         items[:] = -1
-        first = tables.shape_first[shape]
-        for g in range(first, first + tables.shape_count[shape]):
-            if not fits(masks, g, board, words):
-                continue
-            inside = 0
-            for w in range(words):
-                inside += popcount(masks[g, w] & target[w])
-            key = gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g] + gw[G_TARGET] * inside
-            _shortlist_insert(keys, items, size, key, g)
+        _rows_of(board, width, height, rows)
+        _scan_shape(tables, aux, shape, rows, board, target, gw, 0.0, 0.0, 0, keys, items)
         # Options: passing, then the shortlisted drawings, each valued one ply deep.
         options = 0
-        _rows_of(board, width, height, rows)
         option_value[0] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
         option_place[0] = -1
         options = 1
@@ -601,9 +682,10 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
 
 
 @njit(cache=True)
-def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, turns_left, later, spare, gw, best_j):
-    """Re-rank the `depth` best draws by the expected value of the best plain drawing of the
-    next turn's card, over the die faces (the circle is known, so the next card is too)."""
+def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left, later, spare, gw, best_j):
+    """Re-rank the `depth` best draws (placement rows `places`, -1: passing) by the expected
+    value of the best plain drawing of the next turn's card, over the die faces (the circle is
+    known, so the next card is too)."""
     masks = tables.place_masks
     patch_shape = tables.patch_shape
     die = tables.die
@@ -660,17 +742,17 @@ def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, t
         if top < 0 or values[top] < values[best_j] - gw[G_MARGIN]:
             break
         chosen[top] = True
-        i = items_all[top]
         for w in range(words):
             board[w] = occ_k[w]
-        kind = acts[i, A_KIND]
-        if kind == K_START or kind == K_DRAW:
+        if places[top] >= 0:
             for w in range(words):
-                board[w] |= masks[acts[i, A_PLACE], w]
+                board[w] |= masks[places[top], w]
         if deep:
             total = _expect_two(tables, aux, board, circ, n_after, nxt, turns_left - 1, later, spare, gw) - costs[top]
         else:
             _target_mask(board, width, height, words, turns_left - 1, spare, gw, rows, pre, target)
+            # Passing on the next card leaves this board: one value for every face.
+            pass_value = _evaluate(rows, width, height, pre, turns_left - 1, later, spare, gw)
             total = 0.0
             for f in range(nfaces):
                 done = -1
@@ -681,8 +763,8 @@ def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, t
                 if done >= 0:
                     face_value[f] = face_value[done]
                 else:
-                    face_value[f] = _best_next(tables, aux, board, target, patch_shape[next_patch[f]], turns_left - 1,
-                                               later, spare, gw, rows, pre, trial, keys, items)
+                    face_value[f] = _best_next(tables, aux, board, target, patch_shape[next_patch[f]], pass_value,
+                                               turns_left - 1, later, spare, gw, rows, pre, trial, keys, items)
                 total += face_value[f]
             total = total / nfaces - costs[top]
         if total > best_total:
