@@ -116,6 +116,34 @@ def _isolated(rows, width, height):
 
 
 @njit(cache=True)
+def _best_points(rows, width, height):
+    """The points of the best fully shaded rectangle of a row set: the score of the kernel's
+    best_in_rows without its position and tie-breaks, which the evaluation never needs. Bands
+    are walked from each top row down while some column stays shaded; a top row whose band can
+    no longer beat the best ends the walk."""
+    best = 0
+    full = (1 << width) - 1
+    for top in range(height):
+        if rectangle_points(height - top, width) <= best:
+            break
+        common = full
+        for bottom in range(top, height):
+            common &= rows[bottom]
+            if common == 0:
+                break
+            h = bottom - top + 1
+            runs = common
+            while runs:
+                low = runs & -runs
+                run = runs & ~(runs + low)
+                points = rectangle_points(h, popcount(run))
+                if points > best:
+                    best = points
+                runs &= ~run
+    return best
+
+
+@njit(cache=True)
 def _prefix(rows, width, height, pre):
     """pre[r, c] = shaded cells in rows < r and columns < c."""
     for r in range(height + 1):
@@ -177,6 +205,54 @@ def _round_target(pre, width, height, turns_left, spare_single, gw):
 @njit(cache=True)
 def _round_potential(pre, width, height, turns_left, spare_single, gw):
     return _round_target(pre, width, height, turns_left, spare_single, gw)[0]
+
+
+@njit(cache=True)
+def _rect_value(points, missing, turns_left, capacity, load, spare_single, gw):
+    """A rectangle's value to a scoring `turns_left` draws away (see _round_target); -1: out of
+    reach."""
+    if missing == 0:
+        return points
+    if turns_left == 0:
+        return points - 1.0 if missing <= spare_single else -1.0
+    if missing > capacity:
+        return -1.0
+    return points - missing * (gw[G_MISSING] + load * missing)
+
+
+@njit(cache=True)
+def _round_potentials(pre, width, height, turns_left, later, spare_single, gw):
+    """_round_potential for the coming scoring and, when `later` > 0, for the last one (turns
+    left + later) in one walk over the rectangles: the evaluation wants both of every sheet, and
+    the walk, not the arithmetic, is their cost. Either value is the one _round_target finds (a
+    size is passed over only when it can beat neither)."""
+    best = 0.0
+    best_last = 0.0 if later > 0 else 1e18
+    capacity = gw[G_CELLS_PER_TURN] * turns_left
+    load = gw[G_MISSING_LOAD] / capacity if capacity > 0 else 0.0
+    capacity_last = gw[G_CELLS_PER_TURN] * (turns_left + later)
+    load_last = gw[G_MISSING_LOAD] / capacity_last if capacity_last > 0 else 0.0
+    for h in range(height, 1, -1):
+        if h * h + 2 <= min(best, best_last):
+            break
+        for w in range(min(width, h + 2), max(1, h - 3), -1):
+            points = 1.0 * rectangle_points(h, w)
+            if points <= min(best, best_last):
+                break
+            for corner in range(4):
+                r0 = 0 if corner < 2 else height - h
+                c0 = 0 if corner % 2 == 0 else width - w
+                filled = pre[r0 + h, c0 + w] - pre[r0, c0 + w] - pre[r0 + h, c0] + pre[r0, c0]
+                missing = h * w - filled
+                value = _rect_value(points, missing, turns_left, capacity, load, spare_single, gw)
+                if value > best:
+                    best = value
+                if later > 0:
+                    value = _rect_value(points, missing, turns_left + later, capacity_last, load_last, spare_single,
+                                        gw)
+                    if value > best_last:
+                        best_last = value
+    return best, best_last
 
 
 @njit(cache=True)
@@ -243,12 +319,14 @@ def _turns_left_in_game(params, st):
 def _evaluate(rows, width, height, pre, turns_left, later, spare_single, gw):
     _prefix(rows, width, height, pre)
     filled = pre[height, width]
-    value = gw[G_ROUND] * _round_potential(pre, width, height, turns_left, spare_single, gw)
-    if later > 0 and gw[G_FUTURE] != 0.0:
-        # Cells score again later: the rectangle the last scoring can still reach counts too.
-        value += gw[G_FUTURE] * _round_potential(pre, width, height, turns_left + later, spare_single, gw)
+    # Cells score again later: the rectangle the last scoring can still reach counts too.
+    later_on = later if gw[G_FUTURE] != 0.0 else 0
+    coming, last = _round_potentials(pre, width, height, turns_left, later_on, spare_single, gw)
+    value = gw[G_ROUND] * coming
+    if later_on > 0:
+        value += gw[G_FUTURE] * last
     if gw[G_BEST] != 0.0:
-        value += gw[G_BEST] * best_in_rows(rows, width, height)[0]
+        value += gw[G_BEST] * _best_points(rows, width, height)
     value += gw[G_FILLED] * filled
     value -= gw[G_ROUGH] * _roughness(rows, width, height)
     value -= gw[G_ISOLATED] * _isolated(rows, width, height)
@@ -276,7 +354,7 @@ def _score_step(tables, st, occ, act, gw, single_mode):
             if (rows[r] >> c) & 1:
                 continue
             rows[r] |= 1 << c
-            gain = best_in_rows(rows, width, height)[0] - now[0]
+            gain = _best_points(rows, width, height) - now[0]
             rows[r] &= ~(1 << c)
             if gain > best_gain:
                 best_gain = gain
