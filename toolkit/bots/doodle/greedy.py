@@ -367,14 +367,39 @@ def _score_step(tables, st, occ, act, gw, single_mode):
 
 
 @njit(cache=True)
-def _contact(aux, g, board, words):
-    """Cell sides of placement g that meet a shaded cell or the board's edge: the packing
-    pre-filter's measure."""
-    touch = aux.border_edges[g]
-    for d in range(4):
-        for w in range(words):
-            touch += popcount(aux.contact_masks[g, d, w] & board[w])
-    return touch
+def _contact_planes(rows, width, height, planes):
+    """For each cell, how many of its four sides meet a shaded cell or the board's edge (0..4),
+    as three bit planes of mask words (planes[b]: bit b of the count). The packing pre-filter's
+    measure of a placement, the cell sides it lays against shaded cells or the edge, is then the
+    sum of these counts over its cells (its own cells are empty, so they add nothing): three
+    masked popcounts per word, whatever the shape."""
+    full = (1 << width) - 1
+    for b in range(3):
+        for w in range(planes.shape[1]):
+            planes[b, w] = 0
+    for r in range(height):
+        row = rows[r]
+        up = rows[r - 1] if r > 0 else full
+        down = rows[r + 1] if r < height - 1 else full
+        left = ((row << 1) | 1) & full
+        right = (row >> 1) | (1 << (width - 1))
+        # Add the four one-bit rows column by column: two half adders, then the carries.
+        s1 = up ^ down
+        c1 = up & down
+        s2 = left ^ right
+        c2 = left & right
+        carry = s1 & s2
+        bits0 = s1 ^ s2
+        bits1 = c1 ^ c2 ^ carry
+        bits2 = (c1 & c2) | (c1 & carry) | (c2 & carry)
+        start = r * width
+        w = start >> 6
+        off = start & 63
+        for b in range(3):
+            bits = bits0 if b == 0 else bits1 if b == 1 else bits2
+            planes[b, w] |= bits << off
+            if off + width > 64:
+                planes[b, w + 1] |= bits >> (64 - off)
 
 
 @njit(cache=True)
@@ -392,11 +417,12 @@ def _shortlist_insert(keys, items, size, key, item):
 
 
 @njit(cache=True)
-def _scan_shape(tables, aux, shape, rows, board, target, gw, fill_weight, spend, tag, keys, items):
-    """Offer every placement of `shape` that fits on `board` to the shortlist (keys, items), in
-    the kernel's canonical order (orientation, row, column: ascending placement rows), keyed by
-    the packing pre-filter; an item is `tag + g`. Whole rows of anchors are tested at once, as
-    the kernel's walker does, so placements that overlap cost no more than a few shifts."""
+def _scan_shape(tables, aux, shape, rows, planes, target, gw, fill_weight, spend, tag, keys, items):
+    """Offer every placement of `shape` that fits the sheet (`rows`, with its _contact_planes) to
+    the shortlist (keys, items), in the kernel's canonical order (orientation, row, column:
+    ascending placement rows), keyed by the packing pre-filter; an item is `tag + g`. Whole rows
+    of anchors are tested at once, as the kernel's walker does, so placements that overlap cost
+    no more than a few shifts."""
     masks = tables.place_masks
     params = tables.params
     width = params[P_WIDTH]
@@ -407,6 +433,8 @@ def _scan_shape(tables, aux, shape, rows, board, target, gw, fill_weight, spend,
         span = width - tables.orient_width[o] + 1
         anchors = (1 << span) - 1
         ncell = tables.orient_cell_count[o]
+        # Sides and cells are the same for every placement of one orientation.
+        fixed = -gw[G_SIDES] * aux.sides[tables.orient_place[o]] + fill_weight * aux.cells[tables.orient_place[o]]
         for r in range(height - tables.orient_height[o] + 1):
             bad = 0
             for i in range(ncell):
@@ -419,16 +447,18 @@ def _scan_shape(tables, aux, shape, rows, board, target, gw, fill_weight, spend,
                 g = base + popcount(low - 1)
                 free ^= low
                 inside = 0
+                touch = 0
                 for w in range(words):
-                    inside += popcount(masks[g, w] & target[w])
-                key = (gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g]
-                       + fill_weight * aux.cells[g] + gw[G_TARGET] * inside - spend)
+                    m = masks[g, w]
+                    inside += popcount(m & target[w])
+                    touch += popcount(m & planes[0, w]) + 2 * popcount(m & planes[1, w]) + 4 * popcount(m & planes[2, w])
+                key = gw[G_CONTACT] * touch + fixed + gw[G_TARGET] * inside - spend
                 if key > keys[size - 1]:
                     _shortlist_insert(keys, items, size, key, tag + g)
 
 
 @njit(cache=True)
-def _scan_source(tables, aux, shape, uses, seen_shape, seen_uses, seen, rows, board, target, gw, special_cost,
+def _scan_source(tables, aux, shape, uses, seen_shape, seen_uses, seen, rows, planes, target, gw, special_cost,
                  tag, keys, items):
     """Pre-filter the drawings of one source (a card whole or one piece of a cut, from the token
     card, a neighbour or the free choice) unless the same shape came earlier from a source that
@@ -439,7 +469,7 @@ def _scan_source(tables, aux, shape, uses, seen_shape, seen_uses, seen, rows, bo
             return seen
     seen_shape[seen] = shape
     seen_uses[seen] = uses
-    _scan_shape(tables, aux, shape, rows, board, target, gw, gw[G_FILLED], uses * special_cost, tag, keys, items)
+    _scan_shape(tables, aux, shape, rows, planes, target, gw, gw[G_FILLED], uses * special_cost, tag, keys, items)
     return seen + 1
 
 
@@ -546,6 +576,8 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     target = np.empty(words, dtype=np.int64)
     _target_mask(occ_k, width, height, words, turns_left, spare, gw, rows, pre, target)
     _rows_of(occ_k, width, height, rows)
+    planes = np.empty((3, words), dtype=np.int64)
+    _contact_planes(rows, width, height, planes)
     # Sources: 3 cards (token and neighbours, or up to the circle's size on the free choice),
     # each whole or one of two pieces of up to (cells - 1) * 2 cuts.
     src = np.empty((max(3, st[S_CIRCLE_LEN]) * (1 + 2 * tables.cut_piece.shape[1]), 7), dtype=np.int64)
@@ -555,7 +587,7 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     seen = 0
     stride = masks.shape[0]
     for s in range(nsrc):
-        seen = _scan_source(tables, aux, src[s, 5], src[s, 6], seen_shape, seen_uses, seen, rows, occ_k, target, gw,
+        seen = _scan_source(tables, aux, src[s, 5], src[s, 6], seen_shape, seen_uses, seen, rows, planes, target, gw,
                             special_cost, s * stride, keys, items)
     # Candidates in canonical order (ties keep the first action); passing comes after every
     # drawing, and at the start only when the start patch fits nowhere.
@@ -608,7 +640,7 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
 
 @njit(cache=True)
 def _best_next(tables, aux, board, target, shape, pass_value, turns_left, later, spare, gw, rows, pre, trial, keys,
-               items):
+               items, planes):
     """The value of the best drawing of `shape` on `board` (or of passing, worth `pass_value`),
     by the same pre-filter and evaluation as the move itself."""
     masks = tables.place_masks
@@ -620,7 +652,8 @@ def _best_next(tables, aux, board, target, shape, pass_value, turns_left, later,
     keys[:] = -1e18
     items[:] = -1
     _rows_of(board, width, height, rows)
-    _scan_shape(tables, aux, shape, rows, board, target, gw, 0.0, 0.0, 0, keys, items)
+    _contact_planes(rows, width, height, planes)
+    _scan_shape(tables, aux, shape, rows, planes, target, gw, 0.0, 0.0, 0, keys, items)
     best = pass_value
     for j in range(size):
         g = items[j]
@@ -651,6 +684,7 @@ def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
         _rows_of(board, width, height, rows)
         return _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
     trial = np.empty(words, dtype=np.int64)
+    planes = np.empty((3, words), dtype=np.int64)
     target = np.empty(words, dtype=np.int64)
     size = int(gw[G_NEXT_SHORTLIST])
     keys = np.empty(size)
@@ -671,7 +705,7 @@ def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
             face_value[f] = face_value[done]
         else:
             face_value[f] = _best_next(tables, aux, board, target, tables.patch_shape[circ[pos]], pass_value,
-                                       turns_left, later, spare, gw, rows, pre, trial, keys, items)
+                                       turns_left, later, spare, gw, rows, pre, trial, keys, items, planes)
         total += face_value[f]
     return total / nfaces
 
@@ -692,6 +726,7 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
     target = np.empty(words, dtype=np.int64)
     trial = np.empty(words, dtype=np.int64)
+    planes = np.empty((3, words), dtype=np.int64)
     size = int(gw[G_NEXT_SHORTLIST])
     keys = np.empty(size)
     items = np.empty(size, dtype=np.int64)
@@ -718,7 +753,8 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
         keys[:] = -1e18
         items[:] = -1
         _rows_of(board, width, height, rows)
-        _scan_shape(tables, aux, shape, rows, board, target, gw, 0.0, 0.0, 0, keys, items)
+        _contact_planes(rows, width, height, planes)
+        _scan_shape(tables, aux, shape, rows, planes, target, gw, 0.0, 0.0, 0, keys, items)
         # Options: passing, then the shortlisted drawings, each valued one ply deep.
         options = 0
         option_value[0] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
@@ -802,6 +838,7 @@ def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
     board = np.empty(words, dtype=np.int64)
     trial = np.empty(words, dtype=np.int64)
+    planes = np.empty((3, words), dtype=np.int64)
     target = np.empty(words, dtype=np.int64)
     size = int(gw[G_NEXT_SHORTLIST])
     keys = np.empty(size)
@@ -842,7 +879,8 @@ def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left
                     face_value[f] = face_value[done]
                 else:
                     face_value[f] = _best_next(tables, aux, board, target, patch_shape[next_patch[f]], pass_value,
-                                               turns_left - 1, later, spare, gw, rows, pre, trial, keys, items)
+                                               turns_left - 1, later, spare, gw, rows, pre, trial, keys, items,
+                                               planes)
                 total += face_value[f]
             total = total / nfaces - costs[top]
         if total > best_total:
