@@ -66,20 +66,31 @@ from toolkit.games.doodle.kernel import (
     put_action,
     rectangle_points,
     rolled_turns,
-    row_bits,
     special_mode,
 )
-from toolkit.jit import njit
+from toolkit.jit import njit, no_alloc
 from toolkit.specs.models import Edition, Family
 
 
-@njit(cache=True)
+@no_alloc
 def _rows_of(occ_k, width, height, rows):
+    """rows[r] = the shaded cells of row r of a sheet's mask words (bit c = column c), as the
+    kernel's row_bits; written out here so that it compiles without reference counting."""
+    full = (1 << width) - 1
     for r in range(height):
-        rows[r] = row_bits(occ_k, r, width)
+        b = r * width
+        w = b >> 6
+        off = b & 63
+        val = occ_k[w] >> off
+        if off > 0:
+            # The words are signed: clear the copies of bit 63 that the arithmetic shift brought in.
+            val &= (1 << (64 - off)) - 1
+        if off + width > 64:
+            val |= occ_k[w + 1] << (64 - off)
+        rows[r] = val & full
 
 
-@njit(cache=True)
+@no_alloc
 def _roughness(rows, width, height):
     """Edges between a shaded and an empty cell; the border counts as shaded, so tight, compact
     quilts hugging the edges score low."""
@@ -96,7 +107,7 @@ def _roughness(rows, width, height):
     return edges
 
 
-@njit(cache=True)
+@no_alloc
 def _isolated(rows, width, height):
     """Empty cells whose four neighbours are all shaded or off the board: only a 1-cell patch or
     SINGLE can fill them."""
@@ -115,7 +126,7 @@ def _isolated(rows, width, height):
     return count
 
 
-@njit(cache=True)
+@no_alloc
 def _best_points(rows, width, height):
     """The points of the best fully shaded rectangle of a row set: the score of the kernel's
     best_in_rows without its position and tie-breaks, which the evaluation never needs. Bands
@@ -143,7 +154,7 @@ def _best_points(rows, width, height):
     return best
 
 
-@njit(cache=True)
+@no_alloc
 def _prefix(rows, width, height, pre):
     """pre[r, c] = shaded cells in rows < r and columns < c."""
     for r in range(height + 1):
@@ -157,7 +168,7 @@ def _prefix(rows, width, height, pre):
             pre[r + 1, c + 1] = pre[r, c + 1] + run
 
 
-@njit(cache=True)
+@no_alloc
 def _round_target(pre, width, height, turns_left, spare_single, gw):
     """How much the coming intermediate scoring can still be worth: the best corner-anchored
     rectangle (sides within 2 of each other), discounted by the cells still missing against what
@@ -202,12 +213,12 @@ def _round_target(pre, width, height, turns_left, spare_single, gw):
     return best, br, bc, bh, bw
 
 
-@njit(cache=True)
+@no_alloc
 def _round_potential(pre, width, height, turns_left, spare_single, gw):
     return _round_target(pre, width, height, turns_left, spare_single, gw)[0]
 
 
-@njit(cache=True)
+@no_alloc
 def _rect_value(points, missing, turns_left, capacity, load, spare_single, gw):
     """A rectangle's value to a scoring `turns_left` draws away (see _round_target); -1: out of
     reach."""
@@ -220,7 +231,7 @@ def _rect_value(points, missing, turns_left, capacity, load, spare_single, gw):
     return points - missing * (gw[G_MISSING] + load * missing)
 
 
-@njit(cache=True)
+@no_alloc
 def _round_potentials(pre, width, height, turns_left, later, spare_single, gw):
     """_round_potential for the coming scoring and, when `later` > 0, for the last one (turns
     left + later) in one walk over the rectangles: the evaluation wants both of every sheet, and
@@ -255,7 +266,7 @@ def _round_potentials(pre, width, height, turns_left, later, spare_single, gw):
     return best, best_last
 
 
-@njit(cache=True)
+@no_alloc
 def _target_mask(occ_k, width, height, words, turns_left, spare_single, gw, rows, pre, out):
     """The cells of the rectangle the coming scoring aims at (see _round_target), as mask words."""
     _rows_of(occ_k, width, height, rows)
@@ -315,7 +326,7 @@ def _turns_left_in_game(params, st):
     return after + _turns_left_in_round(params, st)
 
 
-@njit(cache=True)
+@no_alloc
 def _evaluate(rows, width, height, pre, turns_left, later, spare_single, gw):
     _prefix(rows, width, height, pre)
     filled = pre[height, width]
@@ -366,7 +377,7 @@ def _score_step(tables, st, occ, act, gw, single_mode):
     put_action(act.reshape(1, NA), 0, K_SCORE, -1, 0, -1, 0, now[1], now[2], now[3], now[4], 0)
 
 
-@njit(cache=True)
+@no_alloc
 def _contact_planes(rows, width, height, planes):
     """For each cell, how many of its four sides meet a shaded cell or the board's edge (0..4),
     as three bit planes of mask words (planes[b]: bit b of the count). The packing pre-filter's
@@ -402,7 +413,7 @@ def _contact_planes(rows, width, height, planes):
                 planes[b, w + 1] |= bits >> (64 - off)
 
 
-@njit(cache=True)
+@no_alloc
 def _shortlist_insert(keys, items, size, key, item):
     """Keep the `size` largest keys (first come first on ties) in descending order."""
     if key <= keys[size - 1]:
@@ -416,7 +427,7 @@ def _shortlist_insert(keys, items, size, key, item):
     items[j] = item
 
 
-@njit(cache=True)
+@no_alloc
 def _scan_shape(tables, aux, shape, rows, planes, target, gw, fill_weight, spend, tag, keys, items):
     """Offer every placement of `shape` that fits the sheet (`rows`, with its _contact_planes) to
     the shortlist (keys, items), in the kernel's canonical order (orientation, row, column:
@@ -638,7 +649,7 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
                    places[best_j], 0, 0, 0, src[s, 4])
 
 
-@njit(cache=True)
+@no_alloc
 def _best_next(tables, aux, board, target, shape, pass_value, turns_left, later, spare, gw, rows, pre, trial, keys,
                items, planes):
     """The value of the best drawing of `shape` on `board` (or of passing, worth `pass_value`),
