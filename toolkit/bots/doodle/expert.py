@@ -69,7 +69,7 @@ def _expert_weights() -> np.ndarray:
     # Spelled out rather than derived from GREEDY_WEIGHTS, so tuning the fast tier leaves the
     # strong tier's choices unchanged.
     weights = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0,
-                        1.0, 1.0, 3.0])
+                        1.0, 1.0, 3.0, 0.0])
     weights[G_SHORTLIST] = 24
     weights[G_LOOKAHEAD] = 6
     weights[G_MARGIN] = 1e9

@@ -302,7 +302,11 @@ G_SIDES = 17
 G_FUTURE = 18
 G_PLIES = 19
 G_SECOND_PLY = 20
-GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0, 1.0, 1.0, 3.0])
+G_LAST_FILLED = 21
+"""Value of a shaded cell on top of G_FILLED when the coming scoring is the last one (every
+empty cell then costs a point for certain); 0: the same value in every round."""
+GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0, 1.0, 1.0, 3.0,
+                           0.0])
 
 
 @njit(cache=True)
@@ -339,6 +343,8 @@ def _evaluate(rows, width, height, pre, turns_left, later, spare_single, gw):
     if gw[G_BEST] != 0.0:
         value += gw[G_BEST] * _best_points(rows, width, height)
     value += gw[G_FILLED] * filled
+    if later == 0:
+        value += gw[G_LAST_FILLED] * filled
     value -= gw[G_ROUGH] * _roughness(rows, width, height)
     value -= gw[G_ISOLATED] * _isolated(rows, width, height)
     return value
@@ -445,7 +451,15 @@ def _scan_shape(tables, aux, shape, rows, planes, target, gw, fill_weight, spend
         anchors = (1 << span) - 1
         ncell = tables.orient_cell_count[o]
         # Sides and cells are the same for every placement of one orientation.
-        fixed = -gw[G_SIDES] * aux.sides[tables.orient_place[o]] + fill_weight * aux.cells[tables.orient_place[o]]
+        sides = aux.sides[tables.orient_place[o]]
+        cells = aux.cells[tables.orient_place[o]]
+        fixed = -gw[G_SIDES] * sides + fill_weight * cells
+        # No placement lays more sides against the sheet than it has, nor more cells in the
+        # target: when even that cannot enter the shortlist, neither can any placement of this
+        # orientation (the cut pieces and neighbours the special actions' price holds back).
+        most_touch = max(gw[G_CONTACT], 0.0) * sides
+        if most_touch + fixed + max(gw[G_TARGET], 0.0) * cells - spend <= keys[size - 1]:
+            continue
         for r in range(height - tables.orient_height[o] + 1):
             bad = 0
             for i in range(ncell):
@@ -458,10 +472,13 @@ def _scan_shape(tables, aux, shape, rows, planes, target, gw, fill_weight, spend
                 g = base + popcount(low - 1)
                 free ^= low
                 inside = 0
+                for w in range(words):
+                    inside += popcount(masks[g, w] & target[w])
+                if gw[G_CONTACT] >= 0.0 and most_touch + fixed + gw[G_TARGET] * inside - spend <= keys[size - 1]:
+                    continue
                 touch = 0
                 for w in range(words):
                     m = masks[g, w]
-                    inside += popcount(m & target[w])
                     touch += popcount(m & planes[0, w]) + 2 * popcount(m & planes[1, w]) + 4 * popcount(m & planes[2, w])
                 key = gw[G_CONTACT] * touch + fixed + gw[G_TARGET] * inside - spend
                 if key > keys[size - 1]:
