@@ -280,7 +280,11 @@ def _target_mask(occ_k, width, height, words, turns_left, spare_single, gw, rows
             out[cell >> 6] |= 1 << (cell & 63)
 
 
-# Weights of the fast tier (tuned with benchmarks/bench_doodle_bots.py on seeded solo games).
+# Weights of the fast tier, tuned with benchmarks/tune_doodle_greedy.py on seeded solo games of
+# seeds 3, 5, 7 and 11 and confirmed with bench_doodle_bots.py on seed 1. Against the first tuned
+# set: rougher quilts cost more and shaded cells count less (ROUGH 1, FILLED 0.5, less again in the
+# last round), isolated holes cost 2, 5 cells a turn, and the search is wider (16 shortlisted,
+# 7 looked ahead within 9 points of the best) but narrower on the next card (3).
 G_CELLS_PER_TURN = 0
 G_MISSING = 1
 G_MISSING_LOAD = 2
@@ -305,8 +309,8 @@ G_SECOND_PLY = 20
 G_LAST_FILLED = 21
 """Value of a shaded cell on top of G_FILLED when the coming scoring is the last one (every
 empty cell then costs a point for certain); 0: the same value in every round."""
-GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0, 1.0, 1.0, 3.0,
-                           0.0])
+GREEDY_WEIGHTS = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 2.0, 6.0, 4.0, 0.5, 1.0, 7.0, 16.0, 3.0, 1.0, 1.0, 9.0, 0.0, 1.0, 1.0, 3.0,
+                           -0.5])
 
 
 @njit(cache=True)
@@ -828,6 +832,13 @@ def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left
     """Re-rank the `depth` best draws (placement rows `places`, -1: passing) by the expected
     value of the best plain drawing of the next turn's card, over the die faces (the circle is
     known, so the next card is too)."""
+    # With a single drawing close to the best, the best it stays: nothing to look at.
+    close = 0
+    for j in range(values.shape[0]):
+        if values[j] > -1e17 and values[j] >= values[best_j] - gw[G_MARGIN]:
+            close += 1
+    if close < 2 or depth < 2:
+        return best_j
     masks = tables.place_masks
     patch_shape = tables.patch_shape
     die = tables.die
