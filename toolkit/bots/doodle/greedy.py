@@ -2,16 +2,24 @@
 shortlist, and a look-ahead at the next turn's card over the die faces.
 
 Every legal drawing of the step (the token card whole or cut, the neighbours, the free choice) is
-pre-filtered by cheap bit counts: the cell sides it lays against shaded cells or the board's edge
-(precomputed contact masks per placement, `GreedyTables`), its cells, how many fall inside the
-rectangle the coming scoring aims at, less the price of the special actions it spends. The
-shortlist is valued one ply deep by `_evaluate`: the best corner rectangle the coming scoring and
-the last scoring can still reach, discounted by the cells missing against the turns left, the
-shaded cells, compactness and isolated holes. Drawings close to the best are re-ranked by the
-expected value of the best drawing of the next turn's card over the die faces (the circle is
-open information). SINGLE before a scoring when it completes a better rectangle, and always in
-the last one; always the best rectangle. Deterministic: the bot generator is never drawn from
-(ties go to the first action in the kernel's canonical order).
+pre-filtered by cheap bit counts: the cell sides it lays against shaded cells or the board's edge,
+its cells, how many fall inside the rectangle the coming scoring aims at, less the price of the
+special actions it spends. The shortlist is valued one ply deep by `_evaluate`: the best corner
+rectangle the coming scoring and the last scoring can still reach, discounted by the cells
+missing against the turns left, the shaded cells, compactness and isolated holes. Drawings close
+to the best are re-ranked by the expected value of the best drawing of the next turn's card over
+the die faces (the circle is open information). SINGLE before a scoring when it completes a
+better rectangle, and always in the last one; always the best rectangle. Deterministic: the bot
+generator is never drawn from (ties go to the first action in the kernel's canonical order).
+
+Speed is most of what makes this the fast tier, and it comes from not doing work: the chooser
+walks the step's drawing sources and the fitting placements of each shape itself, in the
+kernel's canonical order, rather than listing every legal action (thousands when CUT and
+NEIGHBOUR are open); a shape already walked from a source that spends no more special actions is
+not walked again; an orientation whose best possible key cannot enter the shortlist is skipped
+whole. Contact is summed from three bit planes of the sheet (each cell's shaded-or-edge sides),
+so a placement costs a few popcounts of its own mask, and the evaluation's helpers create no
+arrays and compile without reference counting.
 
 The weights (G_* indices into a float array) trade strength for speed; `GREEDY_WEIGHTS` are the
 fast tier's, and the `expert` tier (toolkit.bots.doodle.expert) reuses the same machinery with a
@@ -944,7 +952,8 @@ def choose_greedy(tables, aux, st, occ, bot_rng, act):
 GreedyTables = namedtuple("GreedyTables", ["contact_masks", "border_edges", "sides", "cells"])
 """Per placement row of the kernel tables: the cells next to it in each of the four directions
 (int64[T, 4, words]), how many of its cell sides lie on the board's edge, how many cell sides it
-has in all, and its cells (int64[T] each)."""
+has in all, and its cells (int64[T] each). The chooser reads sides and cells; the neighbour
+masks and edge counts describe the same contact its bit planes count, per placement."""
 
 _GREEDY_TABLES: dict[int, tuple[DoodleTables, GreedyTables]] = {}
 
