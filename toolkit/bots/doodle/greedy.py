@@ -940,7 +940,7 @@ def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left
 def choose_greedy(tables, aux, st, occ, bot_rng, act):
     """The fast Doodle bot. Every legal draw (whole, cut, neighbour, free pick) is pre-filtered by
     the cells it shades and how snugly it packs (shaded neighbours and board edges it touches,
-    from precomputed contact masks), less the price of the specials it spends; the shortlist is
+    counted from bit planes of the sheet), less the price of the specials it spends; the shortlist is
     valued one ply deep by the coming rectangle, shaded cells, compactness and isolated holes,
     and its best few are re-ranked by the expected best drawing of the next turn's card over
     the die faces (the circle is open information). SINGLE before a scoring when it completes a
