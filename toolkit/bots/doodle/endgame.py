@@ -64,7 +64,6 @@ from toolkit.games.doodle.kernel import (
     rolled_turns,
     row_bits,
 )
-from toolkit.bots.doodle.greedy import _contact
 from toolkit.jit import njit
 
 MAX_SEQUENCES = 243
@@ -274,6 +273,17 @@ def _cover(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, 
         at[d] = 0
         n_moves[d] = _moves(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb,
                             same_as, used, turns_used, moves[d])
+
+
+@njit(cache=True)
+def _snug(aux, g, board, words):
+    """Cell sides of placement g that meet a shaded cell or the sheet's edge (aux: the greedy
+    bot's contact tables, toolkit.bots.doodle.greedy.greedy_tables)."""
+    touch = aux.border_edges[g]
+    for d in range(4):
+        for w in range(words):
+            touch += popcount(aux.contact_masks[g, d, w] & board[w])
+    return touch
 
 
 @njit(cache=True)
@@ -546,7 +556,7 @@ def choose_endgame(tables, aux, st, occ, act):
             continue
         g = acts[i, A_PLACE]
         uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
-        key = 1.0 * _contact(aux, g, occ_k, words) + 2.0 * (popcount(masks[g, 0]) + (popcount(masks[g, 1]) if words > 1 else 0)) - 3.0 * uses
+        key = 1.0 * _snug(aux, g, occ_k, words) + 2.0 * (popcount(masks[g, 0]) + (popcount(masks[g, 1]) if words > 1 else 0)) - 3.0 * uses
         dup = False
         for j in range(size):
             if items[j] >= 0 and acts[items[j], A_PLACE] == g:

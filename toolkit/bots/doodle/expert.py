@@ -1,13 +1,20 @@
-"""The `expert` Doodle bot, the strong tier: the greedy machinery searched two turns deep.
+"""The `expert` Doodle bot, the strong tier: a two-turn expectimax in the first rounds, an exact
+search over every die sequence in the last.
 
-It shortlists and evaluates drawings as the fast tier does (toolkit.bots.doodle.greedy), with a
-wider shortlist, and re-ranks the best six by an expectimax over the die: for each face, the best
-few drawings of the card that face brings (and passing) are valued by the expected best drawing
-of the card after it, over the faces again, on the circle that card leaves behind. Within a round
-the circle is open information, so the search sees exactly the cards the die can bring; its
-leaves are the evaluation's view of the coming scoring and of the last scoring's rectangle. The
-special actions are priced as in the fast tier (a price that falls as the game runs out); SINGLE
-and the rectangle at each scoring likewise. Deterministic: the bot generator is never drawn from.
+Rounds before the last: it shortlists and evaluates drawings as the fast tier does
+(toolkit.bots.doodle.greedy), with a wider shortlist, and re-ranks the best six by an expectimax
+over the die: for each face, the best few drawings of the card that face brings (and passing) are
+valued by the expected best drawing of the card after it, over the faces again, on the circle that
+card leaves behind. Within a round the circle is open information, so the search sees exactly the
+cards the die can bring; its leaves are the evaluation's view of the coming scoring and of the last
+scoring's rectangle. The special actions are priced as in the fast tier (a price that falls as the
+game runs out); SINGLE and the rectangle at each scoring likewise.
+
+The last round (toolkit.bots.doodle.endgame): every card still to come is in the circle, so each
+drawing of a rolled turn or the free choice is valued over every sequence of the remaining rolls
+by an exact cover search for a full sheet, or failing that the largest rectangle one row or column
+short of it; that is where the fast tier loses most of its points. Deterministic: the bot
+generator is never drawn from.
 
 `choose_expert(tables, aux, st, occ, bot_rng, act)` is the compiled chooser the turn loop runs;
 `DoodleExpertBot` puts it behind the Bot protocol and adds `explain(game)`, the text of the play
@@ -73,8 +80,10 @@ from toolkit.specs.models import Edition, Family
 def _expert_weights() -> np.ndarray:
     # Spelled out rather than derived from GREEDY_WEIGHTS, so tuning the fast tier leaves the
     # strong tier's choices unchanged.
-    weights = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0,
-                        1.0, 1.0, 3.0])
+    # The evaluation terms are the fast tier's retuned ones (5 cells a turn, shaded cells 0.5,
+    # roughness 1, isolated holes 2); the last round is the endgame search's, so G_LAST_FILLED is 0.
+    weights = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 2.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0,
+                        1.0, 1.0, 3.0, 0.0])
     weights[G_SHORTLIST] = 24
     weights[G_LOOKAHEAD] = 6
     weights[G_MARGIN] = 1e9
@@ -85,7 +94,7 @@ def _expert_weights() -> np.ndarray:
 
 
 EXPERT_WEIGHTS = _expert_weights()
-"""The fast tier's weights with the wider, two-turn search (tuned on seeded solo games)."""
+"""The first two rounds' weights: the fast tier's evaluation with the wider, two-turn search."""
 
 
 @njit(cache=True)
@@ -147,7 +156,7 @@ def step_values(tables, st, occ, gw, out):
 
 
 class DoodleExpertBot:
-    """Deterministic strong Doodle player: a two-turn expectimax over the die within the round."""
+    """Deterministic strong Doodle player: a two-turn expectimax, then an exact last-round search."""
 
     name = "expert"
     game_options: dict[str, Any] = {}

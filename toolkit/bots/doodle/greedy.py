@@ -2,16 +2,24 @@
 shortlist, and a look-ahead at the next turn's card over the die faces.
 
 Every legal drawing of the step (the token card whole or cut, the neighbours, the free choice) is
-pre-filtered by cheap bit counts: the cell sides it lays against shaded cells or the board's edge
-(precomputed contact masks per placement, `GreedyTables`), its cells, how many fall inside the
-rectangle the coming scoring aims at, less the price of the special actions it spends. The
-shortlist is valued one ply deep by `_evaluate`: the best corner rectangle the coming scoring and
-the last scoring can still reach, discounted by the cells missing against the turns left, the
-shaded cells, compactness and isolated holes. Drawings close to the best are re-ranked by the
-expected value of the best drawing of the next turn's card over the die faces (the circle is
-open information). SINGLE before a scoring when it completes a better rectangle, and always in
-the last one; always the best rectangle. Deterministic: the bot generator is never drawn from
-(ties go to the first action in the kernel's canonical order).
+pre-filtered by cheap bit counts: the cell sides it lays against shaded cells or the board's edge,
+its cells, how many fall inside the rectangle the coming scoring aims at, less the price of the
+special actions it spends. The shortlist is valued one ply deep by `_evaluate`: the best corner
+rectangle the coming scoring and the last scoring can still reach, discounted by the cells
+missing against the turns left, the shaded cells, compactness and isolated holes. Drawings close
+to the best are re-ranked by the expected value of the best drawing of the next turn's card over
+the die faces (the circle is open information). SINGLE before a scoring when it completes a
+better rectangle, and always in the last one; always the best rectangle. Deterministic: the bot
+generator is never drawn from (ties go to the first action in the kernel's canonical order).
+
+Speed is most of what makes this the fast tier, and it comes from not doing work: the chooser
+walks the step's drawing sources and the fitting placements of each shape itself, in the
+kernel's canonical order, rather than listing every legal action (thousands when CUT and
+NEIGHBOUR are open); a shape already walked from a source that spends no more special actions is
+not walked again; an orientation whose best possible key cannot enter the shortlist is skipped
+whole. Contact is summed from three bit planes of the sheet (each cell's shaded-or-edge sides),
+so a placement costs a few popcounts of its own mask, and the evaluation's helpers create no
+arrays and compile without reference counting.
 
 The weights (G_* indices into a float array) trade strength for speed; `GREEDY_WEIGHTS` are the
 fast tier's, and the `expert` tier (toolkit.bots.doodle.expert) reuses the same machinery with a
@@ -29,15 +37,9 @@ from typing import Any
 import numpy as np
 
 from toolkit.bots import base
+from toolkit.bots.packing import popcount
 from toolkit.errors import UsageError
 from toolkit.games.doodle.kernel import (
-    A_AGAIN,
-    A_CARD,
-    A_CUT,
-    A_KIND,
-    A_NB,
-    A_PIECE,
-    A_PLACE,
     DoodleTables,
     K_DRAW,
     K_PASS,
@@ -51,6 +53,7 @@ from toolkit.games.doodle.kernel import (
     P_TURNS,
     P_WIDTH,
     P_WORDS,
+    PH_FREE,
     PH_OVER,
     PH_SCORE,
     PH_START,
@@ -62,29 +65,40 @@ from toolkit.games.doodle.kernel import (
     S_PHASE,
     S_ROUND,
     S_SEAT,
+    S_START_AT,
     S_TURN,
+    SP_CUT,
+    SP_NEIGHBOUR,
     SP_SINGLE,
     best_in_rows,
-    fits,
-    list_actions,
-    popcount,
     put_action,
     rectangle_points,
     rolled_turns,
-    row_bits,
     special_mode,
 )
-from toolkit.jit import njit
+from toolkit.jit import njit, no_alloc
 from toolkit.specs.models import Edition, Family
 
 
-@njit(cache=True)
+@no_alloc
 def _rows_of(occ_k, width, height, rows):
+    """rows[r] = the shaded cells of row r of a sheet's mask words (bit c = column c), as the
+    kernel's row_bits; written out here so that it compiles without reference counting."""
+    full = (1 << width) - 1
     for r in range(height):
-        rows[r] = row_bits(occ_k, r, width)
+        b = r * width
+        w = b >> 6
+        off = b & 63
+        val = occ_k[w] >> off
+        if off > 0:
+            # The words are signed: clear the copies of bit 63 that the arithmetic shift brought in.
+            val &= (1 << (64 - off)) - 1
+        if off + width > 64:
+            val |= occ_k[w + 1] << (64 - off)
+        rows[r] = val & full
 
 
-@njit(cache=True)
+@no_alloc
 def _roughness(rows, width, height):
     """Edges between a shaded and an empty cell; the border counts as shaded, so tight, compact
     quilts hugging the edges score low."""
@@ -101,7 +115,7 @@ def _roughness(rows, width, height):
     return edges
 
 
-@njit(cache=True)
+@no_alloc
 def _isolated(rows, width, height):
     """Empty cells whose four neighbours are all shaded or off the board: only a 1-cell patch or
     SINGLE can fill them."""
@@ -120,7 +134,35 @@ def _isolated(rows, width, height):
     return count
 
 
-@njit(cache=True)
+@no_alloc
+def _best_points(rows, width, height):
+    """The points of the best fully shaded rectangle of a row set: the score of the kernel's
+    best_in_rows without its position and tie-breaks, which the evaluation never needs. Bands
+    are walked from each top row down while some column stays shaded; a top row whose band can
+    no longer beat the best ends the walk."""
+    best = 0
+    full = (1 << width) - 1
+    for top in range(height):
+        if rectangle_points(height - top, width) <= best:
+            break
+        common = full
+        for bottom in range(top, height):
+            common &= rows[bottom]
+            if common == 0:
+                break
+            h = bottom - top + 1
+            runs = common
+            while runs:
+                low = runs & -runs
+                run = runs & ~(runs + low)
+                points = rectangle_points(h, popcount(run))
+                if points > best:
+                    best = points
+                runs &= ~run
+    return best
+
+
+@no_alloc
 def _prefix(rows, width, height, pre):
     """pre[r, c] = shaded cells in rows < r and columns < c."""
     for r in range(height + 1):
@@ -134,7 +176,7 @@ def _prefix(rows, width, height, pre):
             pre[r + 1, c + 1] = pre[r, c + 1] + run
 
 
-@njit(cache=True)
+@no_alloc
 def _round_target(pre, width, height, turns_left, spare_single, gw):
     """How much the coming intermediate scoring can still be worth: the best corner-anchored
     rectangle (sides within 2 of each other), discounted by the cells still missing against what
@@ -179,12 +221,60 @@ def _round_target(pre, width, height, turns_left, spare_single, gw):
     return best, br, bc, bh, bw
 
 
-@njit(cache=True)
+@no_alloc
 def _round_potential(pre, width, height, turns_left, spare_single, gw):
     return _round_target(pre, width, height, turns_left, spare_single, gw)[0]
 
 
-@njit(cache=True)
+@no_alloc
+def _rect_value(points, missing, turns_left, capacity, load, spare_single, gw):
+    """A rectangle's value to a scoring `turns_left` draws away (see _round_target); -1: out of
+    reach."""
+    if missing == 0:
+        return points
+    if turns_left == 0:
+        return points - 1.0 if missing <= spare_single else -1.0
+    if missing > capacity:
+        return -1.0
+    return points - missing * (gw[G_MISSING] + load * missing)
+
+
+@no_alloc
+def _round_potentials(pre, width, height, turns_left, later, spare_single, gw):
+    """_round_potential for the coming scoring and, when `later` > 0, for the last one (turns
+    left + later) in one walk over the rectangles: the evaluation wants both of every sheet, and
+    the walk, not the arithmetic, is their cost. Either value is the one _round_target finds (a
+    size is passed over only when it can beat neither)."""
+    best = 0.0
+    best_last = 0.0 if later > 0 else 1e18
+    capacity = gw[G_CELLS_PER_TURN] * turns_left
+    load = gw[G_MISSING_LOAD] / capacity if capacity > 0 else 0.0
+    capacity_last = gw[G_CELLS_PER_TURN] * (turns_left + later)
+    load_last = gw[G_MISSING_LOAD] / capacity_last if capacity_last > 0 else 0.0
+    for h in range(height, 1, -1):
+        if h * h + 2 <= min(best, best_last):
+            break
+        for w in range(min(width, h + 2), max(1, h - 3), -1):
+            points = 1.0 * rectangle_points(h, w)
+            if points <= min(best, best_last):
+                break
+            for corner in range(4):
+                r0 = 0 if corner < 2 else height - h
+                c0 = 0 if corner % 2 == 0 else width - w
+                filled = pre[r0 + h, c0 + w] - pre[r0, c0 + w] - pre[r0 + h, c0] + pre[r0, c0]
+                missing = h * w - filled
+                value = _rect_value(points, missing, turns_left, capacity, load, spare_single, gw)
+                if value > best:
+                    best = value
+                if later > 0:
+                    value = _rect_value(points, missing, turns_left + later, capacity_last, load_last, spare_single,
+                                        gw)
+                    if value > best_last:
+                        best_last = value
+    return best, best_last
+
+
+@no_alloc
 def _target_mask(occ_k, width, height, words, turns_left, spare_single, gw, rows, pre, out):
     """The cells of the rectangle the coming scoring aims at (see _round_target), as mask words."""
     _rows_of(occ_k, width, height, rows)
@@ -198,7 +288,11 @@ def _target_mask(occ_k, width, height, words, turns_left, spare_single, gw, rows
             out[cell >> 6] |= 1 << (cell & 63)
 
 
-# Weights of the fast tier (tuned with benchmarks/bench_doodle_bots.py on seeded solo games).
+# Weights of the fast tier, tuned with benchmarks/tune_doodle_greedy.py on seeded solo games of
+# seeds 3, 5, 7 and 11 and confirmed with bench_doodle_bots.py on seed 1. Against the first tuned
+# set: rougher quilts cost more and shaded cells count less (ROUGH 1, FILLED 0.5, less again in the
+# last round), isolated holes cost 2, 5 cells a turn, and the search is wider (16 shortlisted,
+# 7 looked ahead within 9 points of the best) but narrower on the next card (3).
 G_CELLS_PER_TURN = 0
 G_MISSING = 1
 G_MISSING_LOAD = 2
@@ -220,7 +314,11 @@ G_SIDES = 17
 G_FUTURE = 18
 G_PLIES = 19
 G_SECOND_PLY = 20
-GREEDY_WEIGHTS = np.array([4.0, 0.5, 1.0, 1.0, 1.0, 0.5, 3.0, 6.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0, 1.0, 1.0, 3.0])
+G_LAST_FILLED = 21
+"""Value of a shaded cell on top of G_FILLED when the coming scoring is the last one (every
+empty cell then costs a point for certain); 0: the same value in every round."""
+GREEDY_WEIGHTS = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 2.0, 6.0, 4.0, 0.5, 1.0, 7.0, 16.0, 3.0, 1.0, 1.0, 9.0, 0.0, 1.0, 1.0, 3.0,
+                           -0.5])
 
 
 @njit(cache=True)
@@ -244,17 +342,21 @@ def _turns_left_in_game(params, st):
     return after + _turns_left_in_round(params, st)
 
 
-@njit(cache=True)
+@no_alloc
 def _evaluate(rows, width, height, pre, turns_left, later, spare_single, gw):
     _prefix(rows, width, height, pre)
     filled = pre[height, width]
-    value = gw[G_ROUND] * _round_potential(pre, width, height, turns_left, spare_single, gw)
-    if later > 0 and gw[G_FUTURE] != 0.0:
-        # Cells score again later: the rectangle the last scoring can still reach counts too.
-        value += gw[G_FUTURE] * _round_potential(pre, width, height, turns_left + later, spare_single, gw)
+    # Cells score again later: the rectangle the last scoring can still reach counts too.
+    later_on = later if gw[G_FUTURE] != 0.0 else 0
+    coming, last = _round_potentials(pre, width, height, turns_left, later_on, spare_single, gw)
+    value = gw[G_ROUND] * coming
+    if later_on > 0:
+        value += gw[G_FUTURE] * last
     if gw[G_BEST] != 0.0:
-        value += gw[G_BEST] * best_in_rows(rows, width, height)[0]
+        value += gw[G_BEST] * _best_points(rows, width, height)
     value += gw[G_FILLED] * filled
+    if later == 0:
+        value += gw[G_LAST_FILLED] * filled
     value -= gw[G_ROUGH] * _roughness(rows, width, height)
     value -= gw[G_ISOLATED] * _isolated(rows, width, height)
     return value
@@ -281,7 +383,7 @@ def _score_step(tables, st, occ, act, gw, single_mode):
             if (rows[r] >> c) & 1:
                 continue
             rows[r] |= 1 << c
-            gain = best_in_rows(rows, width, height)[0] - now[0]
+            gain = _best_points(rows, width, height) - now[0]
             rows[r] &= ~(1 << c)
             if gain > best_gain:
                 best_gain = gain
@@ -293,18 +395,43 @@ def _score_step(tables, st, occ, act, gw, single_mode):
     put_action(act.reshape(1, NA), 0, K_SCORE, -1, 0, -1, 0, now[1], now[2], now[3], now[4], 0)
 
 
-@njit(cache=True)
-def _contact(aux, g, board, words):
-    """Cell sides of placement g that meet a shaded cell or the board's edge: the packing
-    pre-filter's measure."""
-    touch = aux.border_edges[g]
-    for d in range(4):
-        for w in range(words):
-            touch += popcount(aux.contact_masks[g, d, w] & board[w])
-    return touch
+@no_alloc
+def _contact_planes(rows, width, height, planes):
+    """For each cell, how many of its four sides meet a shaded cell or the board's edge (0..4),
+    as three bit planes of mask words (planes[b]: bit b of the count). The packing pre-filter's
+    measure of a placement, the cell sides it lays against shaded cells or the edge, is then the
+    sum of these counts over its cells (its own cells are empty, so they add nothing): three
+    masked popcounts per word, whatever the shape."""
+    full = (1 << width) - 1
+    for b in range(3):
+        for w in range(planes.shape[1]):
+            planes[b, w] = 0
+    for r in range(height):
+        row = rows[r]
+        up = rows[r - 1] if r > 0 else full
+        down = rows[r + 1] if r < height - 1 else full
+        left = ((row << 1) | 1) & full
+        right = (row >> 1) | (1 << (width - 1))
+        # Add the four one-bit rows column by column: two half adders, then the carries.
+        s1 = up ^ down
+        c1 = up & down
+        s2 = left ^ right
+        c2 = left & right
+        carry = s1 & s2
+        bits0 = s1 ^ s2
+        bits1 = c1 ^ c2 ^ carry
+        bits2 = (c1 & c2) | (c1 & carry) | (c2 & carry)
+        start = r * width
+        w = start >> 6
+        off = start & 63
+        for b in range(3):
+            bits = bits0 if b == 0 else bits1 if b == 1 else bits2
+            planes[b, w] |= bits << off
+            if off + width > 64:
+                planes[b, w + 1] |= bits >> (64 - off)
 
 
-@njit(cache=True)
+@no_alloc
 def _shortlist_insert(keys, items, size, key, item):
     """Keep the `size` largest keys (first come first on ties) in descending order."""
     if key <= keys[size - 1]:
@@ -316,6 +443,145 @@ def _shortlist_insert(keys, items, size, key, item):
         j -= 1
     keys[j] = key
     items[j] = item
+
+
+@no_alloc
+def _scan_shape(tables, aux, shape, rows, planes, target, gw, fill_weight, spend, tag, keys, items):
+    """Offer every placement of `shape` that fits the sheet (`rows`, with its _contact_planes) to
+    the shortlist (keys, items), in the kernel's canonical order (orientation, row, column:
+    ascending placement rows), keyed by the packing pre-filter; an item is `tag + g`. Whole rows
+    of anchors are tested at once, as the kernel's walker does, so placements that overlap cost
+    no more than a few shifts."""
+    masks = tables.place_masks
+    params = tables.params
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    words = params[P_WORDS]
+    size = keys.shape[0]
+    for o in range(tables.orient_first[shape], tables.orient_first[shape] + tables.orient_count[shape]):
+        span = width - tables.orient_width[o] + 1
+        anchors = (1 << span) - 1
+        ncell = tables.orient_cell_count[o]
+        # Sides and cells are the same for every placement of one orientation.
+        sides = aux.sides[tables.orient_place[o]]
+        cells = aux.cells[tables.orient_place[o]]
+        fixed = -gw[G_SIDES] * sides + fill_weight * cells
+        # No placement lays more sides against the sheet than it has, nor more cells in the
+        # target: when even that cannot enter the shortlist, neither can any placement of this
+        # orientation (the cut pieces and neighbours the special actions' price holds back).
+        most_touch = max(gw[G_CONTACT], 0.0) * sides
+        if most_touch + fixed + max(gw[G_TARGET], 0.0) * cells - spend <= keys[size - 1]:
+            continue
+        for r in range(height - tables.orient_height[o] + 1):
+            bad = 0
+            for i in range(ncell):
+                cell = tables.orient_cells[o, i]
+                bad |= rows[r + (cell >> 5)] >> (cell & 31)
+            free = ~bad & anchors
+            base = tables.orient_place[o] + r * span
+            while free:
+                low = free & -free
+                g = base + popcount(low - 1)
+                free ^= low
+                inside = 0
+                for w in range(words):
+                    inside += popcount(masks[g, w] & target[w])
+                if gw[G_CONTACT] >= 0.0 and most_touch + fixed + gw[G_TARGET] * inside - spend <= keys[size - 1]:
+                    continue
+                touch = 0
+                for w in range(words):
+                    m = masks[g, w]
+                    touch += popcount(m & planes[0, w]) + 2 * popcount(m & planes[1, w]) + 4 * popcount(m & planes[2, w])
+                key = gw[G_CONTACT] * touch + fixed + gw[G_TARGET] * inside - spend
+                if key > keys[size - 1]:
+                    _shortlist_insert(keys, items, size, key, tag + g)
+
+
+@njit(cache=True)
+def _scan_source(tables, aux, shape, uses, seen_shape, seen_uses, seen, rows, planes, target, gw, special_cost,
+                 tag, keys, items):
+    """Pre-filter the drawings of one source (a card whole or one piece of a cut, from the token
+    card, a neighbour or the free choice) unless the same shape came earlier from a source that
+    spends no more special actions: its placements are the same rows, so only the cheapest
+    source's are worth a look. Returns the new count of shapes seen."""
+    for s in range(seen):
+        if seen_shape[s] == shape and seen_uses[s] <= uses:
+            return seen
+    seen_shape[seen] = shape
+    seen_uses[seen] = uses
+    _scan_shape(tables, aux, shape, rows, planes, target, gw, gw[G_FILLED], uses * special_cost, tag, keys, items)
+    return seen + 1
+
+
+@njit(cache=True)
+def _add_source(src, n, card, nb, cut, piece, again, shape):
+    """Record drawing source n (one row of src: card position, neighbour side, cut, piece, AGAIN
+    flag, shape, special actions spent); returns n + 1."""
+    src[n, 0] = card
+    src[n, 1] = nb
+    src[n, 2] = cut
+    src[n, 3] = piece
+    src[n, 4] = again
+    src[n, 5] = shape
+    src[n, 6] = (nb != 0) + (cut >= 0) + (again != 0)
+    return n + 1
+
+
+@njit(cache=True)
+def _card_sources(tables, src, n, card, patch, nb, nb_again, cut_mode):
+    """The sources of one card, in the kernel's canonical order: whole, then (when CUT is open)
+    both pieces of every cut; a second special through AGAIN only once per drawing."""
+    again = SP_NEIGHBOUR + 1 if nb_again else 0
+    n = _add_source(src, n, card, nb, -1, 0, again, tables.patch_shape[patch])
+    if cut_mode == 0 or (cut_mode == 2 and nb_again):
+        return n
+    if cut_mode == 2:
+        again = SP_CUT + 1
+    for c in range(tables.cut_count[patch]):
+        for piece in range(2):
+            n = _add_source(src, n, card, nb, c, piece, again, tables.cut_piece[patch, c, piece])
+    return n
+
+
+@njit(cache=True)
+def _sources(tables, st, k, src):
+    """Every drawing source of the step, in the kernel's canonical order (rows of src); returns
+    how many. A legal drawing is a source and a placement of its shape that fits the sheet, so
+    walking sources and placements visits exactly the kernel's legal drawings, in its order,
+    without building the action rows (thousands when CUT and NEIGHBOUR are open)."""
+    params = tables.params
+    phase = st[S_PHASE]
+    oc = st[S_CIRCLE_AT]
+    n = st[S_CIRCLE_LEN]
+    count = 0
+    if phase == PH_START:
+        count = _add_source(src, 0, -1, 0, -1, 0, 0, tables.start_shape[st[st[S_START_AT] + k]])
+    elif phase == PH_TURN:
+        cut_mode = special_mode(params, st, k, SP_CUT)
+        nb_mode = special_mode(params, st, k, SP_NEIGHBOUR) if n >= 2 else 0
+        cur = st[S_CUR]
+        for nb in range(3):
+            if nb > 0 and nb_mode == 0:
+                continue
+            if nb == 0:
+                pos = cur
+            elif nb == 1:
+                pos = (cur - 1 + n) % n
+            else:
+                pos = (cur + 1) % n
+            count = _card_sources(tables, src, count, pos, st[oc + pos], nb, nb > 0 and nb_mode == 2, cut_mode)
+    elif phase == PH_FREE:
+        cut_mode = special_mode(params, st, k, SP_CUT)
+        for pos in range(n):
+            patch = st[oc + pos]
+            repeat = False
+            for q in range(pos):
+                if st[oc + q] == patch:
+                    repeat = True
+                    break
+            if not repeat:
+                count = _card_sources(tables, src, count, pos, patch, 0, False, cut_mode)
+    return count
 
 
 @njit(cache=True)
@@ -332,7 +598,6 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     if phase == PH_SCORE:
         _score_step(tables, st, occ, act, gw, single_mode)
         return
-    acts = list_actions(tables, st, occ)
     turns_left = _turns_left_in_round(params, st)
     game_left = _turns_left_in_game(params, st)
     later = game_left - turns_left
@@ -340,8 +605,6 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     occ_k = occ[k]
     # A special action unused at the end is worth nothing, so its price falls as the game runs out.
     special_cost = gw[G_SPECIAL] * min(1.0, game_left / gw[G_SPECIAL_HORIZON]) if game_left > 2 else 0.25
-    # Pre-filter: every drawing by the cells it shades and how snugly it packs, less the price of
-    # the special actions it spends; only the shortlist gets the full evaluation.
     # Pre-filter: every drawing by how snugly it packs (shaded neighbours and board edges it
     # touches), its cells and how many fall in the rectangle the coming scoring aims at, less the
     # price of the special actions it spends; only the shortlist (and passing) is evaluated.
@@ -352,73 +615,50 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
     target = np.empty(words, dtype=np.int64)
     _target_mask(occ_k, width, height, words, turns_left, spare, gw, rows, pre, target)
-    pass_i = -1
-    # The same shape often comes from several sources (a card and a cut piece of its neighbour,
-    # one cell from many cuts): its drawings are pre-filtered once, from the source that spends
-    # the fewest special actions (the first in canonical order among those).
-    seen_shape = np.empty(acts.shape[0], dtype=np.int64)
-    seen_uses = np.empty(acts.shape[0], dtype=np.int64)
+    _rows_of(occ_k, width, height, rows)
+    planes = np.empty((3, words), dtype=np.int64)
+    _contact_planes(rows, width, height, planes)
+    # Sources: 3 cards (token and neighbours, or up to the circle's size on the free choice),
+    # each whole or one of two pieces of up to (cells - 1) * 2 cuts.
+    src = np.empty((max(3, st[S_CIRCLE_LEN]) * (1 + 2 * tables.cut_piece.shape[1]), 7), dtype=np.int64)
+    nsrc = _sources(tables, st, k, src)
+    seen_shape = np.empty(nsrc, dtype=np.int64)
+    seen_uses = np.empty(nsrc, dtype=np.int64)
     seen = 0
-    skip = False
-    oc = st[S_CIRCLE_AT]
-    for i in range(acts.shape[0]):
-        kind = acts[i, A_KIND]
-        if kind == K_SINGLE:
-            continue
-        if kind == K_PASS:
-            pass_i = i
-            continue
-        g = acts[i, A_PLACE]
-        uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
-        if kind == K_DRAW and (i == 0 or acts[i - 1, A_KIND] != K_DRAW or acts[i, A_CARD] != acts[i - 1, A_CARD]
-                               or acts[i, A_NB] != acts[i - 1, A_NB] or acts[i, A_CUT] != acts[i - 1, A_CUT]
-                               or acts[i, A_PIECE] != acts[i - 1, A_PIECE]):
-            patch = st[oc + acts[i, A_CARD]]
-            shape = tables.patch_shape[patch] if acts[i, A_CUT] < 0 else tables.cut_piece[patch, acts[i, A_CUT], acts[i, A_PIECE]]
-            skip = False
-            for s in range(seen):
-                if seen_shape[s] == shape and seen_uses[s] <= uses:
-                    skip = True
-                    break
-            if not skip:
-                seen_shape[seen] = shape
-                seen_uses[seen] = uses
-                seen += 1
-        if skip and kind == K_DRAW:
-            continue
-        inside = 0
-        for w in range(words):
-            inside += popcount(masks[g, w] & target[w])
-        key = (gw[G_CONTACT] * _contact(aux, g, occ_k, words) - gw[G_SIDES] * aux.sides[g]
-               + gw[G_FILLED] * aux.cells[g] + gw[G_TARGET] * inside - uses * special_cost)
-        _shortlist_insert(keys, items, size, key, i)
+    stride = masks.shape[0]
+    for s in range(nsrc):
+        seen = _scan_source(tables, aux, src[s, 5], src[s, 6], seen_shape, seen_uses, seen, rows, planes, target, gw,
+                            special_cost, s * stride, keys, items)
+    # Candidates in canonical order (ties keep the first action); passing comes after every
+    # drawing, and at the start only when the start patch fits nowhere.
     count = 0
-    items_all = np.empty(size + 1, dtype=np.int64)
+    cand = np.empty(size + 1, dtype=np.int64)
     for j in range(size):
         if items[j] >= 0:
-            items_all[count] = items[j]
+            cand[count] = items[j]
             count += 1
-    if pass_i >= 0:
-        items_all[count] = pass_i
+    if phase != PH_START or count == 0:
+        cand[count] = nsrc * stride
         count += 1
-    # Canonical order, so ties keep the first action.
-    items_all = np.sort(items_all[:count])
+    cand = np.sort(cand[:count])
+    places = np.empty(count, dtype=np.int64)
     tmp = np.empty(words, dtype=np.int64)
     values = np.full(count, -1e18)
     costs = np.zeros(count)
     best_value = -1e18
     best_j = 0
     for j in range(count):
-        i = items_all[j]
+        s = cand[j] // stride
         for w in range(words):
             tmp[w] = occ_k[w]
         cost = 0.0
-        kind = acts[i, A_KIND]
-        if kind == K_START or kind == K_DRAW:
-            g = acts[i, A_PLACE]
+        places[j] = -1
+        if s < nsrc:
+            g = cand[j] - s * stride
+            places[j] = g
             for w in range(words):
                 tmp[w] |= masks[g, w]
-            cost = special_cost * ((acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0))
+            cost = special_cost * src[s, 6]
         _rows_of(tmp, width, height, rows)
         values[j] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw) - cost
         costs[j] = cost
@@ -427,16 +667,22 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
             best_j = j
     depth = int(gw[G_LOOKAHEAD])
     if depth > 0 and turns_left > 0 and (phase == PH_START or phase == PH_TURN):
-        best_j = _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, turns_left, later, spare, gw,
+        best_j = _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left, later, spare, gw,
                              best_j)
-    for c in range(NA):
-        act[c] = acts[items_all[best_j], c]
+    s = cand[best_j] // stride
+    out = act.reshape(1, NA)
+    if s >= nsrc:
+        put_action(out, 0, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
+    else:
+        put_action(out, 0, K_START if phase == PH_START else K_DRAW, src[s, 0], src[s, 1], src[s, 2], src[s, 3],
+                   places[best_j], 0, 0, 0, src[s, 4])
 
 
-@njit(cache=True)
-def _best_next(tables, aux, board, target, shape, turns_left, later, spare, gw, rows, pre, trial, keys, items):
-    """The value of the best drawing of `shape` on `board` (or of passing), by the same pre-filter
-    and evaluation as the move itself."""
+@no_alloc
+def _best_next(tables, aux, board, target, shape, pass_value, turns_left, later, spare, gw, rows, pre, trial, keys,
+               items, planes):
+    """The value of the best drawing of `shape` on `board` (or of passing, worth `pass_value`),
+    by the same pre-filter and evaluation as the move itself."""
     masks = tables.place_masks
     params = tables.params
     width = params[P_WIDTH]
@@ -445,17 +691,10 @@ def _best_next(tables, aux, board, target, shape, turns_left, later, spare, gw, 
     size = keys.shape[0]
     keys[:] = -1e18
     items[:] = -1
-    first = tables.shape_first[shape]
-    for g in range(first, first + tables.shape_count[shape]):
-        if not fits(masks, g, board, words):
-            continue
-        inside = 0
-        for w in range(words):
-            inside += popcount(masks[g, w] & target[w])
-        key = gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g] + gw[G_TARGET] * inside
-        _shortlist_insert(keys, items, size, key, g)
     _rows_of(board, width, height, rows)
-    best = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+    _contact_planes(rows, width, height, planes)
+    _scan_shape(tables, aux, shape, rows, planes, target, gw, 0.0, 0.0, 0, keys, items)
+    best = pass_value
     for j in range(size):
         g = items[j]
         if g < 0:
@@ -485,11 +724,13 @@ def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
         _rows_of(board, width, height, rows)
         return _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
     trial = np.empty(words, dtype=np.int64)
+    planes = np.empty((3, words), dtype=np.int64)
     target = np.empty(words, dtype=np.int64)
     size = int(gw[G_NEXT_SHORTLIST])
     keys = np.empty(size)
     items = np.empty(size, dtype=np.int64)
     _target_mask(board, width, height, words, turns_left, spare, gw, rows, pre, target)
+    pass_value = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
     nfaces = die.shape[0]
     face_value = np.empty(nfaces)
     total = 0.0
@@ -503,8 +744,8 @@ def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
         if done >= 0:
             face_value[f] = face_value[done]
         else:
-            face_value[f] = _best_next(tables, aux, board, target, tables.patch_shape[circ[pos]], turns_left, later,
-                                       spare, gw, rows, pre, trial, keys, items)
+            face_value[f] = _best_next(tables, aux, board, target, tables.patch_shape[circ[pos]], pass_value,
+                                       turns_left, later, spare, gw, rows, pre, trial, keys, items, planes)
         total += face_value[f]
     return total / nfaces
 
@@ -525,6 +766,7 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
     target = np.empty(words, dtype=np.int64)
     trial = np.empty(words, dtype=np.int64)
+    planes = np.empty((3, words), dtype=np.int64)
     size = int(gw[G_NEXT_SHORTLIST])
     keys = np.empty(size)
     items = np.empty(size, dtype=np.int64)
@@ -550,18 +792,11 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
         shape = tables.patch_shape[circ[pos]]
         keys[:] = -1e18
         items[:] = -1
-        first = tables.shape_first[shape]
-        for g in range(first, first + tables.shape_count[shape]):
-            if not fits(masks, g, board, words):
-                continue
-            inside = 0
-            for w in range(words):
-                inside += popcount(masks[g, w] & target[w])
-            key = gw[G_CONTACT] * _contact(aux, g, board, words) - gw[G_SIDES] * aux.sides[g] + gw[G_TARGET] * inside
-            _shortlist_insert(keys, items, size, key, g)
+        _rows_of(board, width, height, rows)
+        _contact_planes(rows, width, height, planes)
+        _scan_shape(tables, aux, shape, rows, planes, target, gw, 0.0, 0.0, 0, keys, items)
         # Options: passing, then the shortlisted drawings, each valued one ply deep.
         options = 0
-        _rows_of(board, width, height, rows)
         option_value[0] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
         option_place[0] = -1
         options = 1
@@ -601,9 +836,17 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
 
 
 @njit(cache=True)
-def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, turns_left, later, spare, gw, best_j):
-    """Re-rank the `depth` best draws by the expected value of the best plain drawing of the
-    next turn's card, over the die faces (the circle is known, so the next card is too)."""
+def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left, later, spare, gw, best_j):
+    """Re-rank the `depth` best draws (placement rows `places`, -1: passing) by the expected
+    value of the best plain drawing of the next turn's card, over the die faces (the circle is
+    known, so the next card is too)."""
+    # With a single drawing close to the best, the best it stays: nothing to look at.
+    close = 0
+    for j in range(values.shape[0]):
+        if values[j] > -1e17 and values[j] >= values[best_j] - gw[G_MARGIN]:
+            close += 1
+    if close < 2 or depth < 2:
+        return best_j
     masks = tables.place_masks
     patch_shape = tables.patch_shape
     die = tables.die
@@ -642,6 +885,7 @@ def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, t
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
     board = np.empty(words, dtype=np.int64)
     trial = np.empty(words, dtype=np.int64)
+    planes = np.empty((3, words), dtype=np.int64)
     target = np.empty(words, dtype=np.int64)
     size = int(gw[G_NEXT_SHORTLIST])
     keys = np.empty(size)
@@ -660,17 +904,17 @@ def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, t
         if top < 0 or values[top] < values[best_j] - gw[G_MARGIN]:
             break
         chosen[top] = True
-        i = items_all[top]
         for w in range(words):
             board[w] = occ_k[w]
-        kind = acts[i, A_KIND]
-        if kind == K_START or kind == K_DRAW:
+        if places[top] >= 0:
             for w in range(words):
-                board[w] |= masks[acts[i, A_PLACE], w]
+                board[w] |= masks[places[top], w]
         if deep:
             total = _expect_two(tables, aux, board, circ, n_after, nxt, turns_left - 1, later, spare, gw) - costs[top]
         else:
             _target_mask(board, width, height, words, turns_left - 1, spare, gw, rows, pre, target)
+            # Passing on the next card leaves this board: one value for every face.
+            pass_value = _evaluate(rows, width, height, pre, turns_left - 1, later, spare, gw)
             total = 0.0
             for f in range(nfaces):
                 done = -1
@@ -681,8 +925,9 @@ def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, t
                 if done >= 0:
                     face_value[f] = face_value[done]
                 else:
-                    face_value[f] = _best_next(tables, aux, board, target, patch_shape[next_patch[f]], turns_left - 1,
-                                               later, spare, gw, rows, pre, trial, keys, items)
+                    face_value[f] = _best_next(tables, aux, board, target, patch_shape[next_patch[f]], pass_value,
+                                               turns_left - 1, later, spare, gw, rows, pre, trial, keys, items,
+                                               planes)
                 total += face_value[f]
             total = total / nfaces - costs[top]
         if total > best_total:
@@ -695,7 +940,7 @@ def _look_ahead(tables, aux, st, occ_k, acts, items_all, values, costs, depth, t
 def choose_greedy(tables, aux, st, occ, bot_rng, act):
     """The fast Doodle bot. Every legal draw (whole, cut, neighbour, free pick) is pre-filtered by
     the cells it shades and how snugly it packs (shaded neighbours and board edges it touches,
-    from precomputed contact masks), less the price of the specials it spends; the shortlist is
+    counted from bit planes of the sheet), less the price of the specials it spends; the shortlist is
     valued one ply deep by the coming rectangle, shaded cells, compactness and isolated holes,
     and its best few are re-ranked by the expected best drawing of the next turn's card over
     the die faces (the circle is open information). SINGLE before a scoring when it completes a
@@ -707,7 +952,8 @@ def choose_greedy(tables, aux, st, occ, bot_rng, act):
 GreedyTables = namedtuple("GreedyTables", ["contact_masks", "border_edges", "sides", "cells"])
 """Per placement row of the kernel tables: the cells next to it in each of the four directions
 (int64[T, 4, words]), how many of its cell sides lie on the board's edge, how many cell sides it
-has in all, and its cells (int64[T] each)."""
+has in all, and its cells (int64[T] each). The chooser reads sides and cells; the neighbour
+masks and edge counts describe the same contact its bit planes count, per placement."""
 
 _GREEDY_TABLES: dict[int, tuple[DoodleTables, GreedyTables]] = {}
 
