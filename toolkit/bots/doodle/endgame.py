@@ -527,9 +527,11 @@ def _sequence_value(tables, board, used, targets, points, whole, n_targets, n_tu
 
 
 @njit(cache=True)
-def choose_endgame(tables, aux, st, occ, act):
+def choose_endgame(tables, aux, st, occ, act, info):
     """The last round's chooser for a rolled turn or the free choice (see the module text);
-    writes the action row into act."""
+    writes the action row into act, and into info (float64[3]) what it expects of it: the last
+    round's points (final rectangle less empty cells), the chance of a full sheet, and the number
+    of die sequences it looked at."""
     params = tables.params
     width = params[P_WIDTH]
     height = params[P_HEIGHT]
@@ -625,10 +627,14 @@ def choose_endgame(tables, aux, st, occ, act):
         targets, points, whole, n_targets = _targets(tables, board)
         total = 0.0
         done = 0.0
+        full = 0.0
         for s in range(weight.shape[0]):
-            total += weight[s] * _sequence_value(
+            v = _sequence_value(
                 tables, board, cand_used, targets, points, whole, n_targets, n_turns[s], opt_patch[s], opt_nb[s],
                 opt_count[s], cells, work, work_used, same_as, opt_max, opt_max_nb, budget, rows, moves, n_moves, at)
+            total += weight[s] * v
+            if v == full_points:
+                full += weight[s]
             done += weight[s]
             # Even full sheets on every sequence left could not catch the best drawing so far.
             if total + (1.0 - done) * full_points < best_value - 1.0:
@@ -637,5 +643,8 @@ def choose_endgame(tables, aux, st, occ, act):
         if value > best_value:
             best_value = value
             best_i = i
+            info[0] = total
+            info[1] = full
+            info[2] = weight.shape[0]
     for c in range(NA):
         act[c] = acts[best_i, c]

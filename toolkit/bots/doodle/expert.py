@@ -102,7 +102,7 @@ def choose_expert(tables, aux, st, occ, bot_rng, act):
     """The strong Doodle bot (see the module text); writes its action row into act."""
     phase = st[S_PHASE]
     if st[S_ROUND] == tables.params[P_ROUNDS] - 1 and (phase == PH_TURN or phase == PH_FREE):
-        choose_endgame(tables, aux, st, occ, act)
+        choose_endgame(tables, aux, st, occ, act, np.zeros(3))
     else:
         choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, EXPERT_WEIGHTS)
 
@@ -184,6 +184,12 @@ class DoodleExpertBot:
         else:
             points = rectangle_score(best.width, best.height)
             lines.append(f"best rectangle now: '{best}' ({best.width}x{best.height}, {points} points)")
+        if game.phase in ("turn", "free-choice") and st[S_ROUND] == tables.params[P_ROUNDS] - 1:
+            info = np.zeros(3)
+            choose_endgame(tables, greedy_tables(tables), st, occ, np.zeros(NA, dtype=np.int64), info)
+            lines.append(f"last round: over {int(info[2])} sequences of the rolls to come, this drawing expects"
+                         f" {info[0]:.1f} points from the final rectangle less empty cells, and a full sheet in"
+                         f" {info[1]:.0%} of them")
         values = np.zeros(5)
         step_values(tables, st, occ, EXPERT_WEIGHTS, values)
         sheet = game.sheet(seat)

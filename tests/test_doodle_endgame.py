@@ -1,0 +1,158 @@
+"""The strong Doodle bot's last-round search (toolkit.bots.doodle.endgame): the die sequences it
+plays out, the exact cover search under the special-action rules (RULINGS 18), and the choice it
+makes when one drawing completes the sheet."""
+import numpy as np
+import pytest
+
+from toolkit.bots.doodle import endgame as E
+from toolkit.bots.doodle.expert import choose_expert
+from toolkit.bots.doodle.greedy import greedy_tables
+from toolkit.games.doodle import kernel as K
+from toolkit.games.rng import derive_seed
+from toolkit.specs import load_edition
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return K.build_tables(load_edition("doodle"))
+
+
+def _play_to(tables, seed, phase, rnd, turn=None):
+    """A seeded solo game played by the expert until the step (phase, round[, turn])."""
+    aux = greedy_tables(tables)
+    st, occ = K.new_state(tables, 1, K.game_rng_words([derive_seed(seed, 0)])[0])
+    act = np.zeros(K.NA, dtype=np.int64)
+    while not (st[K.S_PHASE] == phase and st[K.S_ROUND] == rnd and (turn is None or st[K.S_TURN] == turn)):
+        assert st[K.S_PHASE] != K.PH_OVER
+        choose_expert(tables, aux, st, occ, np.zeros(4, dtype=np.int64), act)
+        K.apply_action(tables, st, occ, act)
+    return st, occ
+
+
+def _full(tables):
+    words = [0] * int(tables.params[K.P_WORDS])
+    for cell in range(81):
+        words[cell >> 6] |= 1 << (cell & 63)
+    return np.array(words, dtype=np.uint64).view(np.int64)
+
+
+def _search(tables, board, patches, used=(0, 0, 0, 0), nb=None):
+    """_cover on the whole sheet with one turn per patch (nb: per turn, a neighbour patch)."""
+    turns = len(patches)
+    opt_patch = np.zeros((max(turns, 1), E.MAX_OPTIONS), dtype=np.int64)
+    opt_nb = np.zeros_like(opt_patch)
+    opt_count = np.zeros(max(turns, 1), dtype=np.int64)
+    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    opt_max = np.zeros(max(turns, 1), dtype=np.int64)
+    opt_max_nb = np.zeros_like(opt_max)
+    for t, patch in enumerate(patches):
+        opt_patch[t, 0] = patch
+        opt_count[t] = 1
+        opt_max[t] = opt_max_nb[t] = cells[patch]
+        if nb is not None and nb[t] is not None:
+            opt_patch[t, 1] = nb[t]
+            opt_nb[t, 1] = 1
+            opt_count[t] = 2
+            opt_max_nb[t] = max(cells[patch], cells[nb[t]])
+    same_as = np.full(max(turns, 1), -1, dtype=np.int64)
+    work = board.copy()
+    found = E._cover(tables, work, _full(tables), True, turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb,
+                     same_as, np.array(used, dtype=np.int64), np.array([E.NODE_BUDGET]),
+                     np.empty((E.MAX_DEPTH, E.MAX_MOVES, 5), dtype=np.int64), np.empty(E.MAX_DEPTH, dtype=np.int64),
+                     np.empty(E.MAX_DEPTH, dtype=np.int64))
+    return found, work
+
+
+def _without(tables, board, g):
+    return board & ~tables.place_masks[g]
+
+
+def _patch_of_cells(tables, cells):
+    return next(p for p in range(int(tables.params[K.P_PATCHES])) if E._patch_cells(tables, p) == cells)
+
+
+def test_the_die_sequences_are_every_roll_to_come_weighted_by_the_die(tables):
+    st, _ = _play_to(tables, 3, K.PH_TURN, 2, turn=0)
+    weight, n_turns, opt_patch, opt_nb, opt_count = E._sequences(tables, st)
+    # Turn 0 of the last round is being played: 4 rolled turns and the free choice are to come,
+    # and the die [1, 1, 2, 2, 3, 3] has three faces, each a third.
+    assert weight.shape[0] == 3 ** 4
+    assert weight.sum() == pytest.approx(1.0)
+    assert (n_turns == 5).all()
+    # A rolled turn offers the token card and its two neighbours; the free choice the cards left.
+    assert (opt_count[:, :4] == 3).sum() > 0 and (opt_nb[:, :4, 1:3] == 1).any()
+    assert (opt_count[:, 4] <= 3).all() and (opt_nb[:, 4] == 0).all()
+
+
+def test_the_cards_left_for_the_free_choice_follow_the_circle(tables):
+    st, _ = _play_to(tables, 3, K.PH_TURN, 2, turn=4)
+    weight, n_turns, opt_patch, _, opt_count = E._sequences(tables, st)
+    oc, n, cur = st[K.S_CIRCLE_AT], st[K.S_CIRCLE_LEN], st[K.S_CUR]
+    left = sorted({int(st[oc + i]) for i in range(n) if i != cur})
+    # The last rolled turn is being played: only the free choice is to come, among the others.
+    assert weight.shape[0] == 1 and n_turns[0] == 1
+    assert sorted(opt_patch[0, 0, : opt_count[0, 0]].tolist()) == left
+
+
+def test_a_hole_shaped_like_a_card_is_covered_and_another_card_is_not(tables):
+    big = _patch_of_cells(tables, 6)
+    g = int(tables.shape_first[tables.patch_shape[big]])
+    board = _without(tables, _full(tables), g)
+    found, work = _search(tables, board, [big], used=(1, 1, 1, 1))
+    assert found and (work == _full(tables)).all()
+    small = _patch_of_cells(tables, 1)
+    assert not _search(tables, board, [small], used=(1, 1, 1, 1))[0]
+    # Two one-cell cards and SINGLE twice (SINGLE, then AGAIN) still fall short of 6 cells.
+    assert not _search(tables, board, [small, small], used=(0, 0, 0, 0))[0]
+
+
+def test_single_and_again_fill_the_last_two_cells_only_while_unused(tables):
+    board = _full(tables)
+    board[0] &= ~np.int64(0b11)
+    assert _search(tables, board, [], used=(0, 0, 0, 0))[0]  # SINGLE, then AGAIN repeats it
+    assert not _search(tables, board, [], used=(0, 0, 0, 1))[0]  # AGAIN spent: one cell only
+    assert not _search(tables, board, [], used=(0, 1, 0, 1))[0]  # both spent
+
+
+def test_cut_and_neighbour_follow_the_special_action_rules(tables):
+    # A 1x2 hole and only a 3-cell straight card: a cut (one full straight line) makes it fit.
+    straight = next(p for p in range(int(tables.params[K.P_PATCHES]))
+                    if E._patch_cells(tables, p) == 3 and tables.cut_count[p] > 0)
+    board = _full(tables)
+    board[0] &= ~np.int64(0b11)
+    assert _search(tables, board, [straight], used=(0, 1, 0, 1))[0]
+    assert not _search(tables, board, [straight], used=(0, 1, 1, 1))[0]  # CUT and AGAIN spent
+    assert _search(tables, board, [straight], used=(0, 1, 1, 0))[0]  # AGAIN repeats CUT
+    # A neighbour's card counts only while NEIGHBOUR (or AGAIN for it) is open.
+    domino = _patch_of_cells(tables, 2)
+    single = _patch_of_cells(tables, 1)
+    assert _search(tables, board, [single], used=(0, 1, 1, 1), nb=[domino])[0]
+    assert not _search(tables, board, [single], used=(1, 1, 1, 1), nb=[domino])[0]
+
+
+def test_the_free_choice_completes_the_sheet_when_a_card_left_can(tables):
+    st, occ = _play_to(tables, 5, K.PH_FREE, 2)
+    oc, n = st[K.S_CIRCLE_AT], st[K.S_CIRCLE_LEN]
+    # Make the sheet full but for one placement of the biggest card left.
+    patch = max((int(st[oc + i]) for i in range(n)), key=lambda p: E._patch_cells(tables, p))
+    g = int(tables.shape_first[tables.patch_shape[patch]]) + 7
+    occ[0] = _without(tables, _full(tables), g)
+    st[st[K.S_FILLED_AT]] = 81 - E._patch_cells(tables, patch)
+    for s in range(4):
+        st[st[K.S_USED_AT] + s] = 1  # no special action left to help
+    act = np.zeros(K.NA, dtype=np.int64)
+    info = np.zeros(3)
+    E.choose_endgame(tables, greedy_tables(tables), st, occ, act, info)
+    assert K.check_action(tables, st, occ, act) == K.R_OK
+    assert act[K.A_KIND] == K.K_DRAW and act[K.A_PLACE] == g
+    assert info[1] == 1.0 and info[0] == 81
+
+
+def test_same_position_same_choice(tables):
+    st, occ = _play_to(tables, 9, K.PH_TURN, 2, turn=1)
+    acts = []
+    for _ in range(2):
+        act = np.zeros(K.NA, dtype=np.int64)
+        E.choose_endgame(tables, greedy_tables(tables), st.copy(), occ.copy(), act, np.zeros(3))
+        acts.append(act.tolist())
+    assert acts[0] == acts[1]
