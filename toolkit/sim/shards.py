@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolkit.games.rng import derive_seed, seed_state
-from toolkit.bots.registry import GREEDY, MCTS, RANDOM, BotSpec
+from toolkit.bots.registry import EXPERT, GREEDY, MCTS, RANDOM, BotSpec
 from toolkit.games.family import family_of
 from toolkit.stats import Tally, pair_tally
 from toolkit.specs.models import Edition
@@ -90,6 +90,10 @@ SHARD_COST = 4000
 MOVES_PER_SEAT = 21
 """Moves of one seat in a time-track game: a classic game lasts 42 plies on average with random,
 greedy and MCTS bots alike (Express is shorter)."""
+EXPERT_SEAT_SECONDS = 1.7
+"""One seat of a Doodle game played by the expert: its last-round search over every die sequence
+takes about 1.7 s of one core a game (benchmarks/bench_doodle_bots.py: 0.6 solo games per
+CPU-second), against milliseconds for every other bot."""
 
 
 def _deal_cost(bots: tuple[BotSpec, ...]) -> int:
@@ -109,6 +113,8 @@ def _deal_cost(bots: tuple[BotSpec, ...]) -> int:
             cost += math.ceil(seconds * MOVES_PER_SEAT * 2 / COST_UNIT_SECONDS)
         elif bot.kind == MCTS:
             cost += bot.iterations * 10
+        elif bot.kind == EXPERT:
+            cost += math.ceil(EXPERT_SEAT_SECONDS / COST_UNIT_SECONDS)
     return cost
 
 
