@@ -100,3 +100,5 @@ def test_hint_in_the_last_round_gives_the_chance_of_a_full_sheet():
     # Turn 1 of the last round: 4 rolls and the free choice to come, three die faces.
     assert "over 81 sequences of the rolls to come" in line and "full sheet in " in line
     assert text.splitlines()[0] == f"hint for player 1: {BOT.choose(game, rng)}"
+    # The one-ply prices of the first rounds do not speak for the last round's search.
+    assert "value it puts on keeping" not in text

@@ -190,6 +190,13 @@ class DoodleExpertBot:
             lines.append(f"last round: over {int(info[2])} sequences of the rolls to come, this drawing expects"
                          f" {info[0]:.1f} points from the final rectangle less empty cells, and a full sheet in"
                          f" {info[1]:.0%} of them")
+            sheet = game.sheet(seat)
+            offered = game._info.specials
+            open_specials = [name.upper() for name in offered if _left(sheet.specials_used, name, offered) > 0]
+            if open_specials:
+                lines.append(f"special actions still open: {', '.join(open_specials)}; the search spends them"
+                             " within each sequence of rolls where they help, SINGLE last")
+            return "\n".join(lines)
         values = np.zeros(5)
         step_values(tables, st, occ, EXPERT_WEIGHTS, values)
         sheet = game.sheet(seat)
