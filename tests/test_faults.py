@@ -123,6 +123,23 @@ def test_ctrl_c_stops_a_simulation_at_once_with_one_line(tmp_path):
     assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").iterdir())
 
 
+def test_ctrl_c_pressed_while_a_worker_starts_is_held_not_lost():
+    # Starting a worker happens inside pool.submit; a key pressed then must still stop the run.
+    from toolkit.sim.backends import submit_holding_ctrl_c
+
+    class Pool:
+        submitted = []
+
+        def submit(self, fn, shard):
+            os.kill(os.getpid(), signal.SIGINT)  # the key, while the worker starts
+            self.submitted.append(shard)
+            return "future"
+
+    with pytest.raises(KeyboardInterrupt):
+        submit_holding_ctrl_c(Pool(), print, "shard")
+    assert Pool.submitted == ["shard"], "the shard is submitted before the key is taken"
+
+
 def test_sigkill_of_a_build_leaves_the_old_kit_and_the_next_build_clears_up(tmp_path):
     out = tmp_path / "kit"
     out.mkdir()

@@ -62,6 +62,8 @@ def useful_workers(requested: int) -> tuple[int, str]:
 def _worker_init(parent: int) -> None:
     """Runs first in every worker: leave Ctrl-C to the parent, and die with the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # started with Ctrl-C held off: a held key is now dropped
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if sys.platform.startswith("linux"):
         try:  # the kernel kills this worker the moment its parent ends
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -76,6 +78,29 @@ def _worker_init(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def submit_holding_ctrl_c(pool: cf.ProcessPoolExecutor, fn: Callable, shard: Shard) -> cf.Future:
+    """pool.submit, with Ctrl-C held off (not dropped) while it may start a worker.
+
+    A worker started meanwhile inherits Ctrl-C blocked and ignores it from its first line
+    (_worker_init), so a key pressed while it starts cannot make it print a traceback; the parent
+    gets the key the moment submit returns. Where signals cannot be blocked (not POSIX), Ctrl-C is
+    ignored while a worker starts instead.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return pool.submit(fn, shard)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return pool.submit(fn, shard)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return pool.submit(fn, shard)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _stop(pool: cf.ProcessPoolExecutor) -> None:
@@ -114,15 +139,7 @@ def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | 
                                   initializer=_worker_init, initargs=(os.getpid(),))
 
     def submit(fn, shard):
-        # A worker is started inside submit; with Ctrl-C ignored meanwhile it starts with Ctrl-C
-        # ignored, so a key pressed while it is still starting cannot make it print a traceback.
-        if threading.current_thread() is not threading.main_thread():
-            return pool.submit(fn, shard)
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            return pool.submit(fn, shard)
-        finally:
-            signal.signal(signal.SIGINT, previous)
+        return submit_holding_ctrl_c(pool, fn, shard)
 
     try:
         yield from _ordered(shards, submit, 2 * workers, _wait_local, progress, runner)
