@@ -68,7 +68,7 @@ from toolkit.jit import njit
 
 MAX_SEQUENCES = 243
 """Die sequences enumerated at most; beyond that a fixed sample of this many is used."""
-CANDIDATES = 14
+CANDIDATES = 40
 """Drawings of this step valued by the search (the snuggest, by the packing pre-filter), plus passing."""
 NODE_BUDGET = 4000
 """Search nodes per cover; a cover not found within them counts as none."""
