@@ -90,9 +90,9 @@ SHARD_COST = 4000
 MOVES_PER_SEAT = 21
 """Moves of one seat in a time-track game: a classic game lasts 42 plies on average with random,
 greedy and MCTS bots alike (Express is shorter)."""
-EXPERT_SEAT_SECONDS = 1.7
+EXPERT_SEAT_SECONDS = 4.8
 """One seat of a Doodle game played by the expert: its last-round search over every die sequence
-takes about 1.7 s of one core a game (benchmarks/bench_doodle_bots.py: 0.6 solo games per
+takes about 4.8 s of one core a game (benchmarks/bench_doodle_bots.py: 0.2 solo games per
 CPU-second), against milliseconds for every other bot."""
 
 
