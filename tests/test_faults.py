@@ -132,7 +132,9 @@ def test_ctrl_c_pressed_while_a_worker_starts_is_held_not_lost():
         submitted = []
 
         def submit(self, fn, shard):
-            os.kill(os.getpid(), signal.SIGINT)  # the key, while the worker starts
+            # The key, while the worker starts. Sent to the main thread: a process-wide signal goes
+            # to any thread that does not block it, such as one an earlier test started.
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
             self.submitted.append(shard)
             return "future"
 
