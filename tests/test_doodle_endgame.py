@@ -130,8 +130,13 @@ def test_cut_and_neighbour_follow_the_special_action_rules(tables):
     assert not _search(tables, board, [single], used=(1, 1, 1, 1), nb=[domino])[0]
 
 
-def test_the_free_choice_completes_the_sheet_when_a_card_left_can(tables):
-    st, occ = _play_to(tables, 5, K.PH_FREE, 2)
+@pytest.fixture(scope="module")
+def free_choice(tables):
+    return _play_to(tables, 5, K.PH_FREE, 2)
+
+
+def test_the_free_choice_completes_the_sheet_when_a_card_left_can(tables, free_choice):
+    st, occ = free_choice[0].copy(), free_choice[1].copy()
     oc, n = st[K.S_CIRCLE_AT], st[K.S_CIRCLE_LEN]
     # Make the sheet full but for one placement of the biggest card left.
     patch = max((int(st[oc + i]) for i in range(n)), key=lambda p: E._patch_cells(tables, p))
@@ -156,3 +161,29 @@ def test_same_position_same_choice(tables):
         E.choose_endgame(tables, greedy_tables(tables), st.copy(), occ.copy(), act, np.zeros(3))
         acts.append(act.tolist())
     assert acts[0] == acts[1]
+
+
+def test_the_same_cells_come_from_the_source_that_spends_the_fewest_special_actions(tables, free_choice):
+    # Two isolated holes, AGAIN the only special action open, and a free choice of a 3-cell
+    # straight card (its cut has a one-cell piece) before a one-cell card. Cutting the straight
+    # card fills a hole as well as the one-cell card does, but spends AGAIN (to repeat CUT), which
+    # SINGLE needs for the other hole: only the one-cell card completes the sheet.
+    st, occ = free_choice[0].copy(), free_choice[1].copy()
+    straight = next(p for p in range(int(tables.params[K.P_PATCHES]))
+                    if E._patch_cells(tables, p) == 3 and tables.cut_count[p] > 0)
+    single = _patch_of_cells(tables, 1)
+    oc = st[K.S_CIRCLE_AT]
+    st[oc], st[oc + 1] = straight, single
+    st[K.S_CIRCLE_LEN] = 2
+    board = _full(tables)
+    board[0] &= ~np.int64(1 << 10 | 1 << 30)
+    occ[0] = board
+    st[st[K.S_FILLED_AT]] = 79
+    for s, used in enumerate((1, 1, 1, 0)):
+        st[st[K.S_USED_AT] + s] = used
+    act = np.zeros(K.NA, dtype=np.int64)
+    info = np.zeros(3)
+    E.choose_endgame(tables, greedy_tables(tables), st, occ, act, info)
+    assert K.check_action(tables, st, occ, act) == K.R_OK
+    assert act[K.A_KIND] == K.K_DRAW and act[K.A_CARD] == 1 and act[K.A_CUT] < 0 and act[K.A_AGAIN] == 0
+    assert info[1] == 1.0 and info[0] == 81

@@ -74,6 +74,10 @@ NODE_BUDGET = 4000
 """Search nodes per cover; a cover not found within them counts as none."""
 MAX_OPTIONS = 12
 """Cards a turn can offer: the token card and its two neighbours, or the free choice's cards."""
+PLAN_BUDGET = 20000
+"""Search nodes per cover when this step's cards join the search (see _plan_first)."""
+PLANNED = 24
+"""Drawings of this step at most that the per-sequence plans add to the snug ones."""
 
 
 @njit(cache=True)
@@ -527,6 +531,91 @@ def _sequence_value(tables, board, used, targets, points, whole, n_targets, n_tu
 
 
 @njit(cache=True)
+def _step_options(st, opt_patch, opt_nb):
+    """This step's cards, as one turn of the cover search: the token card and its two neighbours
+    (NEIGHBOUR), or every card of the free choice. Returns how many."""
+    oc = st[S_CIRCLE_AT]
+    n = st[S_CIRCLE_LEN]
+    k = 0
+    if st[S_PHASE] == PH_TURN:
+        cur = st[S_CUR]
+        opt_patch[0] = st[oc + cur]
+        opt_nb[0] = 0
+        k = 1
+        if n >= 2:
+            for side in range(2):
+                pos = (cur - 1 + n) % n if side == 0 else (cur + 1) % n
+                dup = False
+                for q in range(k):
+                    if opt_patch[q] == st[oc + pos]:
+                        dup = True
+                if not dup:
+                    opt_patch[k] = st[oc + pos]
+                    opt_nb[k] = 1
+                    k += 1
+        return k
+    for pos in range(n):
+        dup = False
+        for q in range(k):
+            if opt_patch[q] == st[oc + pos]:
+                dup = True
+        if not dup and k < MAX_OPTIONS:
+            opt_patch[k] = st[oc + pos]
+            opt_nb[k] = 0
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _plan_first(tables, board, used, targets, points, n_targets, whole, n_turns, opt_patch, opt_nb, opt_count, cells,
+                work, work_used, same_as, opt_max, opt_max_nb, budget, rows, moves, n_moves, at, move):
+    """The cover search over one sequence with this step's cards as its turn 0 (see
+    _sequence_value): when some target is covered, writes the move that turn 0 makes in it into
+    move (int64[5]; move[0] = -1: the cover does not draw this step) and returns True."""
+    params = tables.params
+    words = params[P_WORDS]
+    for t in range(n_turns):
+        same_as[t] = -1
+        opt_max[t] = 0
+        opt_max_nb[t] = 0
+        for j in range(opt_count[t]):
+            size = cells[opt_patch[t, j]]
+            if opt_nb[t, j] == 0 and size > opt_max[t]:
+                opt_max[t] = size
+            if size > opt_max_nb[t]:
+                opt_max_nb[t] = size
+    for q in range(min(n_targets, 1)):
+        for x in range(words):
+            work[x] = board[x]
+        for i in range(4):
+            work_used[i] = used[i]
+        budget[0] = PLAN_BUDGET
+        if not _cover(tables, work, targets[q], whole[q] != 0, n_turns, opt_patch, opt_nb, opt_count, opt_max,
+                      opt_max_nb, same_as, work_used, budget, moves, n_moves, at):
+            continue
+        # Replay the cover's stack from the sheet until the target is covered: the first move of
+        # turn 0 on the way is this step's drawing.
+        move[0] = -1
+        for x in range(words):
+            work[x] = board[x]
+        for d in range(moves.shape[0]):
+            if _first_hole(targets[q], work, words) < 0:
+                break
+            m = moves[d, at[d] - 1]
+            if m[0] == 0:
+                for c in range(5):
+                    move[c] = m[c]
+                break
+            if m[0] < 0:
+                work[m[1] >> 6] |= 1 << (m[1] & 63)
+            else:
+                for x in range(words):
+                    work[x] |= tables.place_masks[m[1], x]
+        return True
+    return False
+
+
+@njit(cache=True)
 def choose_endgame(tables, aux, st, occ, act, info):
     """The last round's chooser for a rolled turn or the free choice (see the module text);
     writes the action row into act, and into info (float64[3]) what it expects of it: the last
@@ -559,13 +648,20 @@ def choose_endgame(tables, aux, st, occ, act, info):
         g = acts[i, A_PLACE]
         uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
         key = 1.0 * _snug(aux, g, occ_k, words) + 2.0 * (popcount(masks[g, 0]) + (popcount(masks[g, 1]) if words > 1 else 0)) - 3.0 * uses
-        dup = False
+        dup = -1
         for j in range(size):
             if items[j] >= 0 and acts[items[j], A_PLACE] == g:
-                dup = True
+                dup = j
                 break
-        if dup:
-            continue
+        if dup >= 0:
+            # The same cells from a source that spends fewer special actions replace it.
+            if key <= keys[dup]:
+                continue
+            for j in range(dup, size - 1):
+                keys[j] = keys[j + 1]
+                items[j] = items[j + 1]
+            keys[size - 1] = -1e18
+            items[size - 1] = -1
         if key <= keys[size - 1]:
             continue
         j = size - 1
@@ -593,13 +689,68 @@ def choose_endgame(tables, aux, st, occ, act, info):
     moves = np.empty((MAX_DEPTH, MAX_MOVES, 5), dtype=np.int64)
     n_moves = np.empty(MAX_DEPTH, dtype=np.int64)
     at = np.empty(MAX_DEPTH, dtype=np.int64)
+    # The drawings of this step that some sequence's cover makes when this step's cards join it:
+    # the snuggest drawings need not include the one a full sheet needs.
+    step_patch = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    step_nb = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    step_count = _step_options(st, step_patch, step_nb)
+    plan_patch = np.zeros((turns + 1, MAX_OPTIONS), dtype=np.int64)
+    plan_nb = np.zeros((turns + 1, MAX_OPTIONS), dtype=np.int64)
+    plan_count = np.zeros(turns + 1, dtype=np.int64)
+    plan_same = np.empty(turns + 1, dtype=np.int64)
+    plan_max = np.empty(turns + 1, dtype=np.int64)
+    plan_max_nb = np.empty(turns + 1, dtype=np.int64)
+    plan_patch[0] = step_patch
+    plan_nb[0] = step_nb
+    plan_count[0] = step_count
+    now_targets, now_points, now_whole, now_n = _targets(tables, occ_k)
+    move = np.zeros(5, dtype=np.int64)
+    planned = np.full(PLANNED, -1, dtype=np.int64)
+    n_planned = 0
+    for s in range(weight.shape[0]):
+        if n_planned >= PLANNED:
+            break
+        for t in range(n_turns[s]):
+            plan_patch[t + 1] = opt_patch[s, t]
+            plan_nb[t + 1] = opt_nb[s, t]
+            plan_count[t + 1] = opt_count[s, t]
+        if not _plan_first(tables, occ_k, used, now_targets, now_points, now_n, now_whole, n_turns[s] + 1,
+                           plan_patch, plan_nb, plan_count, cells, work, work_used, plan_same, plan_max, plan_max_nb,
+                           budget, rows, moves, n_moves, at, move) or move[0] < 0:
+            continue
+        # The action that makes this move, spending the fewest special actions.
+        found = -1
+        found_uses = 0
+        for i in range(acts.shape[0]):
+            if acts[i, A_KIND] != K_DRAW or acts[i, A_PLACE] != move[1]:
+                continue
+            if (acts[i, A_NB] != 0) != (move[2] != 0) or (acts[i, A_CUT] >= 0) != (move[3] != 0):
+                continue
+            uses = (acts[i, A_NB] != 0) + (acts[i, A_CUT] >= 0) + (acts[i, A_AGAIN] != 0)
+            if found < 0 or uses < found_uses:
+                found = i
+                found_uses = uses
+        if found < 0:
+            continue
+        known = False
+        for j in range(size):
+            if items[j] >= 0 and acts[items[j], A_PLACE] == move[1]:
+                known = True
+        for j in range(n_planned):
+            if acts[planned[j], A_PLACE] == move[1]:
+                known = True
+        if not known:
+            planned[n_planned] = found
+            n_planned += 1
     best_value = -1e18
     best_i = pass_i
-    for j in range(-1, size):
-        if j >= 0:
+    for j in range(-1, size + n_planned):
+        if j >= size:
+            i = planned[j - size]
+        elif j >= 0:
             i = items[j]
             if i < 0:
-                break
+                continue
         else:
             i = pass_i
             if i < 0:

@@ -88,7 +88,7 @@ def _expert_weights() -> np.ndarray:
     # those with two). Over 1,000 games the mean did not rise with it, though (139.9 against 140.9
     # at 6, with 14 drawings in the last round): the first rounds give back what the last gains.
     weights = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 2.0, 12.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0,
-                        1.0, 1.0, 3.0, 0.0])
+                        1.0, 1.0, 3.0, 0.0, 1.0, 1.0, 2.0, 4.0])
     weights[G_SHORTLIST] = 24
     weights[G_LOOKAHEAD] = 6
     weights[G_MARGIN] = 1e9

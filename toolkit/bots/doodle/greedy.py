@@ -317,8 +317,16 @@ G_SECOND_PLY = 20
 G_LAST_FILLED = 21
 """Value of a shaded cell on top of G_FILLED when the coming scoring is the last one (every
 empty cell then costs a point for certain); 0: the same value in every round."""
+G_PRICE_NEIGHBOUR = 22
+"""The price of spending NEIGHBOUR, as a multiple of G_SPECIAL's (likewise the next two)."""
+G_PRICE_CUT = 23
+G_PRICE_AGAIN = 24
+"""The price of spending AGAIN to repeat NEIGHBOUR or CUT (the drawing then crosses off AGAIN
+alone); the fast tier's 2 prices it as two actions, as it was tuned with."""
+G_SINGLE_AGAIN_GAIN = 25
+"""Like G_SINGLE_GAIN, for a SINGLE that spends AGAIN (SINGLE already used)."""
 GREEDY_WEIGHTS = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 2.0, 6.0, 4.0, 0.5, 1.0, 7.0, 16.0, 3.0, 1.0, 1.0, 9.0, 0.0, 1.0, 1.0, 3.0,
-                           -0.5])
+                           -0.5, 1.0, 1.0, 2.0, 4.0])
 
 
 @njit(cache=True)
@@ -388,7 +396,8 @@ def _score_step(tables, st, occ, act, gw, single_mode):
             if gain > best_gain:
                 best_gain = gain
                 best_cell = cell
-        if best_cell >= 0 and (last_round or best_gain >= gw[G_SINGLE_GAIN]):
+        threshold = gw[G_SINGLE_AGAIN_GAIN] if single_mode == 2 else gw[G_SINGLE_GAIN]
+        if best_cell >= 0 and (last_round or best_gain >= threshold):
             put_action(act.reshape(1, NA), 0, K_SINGLE, -1, 0, -1, 0, best_cell, 0, 0, 0,
                        SP_SINGLE + 1 if single_mode == 2 else 0)
             return
@@ -498,19 +507,33 @@ def _scan_shape(tables, aux, shape, rows, planes, target, gw, fill_weight, spend
 
 
 @njit(cache=True)
-def _scan_source(tables, aux, shape, uses, seen_shape, seen_uses, seen, rows, planes, target, gw, special_cost,
-                 tag, keys, items):
+def _scan_source(tables, aux, shape, price, seen_shape, seen_price, seen, rows, planes, target, gw, tag, keys, items):
     """Pre-filter the drawings of one source (a card whole or one piece of a cut, from the token
-    card, a neighbour or the free choice) unless the same shape came earlier from a source that
-    spends no more special actions: its placements are the same rows, so only the cheapest
-    source's are worth a look. Returns the new count of shapes seen."""
+    card, a neighbour or the free choice) unless the same shape came earlier from a source whose
+    special actions cost no more (`price`, see _source_price): its placements are the same rows,
+    so only the cheapest source's are worth a look. Returns the new count of shapes seen."""
     for s in range(seen):
-        if seen_shape[s] == shape and seen_uses[s] <= uses:
+        if seen_shape[s] == shape and seen_price[s] <= price:
             return seen
     seen_shape[seen] = shape
-    seen_uses[seen] = uses
-    _scan_shape(tables, aux, shape, rows, planes, target, gw, gw[G_FILLED], uses * special_cost, tag, keys, items)
+    seen_price[seen] = price
+    _scan_shape(tables, aux, shape, rows, planes, target, gw, gw[G_FILLED], price, tag, keys, items)
     return seen + 1
+
+
+@no_alloc
+def _source_price(src, s, gw, special_cost):
+    """What the special actions that drawing source s spends cost: special_cost times each one's
+    G_PRICE_* multiple (AGAIN alone when it repeats NEIGHBOUR or CUT)."""
+    again = src[s, 4]
+    price = 0.0
+    if src[s, 1] != 0 and again != SP_NEIGHBOUR + 1:
+        price += gw[G_PRICE_NEIGHBOUR]
+    if src[s, 2] >= 0 and again != SP_CUT + 1:
+        price += gw[G_PRICE_CUT]
+    if again != 0:
+        price += gw[G_PRICE_AGAIN]
+    return price * special_cost
 
 
 @njit(cache=True)
@@ -623,12 +646,14 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     src = np.empty((max(3, st[S_CIRCLE_LEN]) * (1 + 2 * tables.cut_piece.shape[1]), 7), dtype=np.int64)
     nsrc = _sources(tables, st, k, src)
     seen_shape = np.empty(nsrc, dtype=np.int64)
-    seen_uses = np.empty(nsrc, dtype=np.int64)
+    seen_price = np.empty(nsrc)
+    price = np.empty(nsrc)
     seen = 0
     stride = masks.shape[0]
     for s in range(nsrc):
-        seen = _scan_source(tables, aux, src[s, 5], src[s, 6], seen_shape, seen_uses, seen, rows, planes, target, gw,
-                            special_cost, s * stride, keys, items)
+        price[s] = _source_price(src, s, gw, special_cost)
+        seen = _scan_source(tables, aux, src[s, 5], price[s], seen_shape, seen_price, seen, rows, planes, target, gw,
+                            s * stride, keys, items)
     # Candidates in canonical order (ties keep the first action); passing comes after every
     # drawing, and at the start only when the start patch fits nowhere.
     count = 0
@@ -658,7 +683,7 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
             places[j] = g
             for w in range(words):
                 tmp[w] |= masks[g, w]
-            cost = special_cost * src[s, 6]
+            cost = price[s]
         _rows_of(tmp, width, height, rows)
         values[j] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw) - cost
         costs[j] = cost
