@@ -187,3 +187,26 @@ def test_the_same_cells_come_from_the_source_that_spends_the_fewest_special_acti
     assert K.check_action(tables, st, occ, act) == K.R_OK
     assert act[K.A_KIND] == K.K_DRAW and act[K.A_CARD] == 1 and act[K.A_CUT] < 0 and act[K.A_AGAIN] == 0
     assert info[1] == 1.0 and info[0] == 81
+
+
+def test_a_plan_names_the_drawing_this_step_makes_in_the_cover(tables):
+    # The sheet lacks one placement of a 6-cell card and one cell: this step offers the 6-cell
+    # card, and SINGLE is open. The cover with this step as its turn 0 draws the card there.
+    big = _patch_of_cells(tables, 6)
+    g = int(tables.shape_first[tables.patch_shape[big]]) + 5
+    board = _without(tables, _full(tables), g)
+    hole = next(c for c in range(81) if (int(board[c >> 6]) >> (c & 63)) & 1)
+    board[hole >> 6] &= ~np.int64(1 << (hole & 63))
+    targets, points, whole, n = E._targets(tables, board)
+    opt_patch = np.zeros((1, E.MAX_OPTIONS), dtype=np.int64)
+    opt_patch[0, 0] = big
+    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    move = np.zeros(5, dtype=np.int64)
+    args = (np.zeros((1, E.MAX_OPTIONS), dtype=np.int64), np.ones(1, dtype=np.int64), cells,
+            np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64), *(np.empty(1, dtype=np.int64) for _ in range(3)),
+            np.zeros(1, dtype=np.int64), np.empty(9, dtype=np.int64), np.empty((E.MAX_DEPTH, E.MAX_MOVES, 5), dtype=np.int64),
+            np.empty(E.MAX_DEPTH, dtype=np.int64), np.empty(E.MAX_DEPTH, dtype=np.int64), move)
+    assert E._plan_first(tables, board, np.zeros(4, dtype=np.int64), targets, points, n, whole, 1, opt_patch, *args)
+    assert move[0] == 0 and move[1] == g and move[3] == 0
+    # With SINGLE spent the sheet cannot be completed: no plan.
+    assert not E._plan_first(tables, board, np.array([0, 1, 0, 1]), targets, points, n, whole, 1, opt_patch, *args)

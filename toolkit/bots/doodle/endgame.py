@@ -15,8 +15,13 @@ in some orientation, or by SINGLE; turns may pass. The specials follow the rules
 AGAIN repeats one already used, NEIGHBOUR and CUT together on one turn). A node budget bounds the
 search; a cover not found within it counts as none.
 
-Each candidate drawing of this step (the best few by how snugly they pack, and passing) is valued
-by the weighted mean over the sequences of that last-round value. The search knows each
+Each candidate drawing of this step is valued by the weighted mean over the sequences of that
+last-round value. The candidates are passing, the best few drawings by how snugly they pack, and
+the drawings the plans make: for each sequence, the cover search is run once more with this
+step's cards as its first turn, and the drawing that cover makes now joins the candidates (a full
+sheet often needs a drawing that packs loosely now and snugly later). A drawing that several
+sources offer (the token card whole, a neighbour, a cut piece of another card) is valued through
+the source that spends the fewest special actions. The search knows each
 sequence's cards before the rolls come, so it is optimistic (it may plan differently for futures
 it cannot tell apart yet); it still ranks the drawings of this step well, because each is judged
 against every future. Ties go to the drawing that shades more cells, then the one that spends

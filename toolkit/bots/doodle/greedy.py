@@ -135,6 +135,75 @@ def _isolated(rows, width, height):
 
 
 @no_alloc
+def _paired(rows, width, height):
+    """Two-cell holes: pairs of adjacent empty cells with no other empty neighbour (a domino, a
+    cut piece or SINGLE twice can fill them; few cards can)."""
+    full = (1 << width) - 1
+    count = 0
+    prev_one = 0
+    prev_empty = 0
+    for r in range(height):
+        empty = ~rows[r] & full
+        up = ~rows[r - 1] & full if r > 0 else 0
+        down = ~rows[r + 1] & full if r < height - 1 else 0
+        left = (empty << 1) & full
+        right = empty >> 1
+        odd = up ^ down ^ left ^ right
+        two = (up & down) | (up & left) | (up & right) | (down & left) | (down & right) | (left & right)
+        one = empty & odd & ~two
+        count += popcount(one & (one >> 1) & empty & (empty >> 1))
+        count += popcount(one & prev_one & empty & prev_empty)
+        prev_one = one
+        prev_empty = empty
+    return count
+
+
+@no_alloc
+def _small_holes(rows, width, height, scratch):
+    """(3-cell holes, 4-cell holes): connected sets of empty cells of that size, found by
+    growing each from its first cell (a set that grows past 4 cells is left at that). scratch:
+    an int64 array of at least 2 * height entries (the evaluation's prefix table)."""
+    full = (1 << width) - 1
+    for r in range(height):
+        scratch[r] = ~rows[r] & full
+    threes = 0
+    fours = 0
+    for r in range(height):
+        while scratch[r] != 0:
+            for i in range(height):
+                scratch[height + i] = 0
+            scratch[height + r] = scratch[r] & -scratch[r]
+            size = 1
+            top = r
+            bottom = r
+            grew = True
+            while grew and size <= 4:
+                grew = False
+                for i in range(max(top - 1, 0), min(bottom + 2, height)):
+                    empty = ~rows[i] & full
+                    comp = scratch[height + i]
+                    near = (comp << 1) | (comp >> 1)
+                    if i > 0:
+                        near |= scratch[height + i - 1]
+                    if i < height - 1:
+                        near |= scratch[height + i + 1]
+                    add = near & empty & ~comp
+                    if add != 0:
+                        scratch[height + i] = comp | add
+                        size += popcount(add)
+                        grew = True
+                        top = min(top, i)
+                        bottom = max(bottom, i)
+            for i in range(top, bottom + 1):
+                scratch[i] &= ~scratch[height + i]
+            if size == 3:
+                threes += 1
+            elif size == 4 and not grew:
+                fours += 1
+    return threes, fours
+
+
+@no_alloc
 def _best_points(rows, width, height):
     """The points of the best fully shaded rectangle of a row set: the score of the kernel's
     best_in_rows without its position and tie-breaks, which the evaluation never needs. Bands
@@ -325,8 +394,13 @@ G_PRICE_AGAIN = 24
 alone); the fast tier's 2 prices it as two actions, as it was tuned with."""
 G_SINGLE_AGAIN_GAIN = 25
 """Like G_SINGLE_GAIN, for a SINGLE that spends AGAIN (SINGLE already used)."""
+G_PAIRED = 26
+"""The cost of a two-cell hole (see _paired); 0: not counted."""
+G_HOLE3 = 27
+"""The cost of a three-cell hole, then of a four-cell one (see _small_holes); 0: not counted."""
+G_HOLE4 = 28
 GREEDY_WEIGHTS = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 2.0, 6.0, 4.0, 0.5, 1.0, 7.0, 16.0, 3.0, 1.0, 1.0, 9.0, 0.0, 1.0, 1.0, 3.0,
-                           -0.5, 1.0, 1.0, 2.0, 4.0])
+                           -0.5, 1.0, 1.0, 2.0, 4.0, 0.0, 0.0, 0.0])
 
 
 @njit(cache=True)
@@ -367,6 +441,12 @@ def _evaluate(rows, width, height, pre, turns_left, later, spare_single, gw):
         value += gw[G_LAST_FILLED] * filled
     value -= gw[G_ROUGH] * _roughness(rows, width, height)
     value -= gw[G_ISOLATED] * _isolated(rows, width, height)
+    if gw[G_PAIRED] != 0.0:
+        value -= gw[G_PAIRED] * _paired(rows, width, height)
+    if gw[G_HOLE3] != 0.0 or gw[G_HOLE4] != 0.0:
+        # The prefix table is done with: it serves as the flood fill's scratch rows.
+        threes, fours = _small_holes(rows, width, height, pre.reshape(-1))
+        value -= gw[G_HOLE3] * threes + gw[G_HOLE4] * fours
     return value
 
 
