@@ -108,3 +108,59 @@ def test_specials_are_used_during_the_game_not_wasted():
     # SINGLE needs an empty cell: a sheet filled to the last cell has none left to shade.
     assert ((specials[:, K.SP_SINGLE] >= 1) | (out["empty"][:, 0] == 0)).all()
     assert specials[:, K.SP_CUT].mean() >= 1 and specials[:, K.SP_NEIGHBOUR].mean() >= 1
+
+
+def _rows(picture: str) -> np.ndarray:
+    """Row bit sets of a 9x9 sheet drawn with '#' (shaded) and '.' (empty); bit c = column c."""
+    lines = picture.split()
+    return np.array([sum(1 << c for c, ch in enumerate(line) if ch == "#") for line in lines], dtype=np.int64)
+
+
+def test_the_evaluation_counts_walled_in_holes_by_size():
+    from toolkit.bots.doodle.greedy import _isolated, _paired, _small_holes
+
+    sheet = _rows("""
+        ..#######
+        #########
+        ####.####
+        ####..###
+        #########
+        ...######
+        #########
+        ########.
+        #....####
+    """)
+    # One 1-cell hole (bottom right), one 2-cell hole (top left), two 3-cell holes (the L in the
+    # middle, the bar on the left), one 4-cell hole (the bottom bar).
+    assert _isolated(sheet, 9, 9) == 1
+    assert _paired(sheet, 9, 9) == 1
+    assert _small_holes(sheet, 9, 9, np.zeros(100, dtype=np.int64)) == (2, 1)
+    # An open sheet has none: its empty cells are one large region.
+    assert _small_holes(np.zeros(9, dtype=np.int64), 9, 9, np.zeros(100, dtype=np.int64)) == (0, 0)
+    assert _paired(np.zeros(9, dtype=np.int64), 9, 9) == 0
+
+
+def test_the_expert_prices_each_small_hole_it_would_leave():
+    from toolkit.bots.doodle import greedy as G
+    from toolkit.bots.doodle.expert import EXPERT_WEIGHTS
+
+    pre = np.zeros((10, 10), dtype=np.int64)
+    sheet = _rows("""
+        #########
+        ###..####
+        #########
+        .#.######
+        #.#######
+        .........
+        .........
+        .........
+        .........
+    """)
+    # A 2-cell hole and two 1-cell holes (row 4's empty cell opens onto the empty rows below, so
+    # it is no hole): the expert's evaluation charges each hole at its price.
+    free = EXPERT_WEIGHTS.copy()
+    for term in (G.G_ISOLATED, G.G_PAIRED, G.G_HOLE3, G.G_HOLE4):
+        free[term] = 0.0
+    priced = G._evaluate(sheet, 9, 9, pre, 3, 6, 1, EXPERT_WEIGHTS)
+    unpriced = G._evaluate(sheet, 9, 9, pre, 3, 6, 1, free)
+    assert unpriced - priced == EXPERT_WEIGHTS[G.G_PAIRED] + 2 * EXPERT_WEIGHTS[G.G_ISOLATED]
