@@ -77,6 +77,7 @@ def test_hint_at_the_prompt_names_the_move_the_rectangle_and_the_specials():
     assert "value it puts on keeping a special action for later: " in hints[1]
     assert "NEIGHBOUR: " in hints[1] and "CUT: " in hints[1] and "AGAIN: " in hints[1]
     assert "SINGLE: shading (row " in hints[1]
+    assert "small holes (walled-in empty cells, 1/2/3/4 together): " in hints[1]
     action = hints[1].splitlines()[0].removeprefix("hint for player 1: ")
     assert game.parse_action(action) in game.legal_actions()
 

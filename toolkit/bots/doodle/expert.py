@@ -30,8 +30,12 @@ import numpy as np
 from toolkit.bots import base
 from toolkit.bots.doodle.endgame import choose_endgame
 from toolkit.bots.doodle.greedy import (
+    G_HOLE3,
+    G_HOLE4,
+    G_ISOLATED,
     G_LOOKAHEAD,
     G_MARGIN,
+    G_PAIRED,
     G_NEXT_SHORTLIST,
     G_PLIES,
     G_SECOND_PLY,
@@ -39,7 +43,10 @@ from toolkit.bots.doodle.greedy import (
     G_SPECIAL,
     G_SPECIAL_HORIZON,
     _evaluate,
+    _isolated,
+    _paired,
     _rows_of,
+    _small_holes,
     _turns_left_in_game,
     _turns_left_in_round,
     choose_greedy_weighted,
@@ -185,7 +192,9 @@ class DoodleExpertBot:
             return "the game is over: no hint"
         seat = game.current_player
         tables, st, occ = game.kernel_state()
-        action = self.choose(game, np.zeros(4, dtype=np.int64))
+        act = np.zeros(NA, dtype=np.int64)
+        choose_expert(tables, greedy_tables(tables), st, occ, np.zeros(4, dtype=np.int64), act)
+        action = game.action_of_row(act)
         lines = [f"hint for player {seat + 1}: {action}"]
         best = game.best_rectangle(seat)
         if best.width is None:
@@ -206,6 +215,13 @@ class DoodleExpertBot:
                 lines.append(f"special actions still open: {', '.join(open_specials)}; the search spends them"
                              " within each sequence of rolls where they help, SINGLE last")
             return "\n".join(lines)
+        if act[A_KIND] == K_DRAW or act[A_KIND] == K_START:
+            now = _hole_counts(tables, occ[seat])
+            after = _hole_counts(tables, occ[seat] | tables.place_masks[act[A_PLACE]])
+            prices = "/".join(f"{EXPERT_WEIGHTS[i]:g}" for i in (G_ISOLATED, G_PAIRED, G_HOLE3, G_HOLE4))
+            lines.append(f"small holes (walled-in empty cells, 1/2/3/4 together): {'/'.join(map(str, now))} now,"
+                         f" {'/'.join(map(str, after))} after this drawing; each costs it {prices} points,"
+                         " since few cards fit one")
         values = np.zeros(5)
         step_values(tables, st, occ, EXPERT_WEIGHTS, values)
         sheet = game.sheet(seat)
@@ -235,6 +251,15 @@ class DoodleExpertBot:
         if "again" in open_specials and game.phase != "start":
             lines.append("  AGAIN: repeats one special action already used; priced as a special action kept")
         return "\n".join(lines)
+
+
+def _hole_counts(tables: Any, sheet: np.ndarray) -> tuple[int, int, int, int]:
+    """Walled-in holes of 1, 2, 3 and 4 empty cells on a sheet (mask words)."""
+    width, height = int(tables.params[P_WIDTH]), int(tables.params[P_HEIGHT])
+    rows = np.empty(height, dtype=np.int64)
+    _rows_of(sheet, width, height, rows)
+    threes, fours = _small_holes(rows, width, height, np.zeros(2 * height, dtype=np.int64))
+    return int(_isolated(rows, width, height)), int(_paired(rows, width, height)), int(threes), int(fours)
 
 
 def _best_single(tables: Any, sheet: np.ndarray) -> tuple[int | None, int]:
