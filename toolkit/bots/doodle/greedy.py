@@ -690,8 +690,13 @@ def _sources(tables, st, k, src):
 
 
 @njit(cache=True)
-def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
-    """The greedy chooser with explicit weights (see choose_greedy)."""
+def shortlist(tables, aux, st, occ, gw):
+    """The drawings of a turn or start step the greedy chooser weighs (see choose_greedy): the
+    pre-filter's shortlist and passing, each valued one ply deep. Returns (src, nsrc, cand,
+    places, values, costs, best_j): the step's drawing sources (see _sources), the candidates
+    (source * stride + placement row, in canonical order; nsrc * stride: passing), their
+    placement rows (-1: passing), values less the price of the special actions they spend, those
+    prices, and the best candidate (the first on ties)."""
     masks = tables.place_masks
     params = tables.params
     width = params[P_WIDTH]
@@ -700,9 +705,6 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
     k = st[S_SEAT]
     phase = st[S_PHASE]
     single_mode = special_mode(params, st, k, SP_SINGLE)
-    if phase == PH_SCORE:
-        _score_step(tables, st, occ, act, gw, single_mode)
-        return
     turns_left = _turns_left_in_round(params, st)
     game_left = _turns_left_in_game(params, st)
     later = game_left - turns_left
@@ -772,17 +774,39 @@ def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
         if values[j] > best_value:
             best_value = values[j]
             best_j = j
-    depth = int(gw[G_LOOKAHEAD])
-    if depth > 0 and turns_left > 0 and (phase == PH_START or phase == PH_TURN):
-        best_j = _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left, later, spare, gw,
-                             best_j)
-    s = cand[best_j] // stride
+    return src, nsrc, cand, places, values, costs, best_j
+
+
+@njit(cache=True)
+def put_choice(tables, st, src, nsrc, cand, places, j, act):
+    """Write candidate j of a shortlist (see shortlist) into the action row act."""
+    s = cand[j] // tables.place_masks.shape[0]
     out = act.reshape(1, NA)
     if s >= nsrc:
         put_action(out, 0, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
     else:
-        put_action(out, 0, K_START if phase == PH_START else K_DRAW, src[s, 0], src[s, 1], src[s, 2], src[s, 3],
-                   places[best_j], 0, 0, 0, src[s, 4])
+        put_action(out, 0, K_START if st[S_PHASE] == PH_START else K_DRAW, src[s, 0], src[s, 1], src[s, 2], src[s, 3],
+                   places[j], 0, 0, 0, src[s, 4])
+
+
+@njit(cache=True)
+def choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, gw):
+    """The greedy chooser with explicit weights (see choose_greedy)."""
+    params = tables.params
+    k = st[S_SEAT]
+    phase = st[S_PHASE]
+    if phase == PH_SCORE:
+        _score_step(tables, st, occ, act, gw, special_mode(params, st, k, SP_SINGLE))
+        return
+    src, nsrc, cand, places, values, costs, best_j = shortlist(tables, aux, st, occ, gw)
+    turns_left = _turns_left_in_round(params, st)
+    later = _turns_left_in_game(params, st) - turns_left
+    spare = 1 if special_mode(params, st, k, SP_SINGLE) != 0 else 0
+    depth = int(gw[G_LOOKAHEAD])
+    if depth > 0 and turns_left > 0 and (phase == PH_START or phase == PH_TURN):
+        best_j = _look_ahead(tables, aux, st, occ[k], places, values, costs, depth, turns_left, later, spare, gw,
+                             best_j)
+    put_choice(tables, st, src, nsrc, cand, places, best_j, act)
 
 
 @no_alloc
