@@ -210,3 +210,106 @@ def test_a_plan_names_the_drawing_this_step_makes_in_the_cover(tables):
     assert move[0] == 0 and move[1] == g and move[3] == 0
     # With SINGLE spent the sheet cannot be completed: no plan.
     assert not E._plan_first(tables, board, np.array([0, 1, 0, 1]), targets, points, n, whole, 1, opt_patch, *args)
+
+
+def _one_turn_sizes(tables, patches, nb=()):
+    opt_patch = np.zeros((max(len(patches), 1), E.MAX_OPTIONS), dtype=np.int64)
+    opt_nb = np.zeros_like(opt_patch)
+    opt_count = np.zeros(max(len(patches), 1), dtype=np.int64)
+    for t, patch in enumerate(patches):
+        opt_patch[t, 0] = patch
+        opt_count[t] = 1
+        if t < len(nb) and nb[t] is not None:
+            opt_patch[t, 1] = nb[t]
+            opt_nb[t, 1] = 1
+            opt_count[t] = 2
+    sizes = np.zeros((max(len(patches), 1), 4), dtype=np.int64)
+    E._size_sets(tables, len(patches), opt_patch, opt_nb, opt_count, sizes)
+    return sizes
+
+
+def _counts(reach):
+    return [n for n in range(63) if (reach >> n) & 1]
+
+
+def test_the_counts_the_turns_can_shade_follow_the_cards_and_the_open_specials(tables):
+    two, three = _patch_of_cells(tables, 2), _patch_of_cells(tables, 3)
+    sizes = _one_turn_sizes(tables, [two, three])
+    # Every special spent: each turn draws its card whole or passes.
+    assert _counts(E._sums(int(tables.params[K.P_SPECIALS]), np.array([1, 1, 1, 1]), 2, sizes, 0)) == [0, 2, 3, 5]
+    # Turn 1 already used in the search: only the domino is left.
+    assert _counts(E._sums(int(tables.params[K.P_SPECIALS]), np.array([1, 1, 1, 1]), 2, sizes, 0b10)) == [0, 2]
+    # SINGLE open (AGAIN spent): one more cell on top of any count.
+    assert _counts(E._sums(int(tables.params[K.P_SPECIALS]), np.array([1, 0, 1, 1]), 2, sizes, 0)) == [0, 1, 2, 3, 4, 5, 6]
+    # CUT open: a piece of either card, one or two cells, counts too.
+    assert 1 in _counts(E._sums(int(tables.params[K.P_SPECIALS]), np.array([1, 1, 0, 1]), 2, sizes, 0))
+    # A neighbour's card only while NEIGHBOUR is open.
+    six = _patch_of_cells(tables, 6)
+    sizes = _one_turn_sizes(tables, [two], nb=[six])
+    assert 6 not in _counts(E._sums(int(tables.params[K.P_SPECIALS]), np.array([1, 1, 1, 1]), 1, sizes, 0))
+    assert 6 in _counts(E._sums(int(tables.params[K.P_SPECIALS]), np.array([0, 1, 1, 1]), 1, sizes, 0))
+
+
+def test_a_sheet_whose_empty_cells_no_choice_of_cards_adds_up_to_is_refused_at_once(tables):
+    # Five empty cells in a row and two dominoes with every special spent: 2 + 2 falls one
+    # short, so no cover exists, and the search knows it before trying a placement.
+    domino = _patch_of_cells(tables, 2)
+    board = _full(tables)
+    board[0] &= ~np.int64(0b11111)
+    assert not _search(tables, board, [domino, domino], used=(1, 1, 1, 1))[0]
+    # With SINGLE open the count adds up and the cover is found.
+    found, work = _search(tables, board, [domino, domino], used=(1, 0, 1, 1))
+    assert found and (work == _full(tables)).all()
+
+
+def test_a_walled_off_region_that_no_card_fits_is_refused_even_when_the_count_adds_up(tables):
+    # Two empty regions: cells 0-1 (two cells) and cells 3-5 (three cells, walled off by cell 2),
+    # and one 5-cell card: 5 cells in all, but no card lies in both regions at once.
+    five = _patch_of_cells(tables, 5)
+    board = _full(tables)
+    board[0] &= ~np.int64(0b111011)
+    reach = E._sums(int(tables.params[K.P_SPECIALS]), np.array([1, 1, 1, 1]), 1, _one_turn_sizes(tables, [five]), 0)
+    assert 5 in _counts(reach)
+    scratch = np.empty(27, dtype=np.int64)
+    assert not E._regions_ok(board, _full(tables), 9, 9, reach, scratch)
+    assert not _search(tables, board, [five], used=(1, 1, 1, 1))[0]
+    # A domino and a straight 3-cell card each fill one region: the regions are fine.
+    two, three = _patch_of_cells(tables, 2), _patch_of_cells(tables, 3)
+    reach = E._sums(int(tables.params[K.P_SPECIALS]), np.array([1, 1, 1, 1]), 2, _one_turn_sizes(tables, [two, three]), 0)
+    assert E._regions_ok(board, _full(tables), 9, 9, reach, scratch)
+
+
+@pytest.mark.parametrize("seed,turn,short", [(3, 1, False), (3, 3, False), (4, 2, False), (7, 3, True)])
+def test_the_ceiling_of_a_sequence_is_never_below_its_value(tables, seed, turn, short):
+    st, occ = _play_to(tables, seed, K.PH_TURN, 2, turn=turn)
+    weight, n_turns, opt_patch, opt_nb, opt_count = E._sequences(tables, st)
+    board = occ[0].copy()
+    used = np.array([st[st[K.S_USED_AT] + s] for s in range(4)], dtype=np.int64)
+    targets, points, whole, n = E._targets(tables, board)
+    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    turns = opt_count.shape[1]
+    scratch = [np.empty(turns, dtype=np.int64) for _ in range(3)]
+    stack = (np.empty((E.MAX_DEPTH, E.MAX_MOVES, 5), dtype=np.int64), np.empty(E.MAX_DEPTH, dtype=np.int64),
+             np.empty(E.MAX_DEPTH, dtype=np.int64))
+    below = 0
+    for s in range(weight.shape[0]):
+        value = E._sequence_value(tables, board, used, targets, points, whole, n, n_turns[s], opt_patch[s], opt_nb[s],
+                                  opt_count[s], cells, np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64),
+                                  *scratch, np.zeros(1, dtype=np.int64), np.empty(9, dtype=np.int64), *stack)
+        sizes = np.zeros((turns, 4), dtype=np.int64)
+        E._size_sets(tables, n_turns[s], opt_patch[s], opt_nb[s], opt_count[s], sizes)
+        top = np.zeros(turns, dtype=np.int64)
+        top_nb = np.zeros(turns, dtype=np.int64)
+        for t in range(n_turns[s]):
+            for j in range(opt_count[s, t]):
+                c = cells[opt_patch[s, t, j]]
+                top_nb[t] = max(top_nb[t], c)
+                if opt_nb[s, t, j] == 0:
+                    top[t] = max(top[t], c)
+        ceiling = E._sequence_ceiling(tables, board, used, targets, points, whole, n, n_turns[s], top, top_nb, sizes,
+                                      np.empty(9, dtype=np.int64))
+        assert ceiling >= value
+        below += ceiling < points[0]
+    # In the last position some sequence's cards cannot add up to the sheet's empty cells: its
+    # ceiling is below a full sheet, so a drawing can be dropped before its cover search.
+    assert (below > 0) == short
