@@ -103,3 +103,72 @@ def test_hint_in_the_last_round_gives_the_chance_of_a_full_sheet():
     assert text.splitlines()[0] == f"hint for player 1: {BOT.choose(game, rng)}"
     # The one-ply prices of the first rounds do not speak for the last round's search.
     assert "value it puts on keeping" not in text
+
+
+def _expert_to(seed, rnd, turn):
+    """A seeded solo game played by the expert to turn `turn` of round `rnd` (kernel state)."""
+    from toolkit.bots.doodle.expert import choose_expert
+    from toolkit.bots.doodle.greedy import greedy_tables
+
+    tables = K.build_tables(EDITION)
+    st, occ = K.new_state(tables, 1, K.game_rng_words([seed])[0])
+    act = np.zeros(K.NA, dtype=np.int64)
+    while not (st[K.S_PHASE] == K.PH_TURN and st[K.S_ROUND] == rnd and st[K.S_TURN] == turn):
+        choose_expert(tables, greedy_tables(tables), st, occ, np.zeros(4, dtype=np.int64), act)
+        K.apply_action(tables, st, occ, act)
+    return tables, st, occ
+
+
+def _rolls(tables, st, i, turns):
+    """The die rolls rollout i sees: the kernel's generator as _rollout_state seeds it."""
+    from toolkit.bots.doodle.expert import _rollout_state
+    from toolkit.games.rng import randbelow
+
+    copy = st.copy()
+    _rollout_state(i, copy)
+    words = copy[K.S_RNG:K.S_RNG + 4]
+    return [int(tables.die[randbelow(words, tables.die.shape[0])]) for _ in range(turns)]
+
+
+def test_rollout_i_sees_the_same_rolls_from_any_state_and_the_rollouts_cover_every_face():
+    tables, st, _ = _expert_to(3, 0, 1)
+    _, other, _ = _expert_to(4, 1, 2)
+    assert _rolls(tables, st, 5, 6) == _rolls(tables, other, 5, 6)
+    firsts = [_rolls(tables, st, i, 1)[0] for i in range(64)]
+    assert sorted(set(firsts)) == [1, 2, 3]
+    # Not one sequence over and over: the 64 rollouts see many different sequences of 4 rolls.
+    assert len({tuple(_rolls(tables, st, i, 4)) for i in range(64)}) > 30
+
+
+def test_rollouts_pick_the_drawing_that_completes_the_coming_rectangle():
+    # Round 1, turn 4: one draw left after this one. The sheet is a full 5x5 corner square but
+    # for one placement of the token card's shape: drawing it there scores 25 at the scoring.
+    from toolkit.bots.doodle.expert import (EXPERT_WEIGHTS, ROLLOUT_WEIGHTS, choose_rollouts)
+    from toolkit.bots.doodle.greedy import greedy_tables
+
+    tables, st, occ = _expert_to(5, 0, 4)
+    shape = tables.patch_shape[st[st[K.S_CIRCLE_AT] + st[K.S_CUR]]]
+    corner = np.zeros_like(occ[0])
+    for r in range(5):
+        for c in range(5):
+            corner[(r * 9 + c) >> 6] |= np.int64(1) << ((r * 9 + c) & 63)
+    g = next(g for g in range(tables.shape_first[shape], tables.shape_first[shape] + tables.shape_count[shape])
+             if ((tables.place_masks[g] & ~corner) == 0).all())
+    occ[0] = corner & ~tables.place_masks[g]
+    act = np.zeros(K.NA, dtype=np.int64)
+    info = np.zeros(4)
+    choose_rollouts(tables, greedy_tables(tables), st, occ, act, EXPERT_WEIGHTS, ROLLOUT_WEIGHTS, 8, 16, info)
+    assert K.check_action(tables, st, occ, act) == K.R_OK
+    assert act[K.A_KIND] == K.K_DRAW and ((occ[0] | tables.place_masks[act[K.A_PLACE]]) & corner == corner).all()
+    assert info[2] == 8 and info[3] == 16 and info[0] >= info[1]
+
+
+def test_hint_in_the_first_rounds_reports_the_rollouts():
+    game = DoodleGame(EDITION, 13, 1)
+    rng = np.zeros(4, dtype=np.int64)
+    while not (game.phase == "turn" and game.round == 0):
+        game.apply(BOT.choose(game, rng))
+    text = BOT.explain(game)
+    line = next(row for row in text.splitlines() if row.startswith("this round: the "))
+    assert "were each played out over the same 64 seeded rolls" in line and "this one averages " in line
+    assert text.splitlines()[0] == f"hint for player 1: {BOT.choose(game, rng)}"
