@@ -128,7 +128,7 @@ for _entry in (
     BotEntry("automa", Family.TIME_TRACK, AUTOMA, summary="the official solo opponent (Automa editions)"),
     BotEntry("random", Family.DOODLE, RANDOM, summary="uniform over the legal actions"),
     BotEntry("greedy", Family.DOODLE, GREEDY, summary="fast: packing pre-filter, one-card look-ahead"),
-    BotEntry("expert", Family.DOODLE, EXPERT, summary="strong: rollouts to each scoring, exact last-round search"),
+    BotEntry("expert", Family.DOODLE, EXPERT, summary="strong: two-turn expectimax over the die"),
 ):
     register(_entry)
 

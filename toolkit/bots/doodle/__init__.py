@@ -3,8 +3,7 @@ their Bot wrappers for validated games.
 
 - `greedy` (toolkit.bots.doodle.greedy): the fast tier, a packing pre-filter, one ply and a
   one-card look-ahead.
-- `expert` (toolkit.bots.doodle.expert): the strong tier, rollouts to each scoring over seeded
-  die rolls in the first rounds, an exact cover search over every die sequence in the last.
+- `expert` (toolkit.bots.doodle.expert): the strong tier, a two-turn expectimax over the die.
 - `loop` (toolkit.bots.doodle.loop): `play_doodle`, the one compiled Doodle turn loop the
   simulator and the tests run.
 

@@ -1,16 +1,13 @@
-"""The `expert` Doodle bot, the strong tier: rollouts to each scoring in the first rounds, an
-exact search over every die sequence in the last.
+"""The `expert` Doodle bot, the strong tier: a two-turn expectimax in the first rounds, an exact
+search over every die sequence in the last.
 
 Rounds before the last: it shortlists and evaluates drawings as the fast tier does
-(toolkit.bots.doodle.greedy), with a wider shortlist, and plays the best eight (passing among
-them) out to the round's scoring: 64 times each, over the same 64 seeded sequences of die rolls
-(so the drawings are compared on the same futures), the rest of the round drawn by the one-ply
-chooser with the expert's evaluation. Each rollout is valued at the scoring by that evaluation
-as at a round's last draw: the rectangle the scoring gets, what the sheet promises the last
-scoring, shaded cells, roughness and small holes, less the special actions the rollout spent.
-The mean decides. A rollout draws what the real player would see (the circle is open within a
-round; only the die is unknown), and it cannot plan for rolls it has not seen, so its values are
-not optimistic. The special actions are priced as in the fast tier (a price that falls as the
+(toolkit.bots.doodle.greedy), with a wider shortlist, and re-ranks the best six by an expectimax
+over the die: for each face, the best few drawings of the card that face brings (and passing) are
+valued by the expected best drawing of the card after it, over the faces again, on the circle that
+card leaves behind. Within a round the circle is open information, so the search sees exactly the
+cards the die can bring; its leaves are the evaluation's view of the coming scoring and of the last
+scoring's rectangle. The special actions are priced as in the fast tier (a price that falls as the
 game runs out); SINGLE and the rectangle at each scoring likewise.
 
 The last round (toolkit.bots.doodle.endgame): every card still to come is in the circle, so each
@@ -21,8 +18,8 @@ generator is never drawn from.
 
 `choose_expert(tables, aux, st, occ, bot_rng, act)` is the compiled chooser the turn loop runs;
 `DoodleExpertBot` puts it behind the Bot protocol and adds `explain(game)`, the text of the play
-prompt's `hint`: what it would do, the best rectangle now, what the rollouts or the last round's
-search expect of it, and what it makes of each special action still open this step.
+prompt's `hint`: what it would do, the best rectangle now, and what it makes of each special
+action still open this step.
 """
 from __future__ import annotations
 
@@ -37,10 +34,11 @@ from toolkit.bots.doodle.greedy import (
     G_HOLE4,
     G_ISOLATED,
     G_LOOKAHEAD,
+    G_MARGIN,
     G_PAIRED,
-    G_PRICE_AGAIN,
-    G_PRICE_CUT,
-    G_PRICE_NEIGHBOUR,
+    G_NEXT_SHORTLIST,
+    G_PLIES,
+    G_SECOND_PLY,
     G_SHORTLIST,
     G_SPECIAL,
     G_SPECIAL_HORIZON,
@@ -53,8 +51,6 @@ from toolkit.bots.doodle.greedy import (
     _turns_left_in_round,
     choose_greedy_weighted,
     greedy_tables,
-    put_choice,
-    shortlist,
 )
 from toolkit.errors import UsageError
 from toolkit.games.doodle.kernel import (
@@ -74,25 +70,15 @@ from toolkit.games.doodle.kernel import (
     PH_FREE,
     PH_OVER,
     PH_SCORE,
-    PH_START,
     PH_TURN,
     S_PHASE,
-    S_RNG,
     S_ROUND,
     S_SEAT,
-    S_USED_AT,
-    SP_AGAIN,
-    SP_CUT,
-    SP_NEIGHBOUR,
     SP_SINGLE,
-    apply_action,
     best_rectangle,
-    game_rng_words,
-    put_action,
     list_actions,
     special_mode,
 )
-from toolkit.games.rng import derive_seed
 from toolkit.geometry.board import rectangle_score
 from toolkit.jit import njit
 from toolkit.specs.models import Edition, Family
@@ -114,155 +100,17 @@ def _expert_weights() -> np.ndarray:
     # the last round, where the real search needs them more than the exact cover does).
     weights = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 6.0, 10.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0,
                         1.0, 1.0, 3.0, 0.0, 1.0, 1.0, 2.0, 4.0, 6.0, 3.0, 2.0])
-    # The rollouts (choose_rollouts) take the place of the fast tier's look-ahead: none here.
     weights[G_SHORTLIST] = 24
-    weights[G_LOOKAHEAD] = 0
+    weights[G_LOOKAHEAD] = 6
+    weights[G_MARGIN] = 1e9
+    weights[G_PLIES] = 2
+    weights[G_SECOND_PLY] = 3
+    weights[G_NEXT_SHORTLIST] = 10
     return weights
 
 
 EXPERT_WEIGHTS = _expert_weights()
-"""The first two rounds' weights: the fast tier's evaluation with a wider shortlist, which the
-rollouts then rank."""
-
-ROLLOUT_CANDIDATES = 8
-"""Drawings of a step played out (the best by the one-ply evaluation, passing among them)."""
-ROLLOUTS = 64
-"""Rollouts per drawing. On 200 seeded games (rounds 1 and 2), 8 drawings x 64 rollouts scored
-1.7 points more in those rounds than the two-turn expectimax it replaced, with as many special
-actions kept for the last round, at 0.5 s a game; 12 x 128 gained no more at three times that."""
-ROLLOUT_SEED = 2024
-
-
-def _rollout_weights() -> np.ndarray:
-    # The rollouts' own draws: the expert's evaluation, one ply over a shorter shortlist (fast).
-    weights = EXPERT_WEIGHTS.copy()
-    weights[G_SHORTLIST] = 12
-    return weights
-
-
-ROLLOUT_WEIGHTS = _rollout_weights()
-ROLLOUT_WORDS = game_rng_words([derive_seed(ROLLOUT_SEED, i) for i in range(ROLLOUTS)])
-"""Generator words of the rollouts' die rolls, seeded as games are: rollout i of every step
-sees the same rolls, so the drawings of a step are compared on the same futures."""
-
-
-@njit(cache=True)
-def _rollout_state(i, st):
-    """Seed the chance words of a copied state for rollout i: the same i, the same die rolls,
-    whatever the state (ROLLOUT_WORDS)."""
-    for w in range(4):
-        st[S_RNG + w] = ROLLOUT_WORDS[i % ROLLOUT_WORDS.shape[0], w]
-
-
-@njit(cache=True)
-def _boxes(st, k):
-    """The special-action boxes seat k has crossed off, as bits (NEIGHBOUR, SINGLE, CUT, AGAIN)."""
-    bits = 0
-    for s in range(4):
-        if st[st[S_USED_AT] + 4 * k + s] > 0:
-            bits |= 1 << s
-    return bits
-
-
-@njit(cache=True)
-def _rollout(tables, aux, st, occ, act, i, later, price, gw, roll_gw, rows, pre, bot_rng, scratch_act):
-    """One rollout of this step's action act: seed the die for rollout i, play the rest of the
-    round with the one-ply chooser (the other seats pass), and value the sheet at the scoring
-    as the evaluation does at a round's last draw, less the special actions the rollout spent."""
-    params = tables.params
-    width = params[P_WIDTH]
-    height = params[P_HEIGHT]
-    k = st[S_SEAT]
-    s2 = st.copy()
-    o2 = occ.copy()
-    # Seeded before the drawing: the step may end with it, and the next roll must come from the
-    # rollout's words, never from the game's own generator (that would foresee the real roll).
-    _rollout_state(i, s2)
-    apply_action(tables, s2, o2, act)
-    before = _boxes(s2, k)
-    while s2[S_PHASE] == PH_TURN or s2[S_PHASE] == PH_START:
-        if s2[S_SEAT] == k or s2[S_PHASE] == PH_START:
-            choose_greedy_weighted(tables, aux, s2, o2, bot_rng, scratch_act, roll_gw)
-        else:
-            put_action(scratch_act.reshape(1, NA), 0, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
-        apply_action(tables, s2, o2, scratch_act)
-    spent = _boxes(s2, k) & ~before
-    _rows_of(o2[k], width, height, rows)
-    spare = 1 if special_mode(params, s2, k, SP_SINGLE) != 0 else 0
-    value = _evaluate(rows, width, height, pre, 0, later, spare, gw)
-    if (spent >> SP_NEIGHBOUR) & 1:
-        value -= price * gw[G_PRICE_NEIGHBOUR]
-    if (spent >> SP_CUT) & 1:
-        value -= price * gw[G_PRICE_CUT]
-    if (spent >> SP_AGAIN) & 1:
-        value -= price * gw[G_PRICE_AGAIN]
-    return value
-
-
-@njit(cache=True)
-def choose_rollouts(tables, aux, st, occ, act, gw, roll_gw, candidates, rollouts, info):
-    """A rolled turn (or the start) of a round before the last: the best `candidates` drawings
-    of the one-ply shortlist (passing among them) are each played out `rollouts` times to the
-    round's scoring over the same seeded die rolls, and the best mean wins (the first on ties).
-    Writes into info (float64[4]): the chosen drawing's mean, the runner-up's (-1e18: none),
-    the drawings played out and the rollouts each."""
-    params = tables.params
-    width = params[P_WIDTH]
-    height = params[P_HEIGHT]
-    src, nsrc, cand, places, values, costs, best_j = shortlist(tables, aux, st, occ, gw)
-    turns_left = _turns_left_in_round(params, st)
-    game_left = _turns_left_in_game(params, st)
-    later = game_left - turns_left
-    price = gw[G_SPECIAL] * min(1.0, game_left / gw[G_SPECIAL_HORIZON]) if game_left > 2 else 0.25
-    count = values.shape[0]
-    chosen = np.zeros(count, dtype=np.bool_)
-    rows = np.empty(height, dtype=np.int64)
-    pre = np.empty((height + 1, width + 1), dtype=np.int64)
-    bot_rng = np.zeros(4, dtype=np.int64)
-    row = np.zeros(NA, dtype=np.int64)
-    scratch_act = np.zeros(NA, dtype=np.int64)
-    best_total = -1e18
-    second = -1e18
-    result = best_j
-    played = 0
-    for _ in range(min(candidates, count)):
-        top = -1
-        for j in range(count):
-            if not chosen[j] and values[j] > -1e17 and (top < 0 or values[j] > values[top]):
-                top = j
-        if top < 0:
-            break
-        chosen[top] = True
-        put_choice(tables, st, src, nsrc, cand, places, top, row)
-        total = 0.0
-        for i in range(rollouts):
-            total += _rollout(tables, aux, st, occ, row, i, later, price, gw, roll_gw, rows, pre, bot_rng,
-                              scratch_act)
-        total = total / rollouts - costs[top]
-        played += 1
-        if total > best_total or (total == best_total and top < result):
-            second = best_total
-            best_total = total
-            result = top
-        elif total > second:
-            second = total
-    put_choice(tables, st, src, nsrc, cand, places, result, act)
-    info[0] = best_total
-    info[1] = second
-    info[2] = played
-    info[3] = rollouts
-
-
-@njit(cache=True)
-def _rolls_out(params, st):
-    """True at a step the expert plays by rollouts: a drawing of a round before the last (or the
-    start) with more draws to come before the scoring."""
-    phase = st[S_PHASE]
-    if phase != PH_TURN and phase != PH_START:
-        return False
-    if phase == PH_TURN and st[S_ROUND] == params[P_ROUNDS] - 1:
-        return False
-    return ROLLOUTS > 0 and _turns_left_in_round(params, st) > 0
+"""The first two rounds' weights: the fast tier's evaluation with the wider, two-turn search."""
 
 
 @njit(cache=True)
@@ -271,9 +119,6 @@ def choose_expert(tables, aux, st, occ, bot_rng, act):
     phase = st[S_PHASE]
     if st[S_ROUND] == tables.params[P_ROUNDS] - 1 and (phase == PH_TURN or phase == PH_FREE):
         choose_endgame(tables, aux, st, occ, act, np.zeros(3))
-    elif _rolls_out(tables.params, st):
-        choose_rollouts(tables, aux, st, occ, act, EXPERT_WEIGHTS, ROLLOUT_WEIGHTS, ROLLOUT_CANDIDATES, ROLLOUTS,
-                        np.zeros(4))
     else:
         choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, EXPERT_WEIGHTS)
 
@@ -327,7 +172,7 @@ def step_values(tables, st, occ, gw, out):
 
 
 class DoodleExpertBot:
-    """Deterministic strong Doodle player: rollouts to each scoring, then an exact last-round search."""
+    """Deterministic strong Doodle player: a two-turn expectimax, then an exact last-round search."""
 
     name = "expert"
     game_options: dict[str, Any] = {}
@@ -370,15 +215,6 @@ class DoodleExpertBot:
                 lines.append(f"special actions still open: {', '.join(open_specials)}; the search spends them"
                              " within each sequence of rolls where they help, SINGLE last")
             return "\n".join(lines)
-        if _rolls_out(tables.params, st):
-            info = np.zeros(4)
-            choose_rollouts(tables, greedy_tables(tables), st, occ, np.zeros(NA, dtype=np.int64), EXPERT_WEIGHTS,
-                            ROLLOUT_WEIGHTS, ROLLOUT_CANDIDATES, ROLLOUTS, info)
-            runner_up = f"; the next best of them {info[1]:.1f}" if info[1] > -1e17 else ""
-            lines.append(f"this round: the {int(info[2])} most promising drawings were each played out over the same"
-                         f" {int(info[3])} seeded rolls of the draws left before the scoring; valued there (the"
-                         " rectangle it scores, what the sheet promises later rounds, holes, special actions spent),"
-                         f" this one averages {info[0]:.1f}{runner_up}")
         if act[A_KIND] == K_DRAW or act[A_KIND] == K_START:
             now = _hole_counts(tables, occ[seat])
             after = _hole_counts(tables, occ[seat] | tables.place_masks[act[A_PLACE]])
