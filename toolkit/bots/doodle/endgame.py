@@ -141,112 +141,6 @@ def _bound(specials, used, n_turns, opt_max, opt_max_nb, turns_used):
     return cells
 
 
-@njit(cache=True)
-def _size_sets(tables, n_turns, opt_patch, opt_nb, opt_count, sizes):
-    """Per turn, the cell counts its cards can shade, as bit sets (bit n: n cells): sizes[t, 0]
-    the token card whole, [t, 1] a neighbour whole, [t, 2] / [t, 3] a piece of a cut of either."""
-    for t in range(n_turns):
-        for c in range(4):
-            sizes[t, c] = 0
-        for j in range(opt_count[t]):
-            patch = opt_patch[t, j]
-            side = 1 if opt_nb[t, j] else 0
-            sizes[t, side] |= 1 << _shape_cells(tables, tables.patch_shape[patch])
-            for c in range(tables.cut_count[patch]):
-                for piece in range(2):
-                    sizes[t, 2 + side] |= 1 << _shape_cells(tables, tables.cut_piece[patch, c, piece])
-
-
-@njit(cache=True)
-def _shape_cells(tables, shape):
-    g = tables.shape_first[shape]
-    cells = popcount(tables.place_masks[g, 0])
-    if tables.params[P_WORDS] > 1:
-        cells += popcount(tables.place_masks[g, 1])
-    return cells
-
-
-@njit(cache=True)
-def _sums(specials, used, n_turns, sizes, turns_used):
-    """The cell counts the unused turns and SINGLE can shade together, as a bit set of counts
-    under 63 (each turn draws one of its cards or passes; a special action counts as open on
-    every turn, so the set holds every count the rules allow and maybe more)."""
-    nb = _mode(specials, used, SP_NEIGHBOUR) != 0
-    cut = _mode(specials, used, SP_CUT) != 0
-    reach = 1
-    for t in range(n_turns):
-        if (turns_used >> t) & 1:
-            continue
-        offer = sizes[t, 0]
-        if nb:
-            offer |= sizes[t, 1]
-        if cut:
-            offer |= sizes[t, 2]
-            if nb:
-                offer |= sizes[t, 3]
-        grown = reach
-        while offer != 0:
-            low = offer & -offer
-            grown |= reach << popcount(low - 1)
-            offer ^= low
-        reach = grown & 0x7FFFFFFFFFFFFFFF
-    for _ in range(_singles_left(specials, used)):
-        reach = (reach | (reach << 1)) & 0x7FFFFFFFFFFFFFFF
-    return reach
-
-
-@njit(cache=True)
-def _regions_ok(board, target, width, height, reach, scratch):
-    """False when some connected region of empty cells holding empty cells of target cannot be
-    filled: the cards that cover its target cells lie inside it, so their cells must add up to
-    at least those and at most the region (one count of reach, the _sums bit set, in between).
-    scratch: int64[3 * height]."""
-    full = (1 << width) - 1
-    for r in range(height):
-        scratch[r] = ~row_bits(board, r, width) & full
-        scratch[height + r] = row_bits(target, r, width) & scratch[r]
-    for r in range(height):
-        while scratch[height + r] != 0:
-            # Grow the region of the first empty target cell left, row by row.
-            for i in range(height):
-                scratch[2 * height + i] = 0
-            seed = scratch[height + r]
-            scratch[2 * height + r] = seed & -seed
-            grew = True
-            while grew:
-                grew = False
-                for i in range(height):
-                    comp = scratch[2 * height + i]
-                    near = comp | (comp << 1) | (comp >> 1)
-                    if i > 0:
-                        near |= scratch[2 * height + i - 1]
-                    if i < height - 1:
-                        near |= scratch[2 * height + i + 1]
-                    near &= scratch[i]
-                    # Spread along the row within the empty run.
-                    while True:
-                        wider = (near | (near << 1) | (near >> 1)) & scratch[i]
-                        if wider == near:
-                            break
-                        near = wider
-                    if near != comp:
-                        scratch[2 * height + i] = near
-                        grew = True
-            cells = 0
-            holes = 0
-            for i in range(height):
-                comp = scratch[2 * height + i]
-                cells += popcount(comp)
-                holes += popcount(comp & scratch[height + i])
-                scratch[height + i] &= ~comp
-                scratch[i] &= ~comp
-            if holes < 63:
-                span = min(cells, 62) - holes + 1
-                if (reach >> holes) & ((1 << span) - 1) == 0:
-                    return False
-    return True
-
-
 MAX_MOVES = 1024
 """Moves generated at one node of the cover search at most (far more than a 9x9 sheet needs)."""
 MAX_DEPTH = 16
@@ -255,7 +149,7 @@ MAX_DEPTH = 16
 
 @njit(cache=True)
 def _moves(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb, same_as, used,
-           turns_used, sizes, scratch, out):
+           turns_used, out):
     """The moves that shade the first empty cell of target (rows of out: turn or -1 for SINGLE,
     placement row or cell, NEIGHBOUR mode, CUT mode, SINGLE mode); returns how many, 0 when the
     unused turns cannot shade the target's empty cells or nothing fits."""
@@ -266,16 +160,7 @@ def _moves(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, 
     specials = params[P_SPECIALS]
     masks = tables.place_masks
     cell = _first_hole(target, board, words)
-    holes = _holes(target, board, words)
-    if holes > _bound(specials, used, n_turns, opt_max, opt_max_nb, turns_used):
-        return 0
-    # On the whole sheet no card may overhang the target, so the turns must shade exactly its
-    # empty cells: when no choice of cards adds up to that count, no cover lies below this node.
-    reach = _sums(specials, used, n_turns, sizes, turns_used)
-    if whole and holes < 63 and not (reach >> holes) & 1:
-        return 0
-    # Likewise each walled-off region of empty cells on its own.
-    if not _regions_ok(board, target, width, height, reach, scratch):
+    if _holes(target, board, words) > _bound(specials, used, n_turns, opt_max, opt_max_nb, turns_used):
         return 0
     cr = cell // width
     cc = cell % width
@@ -372,13 +257,10 @@ def _cover(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, 
     words = tables.params[P_WORDS]
     if _first_hole(target, board, words) < 0:
         return True
-    sizes = np.empty((max(n_turns, 1), 4), dtype=np.int64)
-    _size_sets(tables, n_turns, opt_patch, opt_nb, opt_count, sizes)
-    scratch = np.empty(3 * tables.params[P_HEIGHT], dtype=np.int64)
     turns_used = 0
     d = 0
     n_moves[0] = _moves(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb,
-                        same_as, used, turns_used, sizes, scratch, moves[0])
+                        same_as, used, turns_used, moves[0])
     at[0] = 0
     while True:
         if at[d] > 0:
@@ -399,7 +281,7 @@ def _cover(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, 
         d += 1
         at[d] = 0
         n_moves[d] = _moves(tables, board, target, whole, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb,
-                            same_as, used, turns_used, sizes, scratch, moves[d])
+                            same_as, used, turns_used, moves[d])
 
 
 @njit(cache=True)
@@ -654,35 +536,6 @@ def _sequence_value(tables, board, used, targets, points, whole, n_targets, n_tu
 
 
 @njit(cache=True)
-def _sequence_ceiling(tables, board, used, targets, points, whole, n_targets, n_turns, opt_max, opt_max_nb, sizes,
-                      rows):
-    """At least _sequence_value: the rectangle now, or the largest target whose empty cells the
-    sequence's turns could shade (by count, and exactly on the whole sheet), at its full points."""
-    params = tables.params
-    width = params[P_WIDTH]
-    height = params[P_HEIGHT]
-    words = params[P_WORDS]
-    specials = params[P_SPECIALS]
-    filled = 0
-    for x in range(words):
-        filled += popcount(board[x])
-    for r in range(height):
-        rows[r] = row_bits(board, r, width)
-    best = best_in_rows(rows, width, height)[0] - params[P_PENALTY] * max(
-        0, width * height - filled - _singles_left(specials, used))
-    for q in range(n_targets):
-        if points[q] <= best:
-            break
-        holes = _holes(targets[q], board, words)
-        if holes > _bound(specials, used, n_turns, opt_max, opt_max_nb, 0):
-            continue
-        if whole[q] != 0 and holes < 63 and not (_sums(specials, used, n_turns, sizes, 0) >> holes) & 1:
-            continue
-        return points[q]
-    return best
-
-
-@njit(cache=True)
 def _step_options(st, opt_patch, opt_nb):
     """This step's cards, as one turn of the cover search: the token card and its two neighbours
     (NEIGHBOUR), or every card of the free choice. Returns how many."""
@@ -894,30 +747,9 @@ def choose_endgame(tables, aux, st, occ, act, info):
         if not known:
             planned[n_planned] = found
             n_planned += 1
-    # The planned drawings are valued first: some sequence's full sheet goes through each, so the
-    # best is usually among them and the rest are cut off early. Ties still go to the first in
-    # the order passing, snug drawings, planned drawings (rank).
-    seq_sizes = np.empty((weight.shape[0], turns, 4), dtype=np.int64)
-    seq_max = np.zeros((weight.shape[0], turns), dtype=np.int64)
-    seq_max_nb = np.zeros((weight.shape[0], turns), dtype=np.int64)
-    for s in range(weight.shape[0]):
-        _size_sets(tables, n_turns[s], opt_patch[s], opt_nb[s], opt_count[s], seq_sizes[s])
-        for t in range(n_turns[s]):
-            for j in range(opt_count[s, t]):
-                c = cells[opt_patch[s, t, j]]
-                if opt_nb[s, t, j] == 0 and c > seq_max[s, t]:
-                    seq_max[s, t] = c
-                if c > seq_max_nb[s, t]:
-                    seq_max_nb[s, t] = c
-    ceiling = np.empty(weight.shape[0] + 1)
     best_value = -1e18
     best_i = pass_i
-    best_rank = -1
-    for jj in range(size + n_planned + 1):
-        if jj < n_planned:
-            j = size + jj
-        else:
-            j = jj - n_planned - 1
+    for j in range(-1, size + n_planned):
         if j >= size:
             i = planned[j - size]
         elif j >= 0:
@@ -949,34 +781,24 @@ def choose_endgame(tables, aux, st, occ, act, info):
                 cand_used[SP_AGAIN] += 1
                 spent += 1
         targets, points, whole, n_targets = _targets(tables, board)
-        # What each sequence could give at most (the largest target whose empty cells its turns
-        # could shade), summed from the last: a drawing is dropped as soon as even that on every
-        # sequence left could not catch the best drawing so far.
-        ceiling[weight.shape[0]] = 0.0
-        for s in range(weight.shape[0] - 1, -1, -1):
-            ceiling[s] = ceiling[s + 1] + weight[s] * _sequence_ceiling(
-                tables, board, cand_used, targets, points, whole, n_targets, n_turns[s], seq_max[s], seq_max_nb[s],
-                seq_sizes[s], rows)
         total = 0.0
+        done = 0.0
         full = 0.0
-        if ceiling[0] >= best_value - 1.0:
-            for s in range(weight.shape[0]):
-                v = _sequence_value(
-                    tables, board, cand_used, targets, points, whole, n_targets, n_turns[s], opt_patch[s], opt_nb[s],
-                    opt_count[s], cells, work, work_used, same_as, opt_max, opt_max_nb, budget, rows, moves, n_moves,
-                    at)
-                total += weight[s] * v
-                if v == full_points:
-                    full += weight[s]
-                if total + ceiling[s + 1] < best_value - 1.0:
-                    break
-        else:
-            total = ceiling[0]
+        for s in range(weight.shape[0]):
+            v = _sequence_value(
+                tables, board, cand_used, targets, points, whole, n_targets, n_turns[s], opt_patch[s], opt_nb[s],
+                opt_count[s], cells, work, work_used, same_as, opt_max, opt_max_nb, budget, rows, moves, n_moves, at)
+            total += weight[s] * v
+            if v == full_points:
+                full += weight[s]
+            done += weight[s]
+            # Even full sheets on every sequence left could not catch the best drawing so far.
+            if total + (1.0 - done) * full_points < best_value - 1.0:
+                break
         value = total + 1e-3 * shaded - 1e-4 * spent
-        if value > best_value or (value == best_value and j < best_rank):
+        if value > best_value:
             best_value = value
             best_i = i
-            best_rank = j
             info[0] = total
             info[1] = full
             info[2] = weight.shape[0]
