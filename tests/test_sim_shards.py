@@ -159,6 +159,6 @@ def test_compiled_loops_equal_the_loops_run_as_plain_python(tmp_path):
 
 
 def test_a_doodle_expert_deal_is_a_shard_of_its_own():
-    # The expert spends about five seconds a game: a shard of more would run for minutes.
+    # The expert spends about 3.5 seconds a game: a shard of more would run for minutes.
     assert shard_size(1000, parse_bots("expert", load_edition("doodle"))) == 1
     assert shard_size(1000, parse_bots("greedy", load_edition("doodle"))) > 1

@@ -90,10 +90,10 @@ SHARD_COST = 4000
 MOVES_PER_SEAT = 21
 """Moves of one seat in a time-track game: a classic game lasts 42 plies on average with random,
 greedy and MCTS bots alike (Express is shorter)."""
-EXPERT_SEAT_SECONDS = 4.8
+EXPERT_SEAT_SECONDS = 3.5
 """One seat of a Doodle game played by the expert: its last-round search over every die sequence
-takes about 4.8 s of one core a game (benchmarks/bench_doodle_bots.py: 0.2 solo games per
-CPU-second), against milliseconds for every other bot."""
+takes about 3.5 s of one core a game (benchmarks/bench_doodle_bots.py: 1,000 solo games in 3,507
+CPU-seconds), against milliseconds for every other bot."""
 
 
 def _deal_cost(bots: tuple[BotSpec, ...]) -> int:
