@@ -10,7 +10,7 @@ from toolkit.sim import experiment
 from toolkit.sim.botspec import parse_bots
 from toolkit.bots.timetrack_loop import play_time_track
 from toolkit.sim.shards import deal_generators
-from toolkit.games.timetrack.results import time_track_outcomes
+from toolkit.families.timetrack.results import time_track_outcomes
 from toolkit.games.timetrack.tables import tables_for
 from toolkit.specs import load_edition
 

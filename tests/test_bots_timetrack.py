@@ -9,7 +9,7 @@ import pytest
 from toolkit.bots import make_bot
 from toolkit.bots import greedy, mcts, packing
 from toolkit.errors import UsageError
-from toolkit.games.base import engine_for
+from toolkit.families import engine_for
 from toolkit.games.rng import seed_state
 from toolkit.games.timetrack import kernel as k
 from toolkit.specs import load_edition

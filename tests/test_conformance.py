@@ -15,8 +15,8 @@ import pytest
 
 from toolkit.cli.game_cmds import BOT_RNG_SALT, setup_seats
 from toolkit.errors import UnknownEdition
-from toolkit.games import records
-from toolkit.games.base import engine_for
+from toolkit import records
+from toolkit.families import engine_for
 from toolkit.games.rng import seed_state
 from toolkit.specs import list_editions, list_variants, load_edition
 from toolkit.specs.models import Family

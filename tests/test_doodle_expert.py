@@ -84,7 +84,7 @@ def test_hint_at_the_prompt_names_the_move_the_rectangle_and_the_specials():
 
 def test_hint_for_an_edition_without_the_expert_says_so():
     from toolkit.cli.game_cmds import _hint_text
-    from toolkit.games.base import engine_for
+    from toolkit.families import engine_for
 
     classic = load_edition("classic")
     game = engine_for(classic).new_game(classic, 1)

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from toolkit.errors import IllegalAction, UsageError
-from toolkit.games.base import engine_for
+from toolkit.families import engine_for
 from toolkit.games.doodle import DoodleAction, DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.geometry.board import Board, mask_words, rectangle_score

@@ -129,7 +129,7 @@ def record(**changes) -> str:
 def embedded(**spec_changes) -> str:
     """A record that embeds its edition's spec (the current format), with the spec changed."""
     from toolkit.bots import make_bot
-    from toolkit.games import records
+    from toolkit import records
     from toolkit.games.rng import seed_state
     from toolkit.games.timetrack.game import TimeTrackGame
     from toolkit.specs import load_edition
@@ -591,7 +591,7 @@ def test_more_workers_than_cores_are_capped_with_a_note(tmp_path, monkeypatch):
 
 def test_record_and_spec_paths_name_only_spec_files(tmp_path):
     from toolkit.errors import RecordError
-    from toolkit.games import records
+    from toolkit import records
 
     secret = tmp_path / "secret.yaml.txt"
     secret.write_text("kind: edition\nname: TOP-SECRET-CONTENT\n")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from toolkit.bots import make_bot
 from toolkit.errors import NotationError, RecordError
-from toolkit.games import records
+from toolkit import records
 from toolkit.games.rng import seed_state
 from toolkit.games.timetrack.game import Advance, AutomaTurn, Buy, PlaceLeather, TimeTrackGame, parse_action
 from toolkit.specs import load_edition

@@ -2,7 +2,7 @@
 
 The commands work for both rules families through the Game protocol (toolkit.games.base):
 the engine comes from engine_for(edition), bots from toolkit.bots.make_bot, records from
-toolkit.games.records.
+toolkit.records.
 """
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ import typer
 from toolkit.bots import make_bot
 from toolkit.cli.options import MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.games import records
-from toolkit.games.base import engine_for
+from toolkit import records
+from toolkit.families import engine_for
 from toolkit.cli.notes import note_compile, note_compile_for
-from toolkit.games.family import family_of
+from toolkit.families import family_of
 from toolkit.games.text import draw_side_by_side
 from toolkit.geometry import Shape
 from toolkit.specs import load_edition

@@ -44,7 +44,7 @@ def note_compile(modules: list[str]) -> None:
 
 def note_compile_for(edition, simulate: bool = False) -> None:
     """The note for a command that plays `edition` (with the simulator's turn loop if `simulate`)."""
-    from toolkit.games.family import family_of
+    from toolkit.families import family_of
 
     family = family_of(edition)
     # The simulator calls only its turn loop from Python; the kernel compiles into it, and numba

@@ -89,7 +89,7 @@ def _write(out: Path, doc: dict, md: str, pdf: bytes) -> None:
 def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
     if bots is not None:
         return bots
-    from toolkit.games.family import family_of
+    from toolkit.families import family_of
     from toolkit.specs import load_edition
 
     edition = load_edition(edition_ref)

@@ -1,4 +1,4 @@
-"""The contract every rules engine fulfils, and the registry of engines by rules family.
+"""The contract every rules engine fulfils (the rules families in toolkit.families find their engine).
 
 Two levels:
 - `Game`: one validated game, action by action (CLI play, replay, records, tests). Every action is
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from toolkit.errors import UnknownEdition
 from toolkit.specs.models import Edition, Family
 
 # Per-game result arrays of the simulator's turn loop, time-track family (n = games, P = len(edition.all_patches())).
@@ -76,27 +75,3 @@ class Engine(Protocol):
     family: Family
 
     def new_game(self, edition: Edition, seed: int, players: int | None = None, **options: Any) -> Game: ...
-
-
-_ENGINES: dict[Family, Engine] = {}
-
-
-def register_engine(engine: Engine) -> Engine:
-    """Register the engine of a rules family (called once by each family's package)."""
-    _ENGINES[engine.family] = engine
-    return engine
-
-
-def engine_for(edition: Edition) -> Engine:
-    """The engine that plays `edition`."""
-    _load_builtin_engines()
-    try:
-        return _ENGINES[edition.family]
-    except KeyError:
-        raise UnknownEdition(f"no engine plays the rules family '{edition.family.value}'") from None
-
-
-def _load_builtin_engines() -> None:
-    # Imported lazily: the kernels compile (or load from cache) only when a game is needed.
-    import toolkit.games.doodle  # noqa: F401
-    import toolkit.games.timetrack  # noqa: F401

@@ -81,7 +81,7 @@ def par_score(edition: Edition, seed: int) -> tuple[int, str]:
     import numpy as np
 
     from toolkit.bots.registry import parse_bot
-    from toolkit.games.family import family_of
+    from toolkit.families import family_of
     from toolkit.games.rng import seed_state
 
     names = [par_bot()] + (["greedy"] if par_bot() != "greedy" else [])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from toolkit.bots.registry import (AUTOMA, DEFAULT_MCTS_ITERATIONS, EXPERT, GREEDY, KIND_NAMES,  # noqa: F401
                                    MAX_MCTS_ITERATIONS, MCTS, RANDOM, BotSpec, parse_bot,
                                    reproducibility, split_bots)
-from toolkit.games.family import Seating, family_of
+from toolkit.families import Seating, family_of
 from toolkit.specs.models import Edition
 
 

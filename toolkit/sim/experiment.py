@@ -18,7 +18,7 @@ from toolkit.games.rng import derive_seed
 from toolkit.sim import figures as fig
 from toolkit.sim.backends import run_shards
 from toolkit.bots.registry import BotSpec
-from toolkit.games.family import RulesFamily, Seating, family_of
+from toolkit.families import RulesFamily, Seating, family_of
 from toolkit.sim.botspec import seat_bots
 from toolkit.sim.shards import ShardResult, make_shards, merge_results
 from toolkit.specs import load_edition

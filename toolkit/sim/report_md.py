@@ -61,7 +61,7 @@ def _edition_lines(edition: dict) -> list[str]:
 
 
 def _family(family: str):
-    from toolkit.games.family import family_of
+    from toolkit.families import family_of
     from toolkit.specs.models import Family
 
     return family_of(Family(family))
@@ -79,7 +79,7 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _figures_markdown(figures: dict, family: str) -> list[str]:
-    from toolkit.games.family import ReportTable
+    from toolkit.reports.model import ReportTable
 
     out = ["### Summary", ""]
     out += _table(["figure", "value (95% interval)"], [list(r) for r in summary_rows(figures, family)])

@@ -164,7 +164,7 @@ def _edition_paragraph(d: _Doc, edition: dict) -> None:
 
 
 def _section(d: _Doc, section) -> None:
-    from toolkit.games.family import ReportTable
+    from toolkit.reports.model import ReportTable
 
     if isinstance(section, ReportTable):
         if section.intro:

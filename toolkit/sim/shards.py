@@ -21,7 +21,7 @@ import numpy as np
 
 from toolkit.games.rng import derive_seed, seed_state
 from toolkit.bots.registry import EXPERT, GREEDY, MCTS, RANDOM, BotSpec
-from toolkit.games.family import family_of
+from toolkit.families import family_of
 from toolkit.stats import Tally, pair_tally
 from toolkit.specs.models import Edition
 

@@ -678,6 +678,20 @@ def _check_unused_patch_keys(s: _Session, e: LDict, family: str, patches: LList)
                 s.add(loc.problem(path, f"`{key}` is not used by the {family} family ({why})"))
 
 
+def doodle_count_problems(circle: int, rounds: int, refill: int, turns: int, cards: int) -> list[tuple[str, str]]:
+    """(key, problem) of a Doodle deck too small for its rounds or a circle too small for its turns:
+    the one statement of these rules, for spec files and for editions edited by key."""
+    problems = []
+    needed = circle + refill * (rounds - 1)
+    if needed > cards:
+        problems.append(("rounds", f"{rounds} rounds need {needed} cards ({circle} + {rounds - 1} "
+                                   f"x {refill}) but the deck holds {cards}"))
+    if turns > circle:
+        problems.append(("turns_per_round", f"{turns} turns per round need at least {turns} cards in the "
+                                            f"circle, which holds {circle}"))
+    return problems
+
+
 def _check_doodle_counts(s: _Session, e: LDict, patches: LList) -> None:
     total = sum(p.get("copies", 1) for p in patches
                 if isinstance(p, LDict) and isinstance(p.get("copies", 1), int))
@@ -687,19 +701,16 @@ def _check_doodle_counts(s: _Session, e: LDict, patches: LList) -> None:
     turns = e.get("turns_per_round", 6)
     if not all(isinstance(v, int) for v in (circle, rounds, refill, turns)):
         return
-    needed = circle + refill * (rounds - 1)
-    if needed > total:
-        places = [_place(e, k) for k in ("rounds", "circle_size", "refill", "patches")]
-        if not any(places):
-            places = [(e.loc, "")]
-        loc, path = _latest(s, *places)
-        s.add(loc.problem(path, f"{rounds} rounds need {needed} cards ({circle} + {rounds - 1} "
-                                f"x {refill}) but the deck holds {total}"))
-    if turns > circle:
-        loc, path = _latest(s, _place(e, "turns_per_round"), _place(e, "circle_size"),
-                            (e.loc, "turns_per_round"))
-        s.add(loc.problem(path, f"{turns} turns per round need at least {turns} cards in the "
-                                f"circle, which holds {circle}"))
+    for key, problem in doodle_count_problems(circle, rounds, refill, turns, total):
+        if key == "rounds":
+            places = [_place(e, k) for k in ("rounds", "circle_size", "refill", "patches")]
+            if not any(places):
+                places = [(e.loc, "")]
+            loc, path = _latest(s, *places)
+        else:
+            loc, path = _latest(s, _place(e, "turns_per_round"), _place(e, "circle_size"),
+                                (e.loc, "turns_per_round"))
+        s.add(loc.problem(path, problem))
 
 
 # ----- models ------------------------------------------------------------------------------------

@@ -228,7 +228,7 @@ def run(request: PriceRequest, workers: int, scheduler: str | None,
 
 
 def summarise(request: PriceRequest, played: runner.Played) -> dict:
-    from toolkit.games.family import family_of
+    from toolkit.families import family_of
 
     reference = played.per_game[0]
     if int((reference.buy_seat >= 0).sum()):

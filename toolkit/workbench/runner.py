@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from toolkit.games.family import family_of
+from toolkit.families import family_of
 from toolkit.sim.backends import run_shards
 from toolkit.sim.botspec import BotSpec, games_per_deal
 from toolkit.sim.shards import ShardResult, deal_generators, merge_results, shard_size

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolkit.games.family import family_of
+from toolkit.families import family_of
 from toolkit.sim import figures as fig
 from toolkit.sim.botspec import BotSpec
 from toolkit.specs.models import Edition, Family

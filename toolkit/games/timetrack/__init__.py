@@ -1,10 +1,9 @@
 """The time-track rules family: classic, classic-revised, Christmas, anniversary (with Automa),
 Express and their variants. The compiled rules live in `kernel`, the edition tables in `tables`,
-the validated action-by-action game and its notation in `game`; importing this package registers
-the engine."""
-from toolkit.games.base import register_engine
+the validated action-by-action game and its notation in `game`;
+toolkit.families.timetrack registers the family that plays them."""
 from toolkit.games.timetrack.game import TimeTrackEngine, TimeTrackGame, parse_action
 
-ENGINE = register_engine(TimeTrackEngine())
+ENGINE = TimeTrackEngine()
 
 __all__ = ["ENGINE", "TimeTrackEngine", "TimeTrackGame", "parse_action"]

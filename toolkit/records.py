@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import toolkit
-from toolkit.games.family import family_of
+from toolkit.families import family_of
 from toolkit.errors import RecordError, ToolkitError, UsageError
 from toolkit.fileio import MAX_SEATS, atomic_write_text, read_record_text
-from toolkit.games.base import engine_for
+from toolkit.families import engine_for
 from toolkit.specs import load_edition
 from toolkit.specs.loader import edition_from_spec, spec_of
 from toolkit.specs.models import Edition

@@ -1,20 +1,49 @@
-"""The Doodle rules family as the rest of the toolkit sees it: one registered RulesFamily."""
+"""The Doodle rules family as the rest of the toolkit sees it: one registered RulesFamily and its
+capability record."""
 from __future__ import annotations
 
 import numpy as np
 
 from toolkit.errors import UsageError
-from toolkit.games.family import RulesFamily, Seating, register_family
-from toolkit.games.doodle import results
+from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, register_family
+from toolkit.families.doodle import results
 from toolkit.specs.models import Edition, Family
 from toolkit.games.text import draw_side_by_side
+
+INFO = FamilyInfo(
+    name=Family.DOODLE.value,
+    title="Doodle",
+    editions="doodle and its variants",
+    fixed_seats=None,
+    seat_rule="one sheet per player (one bot: the solo game); seat k is bot k in every game",
+    prices_patches=False,
+    head_to_head=False,
+    has_solo_opponent=False,
+    result_fields=("score", "empty", "round1", "round2", "round3"),
+    test_figures=("score",),
+    # The keys toolkit.games.doodle.kernel reads (Doodle's `empty_penalty` is not read yet).
+    sweepable=(
+        SweepKey("rounds", 1, 99, help="Doodle rounds"),
+        SweepKey("turns_per_round", 1, 99, help="Doodle turns per round"),
+        SweepKey("circle_size", 1, 99, help="Doodle cards face up at the start of a round"),
+        SweepKey("refill", 0, 99, help="Doodle cards added to the circle between rounds"),
+    ),
+    components=("sheet", "pad", "cards", "tokens", "rules", "kit", "challenge"),
+    kit_editions=("doodle",),
+    default_edition="doodle",
+    default_bots="random",
+    balance_bots="greedy",
+    strong_bot="expert",
+    hint_bot="expert",
+    action_example="draw",
+)
 
 
 class DoodleFamily(RulesFamily):
     family = Family.DOODLE
+    info = INFO
     kernel_modules = ("toolkit.games.doodle.kernel",)
     loop_modules = ("toolkit.bots.doodle.loop",)
-    action_example = "draw"
 
     def engine(self):
         from toolkit.games.doodle import ENGINE
@@ -77,6 +106,13 @@ class DoodleFamily(RulesFamily):
         from toolkit.games.doodle.kernel import build_tables
 
         build_tables(edition)
+
+    def check_edited(self, edition: Edition) -> str | None:
+        from toolkit.specs.loader import doodle_count_problems
+
+        problems = doodle_count_problems(edition.rules.circle_size, edition.rules.rounds, edition.rules.refill,
+                                         edition.rules.turns_per_round, sum(p.copies for p in edition.patches))
+        return problems[0][1] if problems else None
 
     def play(self, edition, bots, game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:
         from toolkit.bots.doodle.loop import play_doodle
