@@ -8,7 +8,6 @@ import pytest
 
 from toolkit.errors import UsageError
 from toolkit.specs import load_edition
-from toolkit.specs.models import Family
 from toolkit.workbench import ladder, price, setpath, sprt
 
 
@@ -56,7 +55,8 @@ def _sequential(stream: np.ndarray, p: sprt.SprtPlan, first: int = 50) -> tuple[
     return sprt.UNDECIDED, stream.size
 
 
-PLAN = sprt.plan("score", 2.0, 0.05, 0.05, Family.TIME_TRACK)
+CLASSIC, DOODLE = load_edition("classic"), load_edition("doodle")
+PLAN = sprt.plan("score", 2.0, 0.05, 0.05, CLASSIC)
 
 
 def test_gsprt_calls_a_shift_of_twice_delta_different_and_stops_early():
@@ -92,11 +92,11 @@ def test_llr_matches_the_normal_formula():
 
 
 @pytest.mark.parametrize("args, message", [
-    (("wins", None, 0.05, 0.05, Family.TIME_TRACK), "expected one of"),
-    (("margin", None, 0.05, 0.05, Family.DOODLE), "Doodle"),
-    (("score", -1.0, 0.05, 0.05, Family.TIME_TRACK), "positive"),
-    (("score", None, 0.7, 0.05, Family.TIME_TRACK), "alpha"),
-    (("score", None, 0.05, 0.0, Family.TIME_TRACK), "beta"),
+    (("wins", None, 0.05, 0.05, CLASSIC), "expected one of"),
+    (("margin", None, 0.05, 0.05, DOODLE), "Doodle"),
+    (("score", -1.0, 0.05, 0.05, CLASSIC), "positive"),
+    (("score", None, 0.7, 0.05, CLASSIC), "alpha"),
+    (("score", None, 0.05, 0.0, CLASSIC), "beta"),
 ])
 def test_bad_sequential_plans_are_refused(args, message):
     with pytest.raises(UsageError, match=message):
@@ -157,7 +157,7 @@ def test_bad_settings_are_refused_with_one_line(text, message):
 
 
 def test_doodle_refuses_keys_its_engine_does_not_read():
-    with pytest.raises(UsageError, match="doodle engine"):
+    with pytest.raises(UsageError, match="Doodle engine"):
         setpath.parse_setting("empty_penalty=0,1", load_edition("doodle"))
 
 

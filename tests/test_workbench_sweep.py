@@ -9,6 +9,7 @@ from pypdf import PdfReader
 
 from cli_helpers import ok
 from toolkit.sim.botspec import parse_bots
+from toolkit.families import all_families, family_of
 from toolkit.specs import load_edition
 from toolkit.workbench import runner, setpath
 from workbench_helpers import refused
@@ -32,18 +33,22 @@ CHANGES = {
 }
 
 
+SWEEPABLE = [(family.info.default_edition, key) for family in all_families() for key in family.info.sweepable]
+"""(an edition of the family, key) of every family's sweepable keys."""
+
+
 def test_every_sweepable_key_is_covered_here():
-    assert {k.path for k in setpath.SWEEPABLE} == set(CHANGES)
+    assert {k.path for _, k in SWEEPABLE} == set(CHANGES)
 
 
-@pytest.mark.parametrize("key", [k for k in setpath.SWEEPABLE], ids=lambda k: k.path)
-def test_every_sweepable_key_changes_the_games(key):
-    base = load_edition("classic" if key.family.value == "time-track" else "doodle")
+@pytest.mark.parametrize("edition,key", SWEEPABLE, ids=lambda k: getattr(k, "path", k))
+def test_every_sweepable_key_changes_the_games(edition, key):
+    base = load_edition(edition)
     path = key.path.replace("*", "P11")  # a 6-cell patch with income the greedy bot buys
     value = CHANGES[key.path]
     assert setpath.get_value(base, path) != value
     edited = setpath.apply(base, path, value)
-    bots = parse_bots("greedy,greedy" if key.family.value == "time-track" else "greedy", base)
+    bots = parse_bots(family_of(base).info.balance_bots, base)
     played = runner.play((base, edited), bots, 11, 0, 12)
     before, after = played.per_game
     assert not np.array_equal(before.score, after.score), f"{path}={value} left every game unchanged"
@@ -95,7 +100,7 @@ def test_doodle_sweep_reports_doodle_figures(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (("classic", "--set", "tie_break=1"), "not a key the time-track engine reads"),
-    (("doodle", "--set", "empty_penalty=0,1"), "not a key the doodle engine reads"),
+    (("doodle", "--set", "empty_penalty=0,1"), "not a key the Doodle engine reads"),
     (("classic", "--set", "starting_buttons=3..5", "--set", "starting_buttons=1"), "set twice"),
     (("classic", "--set", "starting_buttons=0..199", "--set", "market_window=1..3"), "at most"),
     (("classic", "--set", "time_track.income_marks=[5,70]"), "past the final space"),

@@ -166,7 +166,7 @@ def balance(
     if sprt is not None:
         from toolkit.workbench import sprt as sq
 
-        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, request.editions[0].family)
+        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, request.editions[0])
     note_compile_for(request.editions[0], simulate=True)  # every option is checked by now
     verdicts = None
     if plan is not None:

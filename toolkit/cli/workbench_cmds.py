@@ -188,7 +188,7 @@ def sweep(
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
-    from toolkit.specs.models import Family
+    from toolkit.families import family_of
     from toolkit.workbench import report, setpath
     from toolkit.workbench import sweep as sw
 
@@ -196,7 +196,7 @@ def sweep(
     ed = load_edition(base)
     parsed = [setpath.parse_setting(text, ed) for text in settings]
     points = setpath.grid(parsed)
-    bots_text = bots or ("random" if ed.family == Family.DOODLE else "greedy,greedy")
+    bots_text = bots or family_of(ed).info.balance_bots
     bot_specs = _bots(bots_text, ed)
     per_deal = games_per_deal(bot_specs, ed)
     deals = deals_for(games, per_deal)
@@ -208,7 +208,7 @@ def sweep(
     if sprt is not None:
         from toolkit.workbench import sprt as sq
 
-        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, ed.family)
+        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, ed)
         if len(points) < 2:
             raise UsageError("--sprt: a sequential sweep compares every point with the first, so it needs 2 or more points")
     started = time.perf_counter()
@@ -249,19 +249,12 @@ def sweep(
 def _check_playable(editions, points) -> None:
     """Build every point's kernel tables now, so a point the engine cannot play fails before any game."""
     from toolkit.errors import SpecError
-    from toolkit.specs.models import Family
+    from toolkit.families import family_of
     from toolkit.workbench.setpath import value_text
 
     for edition, point in zip(editions, points):
         try:
-            if edition.family == Family.TIME_TRACK:
-                from toolkit.games.timetrack.tables import tables_for
-
-                tables_for(edition)
-            else:
-                from toolkit.games.doodle.kernel import build_tables
-
-                build_tables(edition)
+            family_of(edition).check_tables(edition)
         except SpecError as error:
             where = ", ".join(f"{k}={value_text(v)}" for k, v in point.items())
             problems = "; ".join(f"{p.key_path}: {p.message}" for p in error.problems)

@@ -99,7 +99,7 @@ def require(edition: Edition, capability: str, command: str, why: str | None = N
     family = family_of(edition)
     if not getattr(family.info, capability):
         reason = why or CAPABILITY_REFUSALS[capability]
-        capable = [f.info.editions for f in all_families() if getattr(f.info, capability)]
+        capable = [f"the {f.info.title} games: {f.info.editions}" for f in all_families() if getattr(f.info, capability)]
         where = f" ({'; '.join(capable)})" if capable else ""
         raise UsageError(f"{command}: '{edition.name}' is a {family.info.title} edition; {reason}{where}")
     return family
@@ -152,6 +152,10 @@ class RulesFamily:
         """The edition's solo opponent deck (Automa), or None."""
         return None
 
+    def track_facts(self, edition: Edition) -> dict | None:
+        """The time track a result was played on (layout, final space, marks), or None."""
+        return None
+
     def shapes_in_play(self, game) -> list[tuple[str, str]]:
         """(role, id) of the shapes the player to move chooses among now."""
         raise NotImplementedError
@@ -198,6 +202,11 @@ class RulesFamily:
         raise NotImplementedError
 
     def report_sections(self, figures: dict) -> list[ReportTable | ReportChart]:
+        raise NotImplementedError
+
+    def headline(self, figures: dict, patches: list[str]) -> list[tuple[str, dict, bool]]:
+        """(label, interval, is_rate) of the figures a sweep shows per point (with the rows of the
+        patches a sweep touched)."""
         raise NotImplementedError
 
     def comparison_chart(self, base: dict, variant: dict) -> ReportChart:

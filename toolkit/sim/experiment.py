@@ -92,10 +92,10 @@ def prepare(
     editions = tuple(load_edition(ref) for ref in edition_refs)
     base = editions[0]
     for ref, edition in zip(edition_refs[1:], editions[1:]):
-        if edition.family != base.family:
+        if family_of(edition) is not family_of(base):
             raise UsageError(
-                f"variant '{ref}' is a {edition.family.value} edition but the base '{edition_refs[0]}' "
-                f"is {base.family.value}: balance compares editions of one rules family")
+                f"variant '{ref}' is a {family_of(edition).info.title} edition but the base '{edition_refs[0]}' "
+                f"is {family_of(base).info.title}: balance compares editions of one rules family")
     seating = seat_bots(bots_text, base, automa_level, automa_deck)
     for ref, edition in zip(edition_refs[1:], editions[1:]):
         if seat_bots(bots_text, edition, automa_level, automa_deck) != seating:

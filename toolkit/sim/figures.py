@@ -7,6 +7,7 @@ byte-identical for identical tallies.
 from __future__ import annotations
 
 from toolkit.stats import Metric, Tally, mean_interval, paired_difference
+from toolkit.families import family_of
 from toolkit.specs.models import Edition
 
 
@@ -24,16 +25,7 @@ def edition_facts(edition: Edition) -> dict:
         "source": edition.source,
         "board": f"{edition.board_width}x{edition.board_height}",
     }
-    if edition.time_track is not None:
-        track = edition.time_track
-        facts["time_track"] = {
-            "layout": edition.track_layout or track.id,
-            "final_space": track.final_space,
-            "income_marks": list(track.income_marks),
-            "leather_patches": list(track.leather_patches),
-        }
-    else:
-        facts["time_track"] = None
+    facts["time_track"] = family_of(edition).track_facts(edition)
     return facts
 
 

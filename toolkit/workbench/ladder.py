@@ -20,7 +20,8 @@ import numpy as np
 from toolkit.errors import UsageError
 from toolkit.sim.botspec import AUTOMA, BotSpec
 from toolkit.sim.stats import Z95, wilson
-from toolkit.specs.models import Edition, Family
+from toolkit.families import require
+from toolkit.specs.models import Edition
 from toolkit.workbench import runner
 
 ELO = 400.0 / math.log(10.0)
@@ -29,9 +30,7 @@ PRIOR = 1.0
 
 
 def check(edition: Edition, bots: list[BotSpec]) -> None:
-    if edition.family != Family.TIME_TRACK:
-        raise UsageError(f"ladder: '{edition.name}' is a {edition.family.value} edition; the ladder rates bots by "
-                         "head-to-head wins in the two-player time-track games")
+    require(edition, "head_to_head", "ladder", "the ladder rates bots by head-to-head wins")
     if len(bots) < 2:
         raise UsageError("ladder: name at least 2 bots, e.g. patchwork ladder random greedy mcts:200")
     if any(b.kind == AUTOMA for b in bots):

@@ -35,7 +35,8 @@ from toolkit.errors import UsageError
 from toolkit.games.rng import derive_seed
 from toolkit.sim.botspec import BotSpec, games_per_deal
 from toolkit.sim.stats import Z95, wilson
-from toolkit.specs.models import Edition, Family
+from toolkit.families import family_of, require
+from toolkit.specs.models import Edition
 from toolkit.workbench import runner, setpath
 
 REFERENCE_COST = 999
@@ -74,8 +75,7 @@ class PriceRequest:
 
 
 def check(edition: Edition, patch_id: str, over: str, values_text: str) -> tuple[int, ...]:
-    if edition.family != Family.TIME_TRACK:
-        raise UsageError(f"price: '{edition.name}' is a {edition.family.value} edition; patches have a price only in the time-track games")
+    require(edition, "prices_patches", "price")
     # Checked here rather than left to setpath.find_key, whose message speaks of `--set`, an option of sweep.
     if patch_id not in [p.id for p in edition.all_patches()]:
         raise UsageError(f"PATCH '{patch_id}' is not a patch of '{edition.name}' "
@@ -228,8 +228,6 @@ def run(request: PriceRequest, workers: int, scheduler: str | None,
 
 
 def summarise(request: PriceRequest, played: runner.Played) -> dict:
-    from toolkit.families import family_of
-
     reference = played.per_game[0]
     if int((reference.buy_seat >= 0).sum()):
         raise UsageError(f"price: {request.patch_id} was bought at cost {REFERENCE_COST}; the out-of-reach reference failed")

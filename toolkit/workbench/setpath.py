@@ -1,6 +1,6 @@
 """Edit a resolved edition by key path: `starting_buttons=3..8`, `patches.P05.cost=0..6`.
 
-Only keys the engine really reads are accepted (SWEEPABLE, per rules family); a key the engine
+Only keys the engine really reads are accepted (the family record's `sweepable` keys); a key the engine
 ignores would give a sweep of identical games, so it is refused with the list of keys that work.
 Values are checked against the same ranges as the spec schema, and an edited edition gets a fresh
 content hash, so its kernel tables and its game records never mix with the original's.
@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 
 from toolkit.errors import UsageError
 from toolkit.specs.loader import canonical_json
-from toolkit.specs.models import Edition, Family
+from toolkit.families import SweepKey, family_of
+from toolkit.specs.models import Edition
 
 MAX_VALUES = 200
 """Most values one `--set` may expand to (a grid multiplies them)."""
@@ -22,44 +23,15 @@ MAX_POINTS = 400
 """Most editions one grid may hold."""
 
 
-@dataclass(frozen=True)
-class Key:
-    """A key the engine reads, with the range its values must lie in."""
+Key = SweepKey
+"""A key the engine reads (its family's record lists them: FamilyInfo.sweepable)."""
 
-    path: str
-    """Dotted path; `*` stands for a patch id."""
-    low: int
-    high: int
-    family: Family
-    is_list: bool = False
-    """The value is an ascending list of spaces (time-track marks)."""
-    help: str = ""
-
-
-# The keys each engine reads (toolkit.games.timetrack.tables, toolkit.games.doodle.kernel). Keys the
-# engines do not read yet (`tie_break`, Doodle `empty_penalty`) are left out on purpose.
-SWEEPABLE: tuple[Key, ...] = (
-    Key("starting_buttons", 0, 999, Family.TIME_TRACK, help="buttons each player starts with"),
-    Key("market_window", 1, 99, Family.TIME_TRACK, help="patches after the neutral token that may be bought"),
-    Key("empty_penalty", 0, 99, Family.TIME_TRACK, help="points lost per empty quilt cell"),
-    Key("bonus.points", 0, 999, Family.TIME_TRACK, help="points of the k x k bonus tile"),
-    Key("bonus.square_size", 1, 9, Family.TIME_TRACK, help="side of the bonus square"),
-    Key("time_track.income_marks", 1, 500, Family.TIME_TRACK, is_list=True, help="spaces with an income mark"),
-    Key("time_track.leather_patches", 1, 500, Family.TIME_TRACK, is_list=True, help="spaces with a leather patch"),
-    Key("patches.*.cost", 0, 999, Family.TIME_TRACK, help="a patch's price in buttons"),
-    Key("patches.*.time", 0, 999, Family.TIME_TRACK, help="a patch's time"),
-    Key("patches.*.income", 0, 999, Family.TIME_TRACK, help="buttons printed on a patch"),
-    Key("rounds", 1, 99, Family.DOODLE, help="Doodle rounds"),
-    Key("turns_per_round", 1, 99, Family.DOODLE, help="Doodle turns per round"),
-    Key("circle_size", 1, 99, Family.DOODLE, help="Doodle cards face up at the start of a round"),
-    Key("refill", 0, 99, Family.DOODLE, help="Doodle cards added to the circle between rounds"),
-)
 
 _RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)(?::(\d+))?$")
 
 
-def key_names(family: Family) -> list[str]:
-    return [k.path.replace("*", "ID") for k in SWEEPABLE if k.family == family]
+def key_names(edition: Edition) -> list[str]:
+    return family_of(edition).info.sweep_names()
 
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
@@ -85,21 +57,21 @@ def patch_ids_text(edition: Edition) -> str:
 
 
 def find_key(path: str, edition: Edition) -> tuple[Key, str | None]:
-    """The SWEEPABLE key for `path` and the patch id it names (None for edition keys)."""
+    """The sweepable key for `path` and the patch id it names (None for edition keys)."""
     parts = path.split(".")
     patch_id = None
     pattern = path
     if len(parts) == 3 and parts[0] == "patches":
         patch_id = parts[1]
         pattern = f"patches.*.{parts[2]}"
-    for key in SWEEPABLE:
-        if key.path == pattern and key.family == edition.family:
-            if patch_id is not None and patch_id not in [p.id for p in edition.all_patches()]:
-                raise UsageError(f"--set {path}: '{edition.name}' has no patch {patch_id} (patches: {patch_ids_text(edition)})")
-            return key, patch_id
+    key = family_of(edition).info.sweep_key(pattern)
+    if key is not None:
+        if patch_id is not None and patch_id not in [p.id for p in edition.all_patches()]:
+            raise UsageError(f"--set {path}: '{edition.name}' has no patch {patch_id} (patches: {patch_ids_text(edition)})")
+        return key, patch_id
     raise UsageError(
-        f"--set {path}: not a key the {edition.family.value} engine reads; sweepable keys: "
-        f"{', '.join(key_names(edition.family))}")
+        f"--set {path}: not a key the {family_of(edition).info.title} engine reads; sweepable keys: "
+        f"{', '.join(key_names(edition))}")
 
 
 def _split_top(text: str) -> list[str]:
@@ -185,7 +157,7 @@ def parse_setting(text: str, edition: Edition) -> Setting:
 
 
 def get_value(edition: Edition, path: str):
-    """The current value at `path` (a SWEEPABLE path with a concrete patch id)."""
+    """The current value at `path` (a sweepable path with a concrete patch id)."""
     parts = path.split(".")
     if parts[0] == "patches":
         return getattr(edition.patch(parts[1]), parts[2])
@@ -229,16 +201,9 @@ def apply(edition: Edition, path: str, value) -> Edition:
                                  track_layout=f"{edition.track_layout or track.id} ({parts[1]} {list(value)})")
     else:
         edited = edition.changed(**{parts[0]: value})
-    if edited.family == Family.DOODLE:
-        # The loader's deck rule (toolkit.specs.loader): every round's cards must exist.
-        cards = sum(p.copies for p in edited.patches)
-        needed = edited.circle_size + edited.refill * (edited.rounds - 1)
-        if needed > cards:
-            raise UsageError(f"--set {path}={value_text(value)}: {edited.rounds} rounds need {needed} cards "
-                             f"({edited.circle_size} + {edited.rounds - 1} x {edited.refill}) but the deck holds {cards}")
-        if edited.turns_per_round > edited.circle_size:
-            raise UsageError(f"--set {path}={value_text(value)}: {edited.turns_per_round} turns per round need at least "
-                             f"as many cards in the circle, which holds {edited.circle_size}")
+    problem = family_of(edited).check_edited(edited)
+    if problem:
+        raise UsageError(f"--set {path}={value_text(value)}: {problem}")
     return _rehash(edited)
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolkit.errors import UsageError
-from toolkit.specs.models import Family
+from toolkit.families import family_of
+from toolkit.specs.models import Edition
 from toolkit.workbench import runner
 
 FIGURES = {
@@ -35,7 +36,6 @@ FIGURES = {
     "margin": ("margin seat 0 - seat 1", 2.0),
 }
 """--sprt figure -> (label, default smallest difference that matters)."""
-DOODLE_FIGURES = ("score",)
 MIN_DEALS = 50
 """Deals before the first look, so the variance estimate means something."""
 DIFFERENT, SAME, UNDECIDED = "different", "same", "undecided"
@@ -69,11 +69,13 @@ class SprtPlan:
                 f"looks after batches of deals, the first after {MIN_DEALS}")
 
 
-def plan(figure: str, delta: float | None, alpha: float, beta: float, family: Family) -> SprtPlan:
+def plan(figure: str, delta: float | None, alpha: float, beta: float, edition: Edition) -> SprtPlan:
     if figure not in FIGURES:
         raise UsageError(f"--sprt '{figure}': expected one of {', '.join(FIGURES)}")
-    if family == Family.DOODLE and figure not in DOODLE_FIGURES:
-        raise UsageError(f"--sprt '{figure}': Doodle has no seats to compare; use --sprt score")
+    info = family_of(edition).info
+    if figure not in info.test_figures:
+        raise UsageError(f"--sprt '{figure}': {info.title} has no seats to compare; use --sprt "
+                         f"{' or '.join(info.test_figures)}")
     if not 0 < alpha < 0.5:
         raise UsageError(f"--sprt-alpha must lie strictly between 0 and 0.5, got {alpha:g}")
     if not 0 < beta < 0.5:
@@ -170,7 +172,7 @@ def balance(refs: list[str], bots_text: str, games: int, seed: int, workers: int
     from toolkit.sim import experiment
 
     request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
-    return run_balance(request, plan(figure, delta, alpha, beta, request.editions[0].family), progress)
+    return run_balance(request, plan(figure, delta, alpha, beta, request.editions[0]), progress)
 
 
 def run_balance(request, p: SprtPlan, progress=None):

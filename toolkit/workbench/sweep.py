@@ -57,16 +57,6 @@ def point_rows(points: list[dict], eds: tuple[Edition, ...], bots: tuple[BotSpec
 
 
 def headline(point: dict, family: str, patches: list[str]) -> list[tuple[str, dict, bool]]:
-    """(label, interval, is_rate) of the figures a sweep table and its charts show."""
-    f = point["figures"]
-    if family != "time-track":
-        return [("mean score", f["score"], False), ("empty cells", f["empty"], False)]
-    rows = [("seat 0 win rate", f["seats"][0]["win_rate"], True),
-            ("margin seat 0 - seat 1", f["margin"]["seat0_minus_seat1"], False),
-            ("game length (plies)", f["game_length"]["plies"], False),
-            ("bonus taken", f["bonus"]["taken"], True)]
-    for pid in patches:
-        row = next(p for p in f["patches"] if p["id"] == pid)
-        rows.append((f"{pid} buy rate", row["buy_rate"], True))
-        rows.append((f"{pid} buyer win rate", row["buyer_win_rate"], True))
-    return rows
+    """(label, interval, is_rate) of the figures a sweep table and its charts show: the family's
+    headline figures (`family` is the spec's family value a document records)."""
+    return family_of(Family(family)).headline(point["figures"], patches)

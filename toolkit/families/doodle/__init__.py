@@ -137,6 +137,9 @@ class DoodleFamily(RulesFamily):
     def report_sections(self, figures):
         return results.report_sections(figures)
 
+    def headline(self, figures, patches):
+        return results.headline(figures, patches)
+
     def comparison_chart(self, base, variant):
         return results.comparison_chart(base, variant)
 

@@ -164,3 +164,8 @@ def report_sections(figures: dict) -> list:
 def comparison_chart(base: dict, variant: dict) -> ReportChart:
     series = (base["distributions"]["score"], variant["distributions"]["score"])
     return ReportChart("histogram", "Score distribution: base and variant", series, ("base", "variant"))
+
+
+def headline(f: dict, patches: list[str]) -> list[tuple[str, dict, bool]]:
+    """(label, interval, is_rate) a sweep shows per point (Doodle patches have no price to touch)."""
+    return [("mean score", f["score"], False), ("empty cells", f["empty"], False)]

@@ -67,6 +67,15 @@ class TimeTrackFamily(RulesFamily):
     def solo_opponent(self, edition: Edition):
         return edition.rules.automa
 
+    def track_facts(self, edition: Edition) -> dict | None:
+        track = edition.rules.time_track
+        return {
+            "layout": edition.rules.track_layout or track.id,
+            "final_space": track.final_space,
+            "income_marks": list(track.income_marks),
+            "leather_patches": list(track.leather_patches),
+        }
+
     def shapes_in_play(self, game) -> list[tuple[str, str]]:
         return [] if game.is_over else [("market", pid) for pid in game.window]
 
@@ -135,6 +144,9 @@ class TimeTrackFamily(RulesFamily):
 
     def report_sections(self, figures):
         return results.report_sections(figures)
+
+    def headline(self, figures, patches):
+        return results.headline(figures, patches)
 
     def comparison_chart(self, base, variant):
         return results.comparison_chart(base, variant)

@@ -245,3 +245,16 @@ def report_sections(figures: dict) -> list:
 def comparison_chart(base: dict, variant: dict) -> ReportChart:
     series = (base["distributions"]["margin_seat"], variant["distributions"]["margin_seat"])
     return ReportChart("histogram", "Margin seat 0 - seat 1: base and variant", series, ("base", "variant"))
+
+
+def headline(f: dict, patches: list[str]) -> list[tuple[str, dict, bool]]:
+    """(label, interval, is_rate) a sweep shows per point: seats, length, bonus, touched patches."""
+    rows = [("seat 0 win rate", f["seats"][0]["win_rate"], True),
+            ("margin seat 0 - seat 1", f["margin"]["seat0_minus_seat1"], False),
+            ("game length (plies)", f["game_length"]["plies"], False),
+            ("bonus taken", f["bonus"]["taken"], True)]
+    for pid in patches:
+        row = next(p for p in f["patches"] if p["id"] == pid)
+        rows.append((f"{pid} buy rate", row["buy_rate"], True))
+        rows.append((f"{pid} buyer win rate", row["buyer_win_rate"], True))
+    return rows
