@@ -5,7 +5,6 @@ here; when jsonschema happens to be installed it is consulted as well.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 
@@ -138,8 +137,7 @@ def test_schema_rejects_what_the_loader_rejects(change):
     assert errors(schema, data, schema)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("jsonschema") is None, reason="jsonschema not installed")
-def test_with_jsonschema_when_available():  # pragma: no cover - optional
+def test_the_emitted_schema_is_valid_draft_2020_12_and_accepts_every_bundled_spec():
     import jsonschema
 
     schema = json_schema()
@@ -147,3 +145,18 @@ def test_with_jsonschema_when_available():  # pragma: no cover - optional
     validator = jsonschema.Draft202012Validator(schema)
     for path in sorted(bundled_specs_dir().rglob("*.yaml")):
         validator.validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def test_every_rules_key_of_each_family_is_in_the_schema_and_nothing_else():
+    """The per-family keys of the edition schema are exactly the spec keys the rules models declare
+    (toolkit.specs.models): a new rule is written in the model, the schema and its engine."""
+    from dataclasses import fields
+
+    from toolkit.specs.models import RULES_OF_FAMILY, Edition, spec_keys
+    from toolkit.specs.schema import RESOLVED_EDITION
+
+    rules = {key for cls in RULES_OF_FAMILY.values() for key in spec_keys(cls)}
+    common = {f.name for f in fields(Edition)} | {"players", "board", "kind", "confidence", "provenance"}
+    schema_keys = set(RESOLVED_EDITION.fields)
+    assert rules <= schema_keys
+    assert schema_keys - common == rules

@@ -22,16 +22,16 @@ from toolkit.geometry.shape import Shape
 from toolkit.specs import deck
 from toolkit.specs.catalogue import (EDITIONS_DIR, REF_DIRS, VARIANTS_DIR, bundled_specs_dir,
                                      list_editions, list_refs, list_variants)
-from toolkit.specs.models import (Automa, AutomaCard, AutomaLevel, Bonus, DoodleRules, Edition, Family, Patch,
-                                  TimeTrackRules,
-                                  StartCard, TimeTrack)
+from toolkit.specs.models import (RULES_OF_FAMILY, Automa, AutomaCard, AutomaLevel, Bonus, DoodleRules, Edition, Family,
+                                  Patch, StartCard, TimeTrack, TimeTrackRules, required_keys, scalar_keys, spec_keys)
 from toolkit.specs.schema import NAME_PATTERN, RESOLVED_EDITION, check_file, parse_shape
 from toolkit.specs.source import LDict, LList, Loc, UnreadableSpec, display_name, read_tree
 
-DOODLE_ONLY = ("start_cards", "die", "circle_size", "rounds", "turns_per_round", "refill",
-               "final_free_choice", "special_actions")
-TIME_TRACK_ONLY = ("time_track", "late_patches", "automa", "starting_buttons", "market_window",
-                   "neutral_token_after", "bonus", "tie_break")
+DOODLE_ONLY = spec_keys(DoodleRules)
+TIME_TRACK_ONLY = spec_keys(TimeTrackRules)
+"""Each family's own spec keys, from its rules model (toolkit.specs.models)."""
+REQUIRED_WHY = {"time_track": "time-track editions race on a time board"}
+"""Why a required rule is needed, for the message."""
 PATCH_FIELDS_UNUSED = {
     "doodle": {
         "cost": "Doodle patches are drawn, not bought",
@@ -574,23 +574,21 @@ def check_edition(s: _Session, e: LDict) -> None:
     """Rules across keys of a resolved edition (the schema has checked each key already)."""
     family = e.get("family")
     board = _board_of(s, e.get("board"))
-    if family == "time-track":
-        for key in DOODLE_ONLY:
-            if key in e:
-                loc, path = _latest(s, _place(e, key), _place(e, "family"))
-                s.add(loc.problem(path, f"`{key}` is not used by the {family} family (it applies "
-                                        "to doodle editions)"))
-        if e.get("time_track") is None and "time_track" not in e:
-            s.add(e.missing("time_track", "missing required key 'time_track' (time-track editions race on a time board)"))
-    elif family == "doodle":
-        for key in TIME_TRACK_ONLY:
-            if key in e and (e.get(key) is not None or key == "tie_break"):
-                loc, path = _latest(s, _place(e, key), _place(e, "family"))
-                s.add(loc.problem(path, f"`{key}` is not used by the {family} family (it applies "
-                                        "to time-track editions)"))
-        for key in ("start_cards", "die"):
+    if isinstance(family, str) and family in RULES_OF_FAMILY:
+        own = RULES_OF_FAMILY[family]
+        for other, rules in RULES_OF_FAMILY.items():
+            if rules is own:
+                continue
+            for key in spec_keys(rules):
+                # a built key set to null says "none" and is harmless; a scalar is a real setting
+                if key in e and (e.get(key) is not None or key in scalar_keys(rules)):
+                    loc, path = _latest(s, _place(e, key), _place(e, "family"))
+                    s.add(loc.problem(path, f"`{key}` is not used by the {family} family (it applies "
+                                            f"to {other} editions)"))
+        for key in required_keys(own):
             if key not in e:
-                s.add(e.missing(key, f"missing required key '{key}' (doodle editions need it)"))
+                why = REQUIRED_WHY.get(key, f"{family} editions need it")
+                s.add(e.missing(key, f"missing required key '{key}' ({why})"))
     players = e.get("players")
     if isinstance(players, LDict):
         lo, hi = players.get("min"), players.get("max")
@@ -773,14 +771,12 @@ def _build_model(e: LDict, source: str) -> Edition:
             late_patches=tuple(late), late_patches_enter_at=enter_at,
             bonus=Bonus(bonus["square_size"], bonus["points"]) if isinstance(bonus, dict) else None,
             time_track=track, automa=automa, track_layout=track.id if track else None,
-            **{key: e[key] for key in ("starting_buttons", "market_window", "neutral_token_after", "tie_break")
-               if key in e})
+            **{key: e[key] for key in scalar_keys(TimeTrackRules) if key in e})
     else:
         rules = DoodleRules(
             start_cards=tuple(StartCard(c["id"], _shape(c["shape"])) for c in cards),
             die=tuple(e.get("die", ())), special_actions=tuple(e.get("special_actions", ())),
-            **{key: e[key] for key in ("circle_size", "rounds", "turns_per_round", "refill", "final_free_choice")
-               if key in e})
+            **{key: e[key] for key in scalar_keys(DoodleRules) if key in e})
     return Edition(
         name=e["name"], title=e["title"], family=family,
         board_width=e["board"]["width"], board_height=e["board"]["height"],

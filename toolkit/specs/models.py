@@ -130,47 +130,76 @@ class Bonus:
     points: int
 
 
+SCALAR = {"spec": "scalar"}
+"""A rule read as is from the spec key of the same name."""
+BUILT = {"spec": "built"}
+"""A rule the loader builds from the spec key of the same name (a reference, a table)."""
+REQUIRED = {"spec": "built", "required": True}
+"""A built rule every edition of the family must give."""
+DERIVED = {"spec": None}
+"""A rule derived from other keys: not a spec key of its own."""
+
+
 @dataclass(frozen=True)
 class TimeTrackRules:
-    """The rules only the time-track family reads (classic, Christmas, anniversary, Express)."""
+    """The rules only the time-track family reads (classic, Christmas, anniversary, Express).
 
-    starting_buttons: int = 5
-    market_window: int = 3
+    Each field's metadata says how the spec gives it (SCALAR, BUILT, REQUIRED, DERIVED): the
+    loader's key lists are derived from it, so a new rule is written here, in the schema
+    (toolkit.specs.schema) and in the engine that reads it."""
+
+    starting_buttons: int = field(default=5, metadata=SCALAR)
+    market_window: int = field(default=3, metadata=SCALAR)
     """Patches after the neutral token that may be bought."""
-    bonus: Bonus | None = None
-    time_track: TimeTrack | None = None
-    late_patches: tuple[Patch, ...] = ()
+    bonus: Bonus | None = field(default=None, metadata=BUILT)
+    time_track: TimeTrack | None = field(default=None, metadata=REQUIRED)
+    late_patches: tuple[Patch, ...] = field(default=(), metadata=BUILT)
     """Patches that join the circle later (Express blue), shuffled, behind the neutral token."""
-    late_patches_enter_at: int | None = None
+    late_patches_enter_at: int | None = field(default=None, metadata=DERIVED)
     """Late patches join the moment only this many patches remain in the circle (Express: 5)."""
-    neutral_token_after: str = "smallest"
+    neutral_token_after: str = field(default="smallest", metadata=SCALAR)
     """Setup: the token sits after this patch (`smallest` or a patch id), so it is the last reachable."""
-    automa: Automa | None = None
-    tie_break: str = "first-to-finish"
+    automa: Automa | None = field(default=None, metadata=BUILT)
+    tie_break: str = field(default="first-to-finish", metadata=SCALAR)
     """`first-to-finish` (ruling 7) or `shared` (equal scores have no single winner)."""
-    track_layout: str | None = None
+    track_layout: str | None = field(default=None, metadata=DERIVED)
     """Name of the time track used (reported with every simulation)."""
 
 
 @dataclass(frozen=True)
 class DoodleRules:
-    """The rules only the Doodle family reads."""
+    """The rules only the Doodle family reads (field metadata as in TimeTrackRules)."""
 
-    start_cards: tuple[StartCard, ...] = ()
-    die: tuple[int, ...] = ()
-    circle_size: int = 8
-    rounds: int = 3
-    turns_per_round: int = 6
-    refill: int = 6
+    start_cards: tuple[StartCard, ...] = field(default=(), metadata=REQUIRED)
+    die: tuple[int, ...] = field(default=(), metadata=REQUIRED)
+    circle_size: int = field(default=8, metadata=SCALAR)
+    rounds: int = field(default=3, metadata=SCALAR)
+    turns_per_round: int = field(default=6, metadata=SCALAR)
+    refill: int = field(default=6, metadata=SCALAR)
     """Cards added to the circle between rounds."""
-    final_free_choice: bool = True
+    final_free_choice: bool = field(default=True, metadata=SCALAR)
     """Round 3 ends with an un-rolled turn where each player picks any card left."""
-    special_actions: tuple[str, ...] = ()
+    special_actions: tuple[str, ...] = field(default=(), metadata=BUILT)
     """Subset of neighbour, single, cut, again."""
 
 
 RULES_OF_FAMILY = {"time-track": TimeTrackRules, "doodle": DoodleRules}
 """Family value -> its rules class."""
+
+
+def spec_keys(rules: type) -> tuple[str, ...]:
+    """The spec keys of a family's own rules (those the spec gives, not derived ones)."""
+    return tuple(f.name for f in fields(rules) if f.metadata.get("spec"))
+
+
+def scalar_keys(rules: type) -> tuple[str, ...]:
+    """The rules read as is from their spec key."""
+    return tuple(f.name for f in fields(rules) if f.metadata.get("spec") == "scalar")
+
+
+def required_keys(rules: type) -> tuple[str, ...]:
+    """The spec keys every edition of the family must give."""
+    return tuple(f.name for f in fields(rules) if f.metadata.get("required"))
 ABSENT = {"bonus": None, "time_track": None, "late_patches": (), "late_patches_enter_at": None,
           "automa": None, "track_layout": None, "start_cards": ()}
 """Components another family does not have, as an edition of this family answers for them (a
