@@ -138,8 +138,15 @@ def test_ctrl_c_pressed_while_a_worker_starts_is_held_not_lost():
             self.submitted.append(shard)
             return "future"
 
-    with pytest.raises(KeyboardInterrupt):
-        submit_holding_ctrl_c(Pool(), print, "shard")
+    # Python's own Ctrl-C handler, whatever an earlier test (or a library it loaded) left in place,
+    # with the key unblocked: the test is about the hold, not about the state it inherits.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            submit_holding_ctrl_c(Pool(), print, "shard")
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert Pool.submitted == ["shard"], "the shard is submitted before the key is taken"
 
 
