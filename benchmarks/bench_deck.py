@@ -13,12 +13,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from toolkit.designer.check import DEFAULT_GAMES, DEFAULT_MATCHUPS, check
-from toolkit.designer.deck import load_deck, polyomino_deck
-from toolkit.designer.generate import Request, generate, render_files
-from toolkit.designer.model import fit_deck
-from toolkit.designer.pack import Packer, Piece
+from toolkit.decks.deck import load_deck, polyomino_deck
+from toolkit.decks.generate import Request, generate, render_files
+from toolkit.decks.model import fit_deck
+from toolkit.geometry.cover import Packer, Piece
 from toolkit.geometry import enumerate as enum
+from toolkit.workbench.deckcheck import DEFAULT_GAMES, DEFAULT_MATCHUPS, check
 
 
 def timed(action):

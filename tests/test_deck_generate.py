@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.designer.deck import load_deck
-from toolkit.designer.generate import Request, generate, parse_sizes, render_files
+from toolkit.decks.deck import load_deck
+from toolkit.decks.generate import Request, generate, parse_sizes, render_files
 from toolkit.errors import UsageError
 from toolkit.geometry.enumerate import free_polyominoes
 from toolkit.specs import load_edition, validate_report
@@ -194,3 +194,19 @@ def test_tuning_never_returns_to_a_price_it_left(tmp_path):
     edition = load_edition(files.variant_path)
     for pid, prices in history.items():
         assert edition.patch(pid).cost == prices[-1]
+
+
+def test_buyer_advantage_is_the_buyers_win_rate_minus_the_baseline():
+    """Deck check pools each patch over the matchups with the workbench's one buyer advantage."""
+    from toolkit.workbench.deckcheck import _patch_plays
+
+    def row(pid, bought, rate):
+        return {"id": pid, "cost": 2, "bought": bought, "buyer_win_rate": {"estimate": rate}}
+
+    figures = [{"games": 10, "patches": [row("A", 4, 0.75), row("B", 6, 0.5), row("C", 0, 0.0)]},
+               {"games": 10, "patches": [row("A", 2, 0.5), row("B", 2, 1.0), row("C", 0, 0.0)]}]
+    plays = {p.id: p for p in _patch_plays(figures, None)}
+    # baselines: 6 wins of 10 buys, then 3 of 4
+    assert plays["A"].advantage == pytest.approx((4 * (0.75 - 0.6) + 2 * (0.5 - 0.75)) / 6)
+    assert plays["B"].advantage == pytest.approx((6 * (0.5 - 0.6) + 2 * (1.0 - 0.75)) / 8)
+    assert plays["C"].advantage is None and plays["A"].games == 20 and plays["A"].buyer_wins == 4

@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from toolkit.designer.deck import load_deck
-from toolkit.designer.model import FEATURES, features, fit_deck, fit_prices
+from toolkit.decks.deck import load_deck
+from toolkit.decks.model import FEATURES, features, fit_deck, fit_prices
 from toolkit.errors import UsageError
 from toolkit.geometry.board import Board
 from toolkit.geometry.enumerate import free_polyominoes
@@ -93,3 +93,20 @@ def test_too_few_or_uniform_costs_are_refused():
     flat = [(f"A{i}", s, 3, 1 + i % 3, 0) for i, s in enumerate(shapes)]
     with pytest.raises(UsageError, match="no cost"):
         fit_prices("flat", flat, Board(9, 9))
+
+
+def test_a_deck_without_an_edition_is_read_on_the_pricing_edition():
+    from toolkit.decks.deck import pricing_edition
+    from toolkit.families import family_of
+
+    edition = pricing_edition()
+    assert family_of(edition).info.prices_patches
+    for deck in (load_deck("polyominoes:5"),):
+        assert deck.edition is None
+        assert (deck.board_width, deck.board_height, deck.allow_flip) == \
+            (edition.board_width, edition.board_height, edition.allow_flip)
+
+
+def test_an_edition_whose_patches_have_no_price_is_refused_by_its_capability():
+    with pytest.raises(UsageError, match="^deck fit: 'doodle' is a Doodle edition; patches have a price"):
+        fit_deck(load_deck("doodle"))

@@ -3,9 +3,9 @@ reach, and the drawn solution."""
 
 import pytest
 
-from toolkit.designer.deck import polyomino_deck
-from toolkit.designer.drawing import encode, solution_document
-from toolkit.designer.pack import Packer, Piece, board_symmetries
+from toolkit.decks.deck import polyomino_deck
+from toolkit.decks.drawing import encode, solution_document
+from toolkit.geometry.cover import Packer, Piece, board_symmetries
 from toolkit.geometry.enumerate import free_polyominoes
 from toolkit.geometry.shape import Shape
 
@@ -143,3 +143,27 @@ def test_polyomino_deck_names_pieces_in_canonical_order():
     deck = polyomino_deck(5)
     assert [p.id for p in deck.patches] == [f"F{i:02d}" for i in range(1, 13)]
     assert len({p.shape.canonical_key for p in deck.patches}) == 12
+
+
+@pytest.mark.parametrize("text", ["#", "##/#.", "###/#.#/###", "#./.#", "##./.##/..#", "#.#/###"])
+def test_outline_is_the_one_render_draws(text):
+    """The geometry's outline gives the render helpers' segments and loops, bit for bit."""
+    from toolkit.geometry.outline import outline_loops, outline_segments
+    from toolkit.render.imposition import outline_loops as render_loops
+    from toolkit.render.theme import cells_outline
+
+    cells = {(r, c) for r, row in enumerate(text.split("/")) for c, mark in enumerate(row) if mark == "#"}
+    cell = 190.0 / 11
+    lines = cells_outline(cells, 10.5, 3.25, cell, "#000000", 0.5)
+    assert [(ln.x1, ln.y1, ln.x2, ln.y2) for ln in lines] == outline_segments(cells, 10.5, 3.25, cell)
+    assert outline_loops(cells, cell) == render_loops(cells, cell)
+
+
+def test_outline_of_a_ring_has_an_outer_loop_and_a_hole():
+    from toolkit.geometry.outline import outline_loops, outline_segments
+
+    ring = {(r, c) for r in range(3) for c in range(3)} - {(1, 1)}
+    outer, hole = outline_loops(ring)
+    assert outer == ((0, 0), (3, 0), (3, 3), (0, 3))          # clockwise on the page
+    assert hole == ((1, 1), (1, 2), (2, 2), (2, 1))           # the other way round
+    assert len(outline_segments(ring)) == 16

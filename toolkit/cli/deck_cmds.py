@@ -65,8 +65,8 @@ def fit(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
     """Fit a linear pricing model (cost on cells, time, income and shape) and judge the deck's prices."""
-    from toolkit.designer.deck import load_deck
-    from toolkit.designer.model import FEATURE_TEXT, FEATURES, fit_deck
+    from toolkit.decks.deck import load_deck
+    from toolkit.decks.model import FEATURE_TEXT, FEATURES, fit_deck
 
     if top < 0:
         raise UsageError(f"--top must be 0 or more, got {top}")
@@ -112,7 +112,7 @@ def generate(
     check_after: bool = typer.Option(False, "--check", help="Then play-test the variant as `deck check` does (default bots and games)."),
 ) -> None:
     """Draw new free polyominoes, give them time, income and a model price, write a patch set and a variant."""
-    from toolkit.designer import generate as gen
+    from toolkit.decks import generate as gen
 
     started = time.perf_counter()
     request = gen.Request(like, count, seed, gen.parse_sizes(sizes), allow_holes, allow_twins, mode)
@@ -142,7 +142,7 @@ def generate(
                f"CV error {generated.fit.cv_error:.2f} buttons")
     typer.echo(f"wrote {files.deck_path} and {files.variant_path} ({time.perf_counter() - started:.1f} s)")
     if check_after:
-        from toolkit.designer import check as chk
+        from toolkit.workbench import deckcheck as chk
 
         matchups = _matchups(list(chk.DEFAULT_MATCHUPS), chk.DEFAULT_GAMES[0], chk.DEFAULT_GAMES[1])
         with _GamesBar(True) as bar:
@@ -242,7 +242,7 @@ def check(
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Play a custom deck against its base with greedy and MCTS bots: per-patch buy rate and buyer advantage."""
-    from toolkit.designer import check as chk
+    from toolkit.workbench import deckcheck as chk
 
     if not variant.is_file():
         raise UsageError(f"variant file {variant} does not exist")
@@ -300,9 +300,9 @@ def pack(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
     """Can a subset of the patches fill the board exactly, the largest area they cover, the cells each reaches."""
-    from toolkit.designer import drawing
-    from toolkit.designer.deck import load_deck, pieces_of
-    from toolkit.designer.pack import Packer, Piece
+    from toolkit.decks import drawing
+    from toolkit.decks.deck import load_deck, pieces_of
+    from toolkit.geometry.cover import Packer, Piece
 
     if limit is not None and limit < 1:
         raise UsageError(f"--limit must be at least 1, got {limit}")

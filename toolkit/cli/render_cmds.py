@@ -282,7 +282,7 @@ def build(
 
     with console.status("building") as status:
         if edition is not None:
-            from toolkit.designer.printing import build_edition
+            from toolkit.decks.printing import build_edition
 
             from toolkit.specs import load_edition
 

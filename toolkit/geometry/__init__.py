@@ -1,4 +1,6 @@
-"""Polyomino geometry: patch shapes (toolkit.geometry.shape) and quilt boards (toolkit.geometry.board).
+"""Polyomino geometry: patch shapes (toolkit.geometry.shape) and quilt boards (toolkit.geometry.board);
+also every free polyomino of a size (enumerate), exact cover of a board by pieces (cover) and the
+outline of a set of cells (outline).
 
 Pure functions and frozen values; imports nothing above toolkit.errors.
 """

@@ -38,6 +38,7 @@ from toolkit.sim.stats import Z95, wilson
 from toolkit.families import family_of, require
 from toolkit.specs.models import Edition
 from toolkit.workbench import runner, setpath
+from toolkit.workbench.advantage import Advantage, advantage_by_deal
 
 REFERENCE_COST = 999
 """The cost that puts a patch out of reach (the schema's largest cost)."""
@@ -99,32 +100,6 @@ def editions(request: PriceRequest) -> tuple[Edition, ...]:
 
 
 # ----- the estimator --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Advantage:
-    """Per-deal totals of one value: purchases and the buyer's advantage summed over them."""
-
-    bought: np.ndarray
-    """(deals,) games of the deal in which the patch was bought."""
-    margin: np.ndarray
-    """(deals,) sum of the buyer's margin advantage over those games."""
-    win: np.ndarray
-    """(deals,) sum of the buyer's win advantage (-1, 0 or 1 per game)."""
-
-
-def advantage_by_deal(priced: runner.Games, reference: runner.Games, per_deal: int) -> Advantage:
-    """Buyer's advantage per deal: priced game against the reference game of the same deal and seats."""
-    seat = priced.buy_seat
-    bought = seat >= 0
-    rows = np.arange(seat.shape[0])
-    buyer = np.where(bought, seat, 0)
-    other = 1 - buyer
-    margin_priced = priced.score[rows, buyer] - priced.score[rows, other]
-    margin_reference = reference.score[rows, buyer] - reference.score[rows, other]
-    win = (priced.winner == buyer).astype(np.int64) - (reference.winner == buyer).astype(np.int64)
-    per = lambda x: np.where(bought, x, 0).reshape(-1, per_deal).sum(axis=1)  # noqa: E731
-    return Advantage(per(np.ones_like(seat)), per(margin_priced - margin_reference), per(win))
 
 
 def ratio(y: np.ndarray, x: np.ndarray) -> dict:

@@ -1,5 +1,5 @@
-"""Packing facts of a deck on a board: exact fills, solution counts, the largest coverable area
-and how many board cells each patch can reach.
+"""Exact cover of a board by polyomino pieces: exact fills, solution counts, the largest coverable
+area and how many board cells each piece can reach (`patchwork deck pack` asks it about a deck).
 
 Filling a board with a subset of patches is an exact cover problem (Knuth's Algorithm X): every
 board cell must be covered exactly once, every patch may be used at most once. The search here

@@ -1,11 +1,13 @@
-"""Play a custom deck against its base with bots: per-patch buy rate and buyer advantage, and an
-optional re-pricing loop that moves the worst-priced patches into a band.
+"""`patchwork deck check`: play a custom deck against its base with bots: per-patch buy rate and
+buyer advantage, and an optional re-pricing loop that moves the worst-priced patches into a band.
+Only editions whose family prices patches are checked.
 
-Buyer advantage of a patch = the win rate of the players who bought it minus the win rate of
-all buyers of all patches in the same games (the deck's baseline), so a strong bot that buys
-more patches does not make every patch look good. A patch well above the baseline is cheap for
-what it gives, one well below is dear. Patches bought fewer than `min_buys` times carry no
-reliable advantage; one bought in fewer than LOW_BUY_RATE of games is taken as too dear.
+Buyer advantage of a patch (toolkit.workbench.advantage) = the win rate of the players who bought
+it minus the win rate of all buyers of all patches in the same games (the deck's baseline), so a
+strong bot that buys more patches does not make every patch look good. A patch well above the
+baseline is cheap for what it gives, one well below is dear. Patches bought fewer than `min_buys`
+times carry no reliable advantage; one bought in fewer than LOW_BUY_RATE of games is taken as too
+dear.
 
 Re-pricing (`tune`) is this module's own small estimate, not a full fair-price search: each
 round replays the variant on the same deal seeds (so rounds are paired and differ only by the
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolkit.errors import UsageError
+from toolkit.workbench.advantage import buyer_advantage
 
 DEFAULT_MATCHUPS = ("greedy,greedy", "greedy,mcts:200")
 DEFAULT_GAMES = (400, 40)
@@ -157,7 +160,7 @@ def _patch_plays(per_matchup: list[dict], only: set[str] | None) -> tuple[PatchP
             a["games"] += figures["games"]
             a["wins"] += wins
             if r["bought"]:
-                a["adv"] += r["bought"] * (wins / r["bought"] - baseline)
+                a["adv"] += buyer_advantage(r["bought"], wins / r["bought"], baseline)
     return tuple(PatchPlay(pid, a["cost"], a["bought"], a["games"], a["wins"],
                            a["adv"] / a["bought"] if a["bought"] else None)
                  for pid, a in ((pid, acc[pid]) for pid in order))
@@ -175,13 +178,11 @@ def check(variant: str, base: str, matchups: Sequence[tuple[str, int]], seed: in
         raise UsageError(f"--band must lie between 0 and 0.5 (a win-rate difference), got {band}")
     if min_buys < 1:
         raise UsageError(f"--min-buys must be at least 1, got {min_buys}")
+    from toolkit.families import require
     from toolkit.specs import load_edition
-    from toolkit.specs.models import Family
 
     for ref in (variant, base):
-        if load_edition(ref).family is not Family.TIME_TRACK:
-            raise UsageError(f"'{ref}' is a Patchwork Doodle edition: its cards are not bought, "
-                             "so there is no price to check")
+        require(load_edition(ref), "prices_patches", "deck check")
     results = []
     variant_figures = []
     for bots, games in matchups:
@@ -226,7 +227,7 @@ def rewrite_costs(deck_path: Path, costs: dict[str, int], note: str) -> None:
     """Set new costs in a patch-set file and append a note to its provenance."""
     import yaml
 
-    from toolkit.designer.generate import patch_set_text
+    from toolkit.decks.generate import patch_set_text
     from toolkit.fileio import atomic_write_text
     from toolkit.geometry.shape import Shape
     from toolkit.specs.models import Patch

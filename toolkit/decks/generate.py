@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import toolkit
-from toolkit.designer.deck import Deck, load_deck
-from toolkit.designer.model import Fit, fit_deck
+from toolkit.decks.deck import Deck, load_deck
+from toolkit.decks.model import Fit, fit_deck
 from toolkit.errors import UsageError
+from toolkit.families import require
 from toolkit.geometry.enumerate import MAX_ENUMERATED_SIZE, free_polyominoes
 from toolkit.geometry.shape import Shape
-from toolkit.specs.models import Family, Patch
+from toolkit.specs.models import Patch
 
 MODES = ("replace", "extend")
 ID_PREFIX = "G"
@@ -152,9 +153,10 @@ def generate(request: Request) -> Generated:
     if request.mode not in MODES:
         raise UsageError(f"--mode {request.mode!r}: expected one of {', '.join(MODES)}")
     base = load_deck(request.like)
-    if base.edition is None or base.family is not Family.TIME_TRACK:
-        raise UsageError(f"--like {request.like!r}: expected a time-track edition or variant "
-                         "(classic, express, ...) whose patches carry cost, time and income")
+    if base.edition is None:
+        raise UsageError(f"--like {request.like!r}: expected an edition or variant for the new "
+                         "variant to extend (a patch-set file or polyominoes:N has no rules)")
+    require(base.edition, "prices_patches", "deck generate --like")
     fit = fit_deck(base)
     weights = _size_weights(base.patches, request.sizes)
     base_keys = {p.shape.canonical_key for p in base.patches}

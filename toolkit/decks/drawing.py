@@ -1,6 +1,6 @@
-"""A packing solution drawn as one page: the board with each patch in its colour, outlined,
-labelled with its id. Uses the render scene, so SVG and PDF show the same drawing; PNG goes
-through pypdfium2 when it is installed.
+"""A packing solution drawn as one page: the board with each patch in its colour, outlined
+(toolkit.geometry.outline), labelled with its id. Uses the render scene, so SVG and PDF show the
+same drawing; PNG goes through pypdfium2 when it is installed.
 """
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from toolkit.errors import UsageError
-from toolkit.render.scene import Document, Page, Rect, Text, fit_text_size, group
-from toolkit.render.theme import INK, cells_outline, darker, patch_colour, pt_for_height
+from toolkit.geometry.outline import outline_segments
+from toolkit.render.scene import Document, Line, Page, Rect, Text, fit_text_size, group
+from toolkit.render.theme import INK, darker, patch_colour, pt_for_height
 
 MARGIN_MM = 10.0
 MAX_CELL_MM = 19.0
@@ -33,7 +34,8 @@ def solution_document(title: str, width: int, height: int, solution: Sequence,
         fill = patch_colour(colour_index.get(placed.id, 0), colours.get(placed.id))
         for r, c in sorted(placed.cells):
             items.append(Rect(c * cell, r * cell, cell, cell, None, 0.25, fill))
-        items += cells_outline(set(placed.cells), 0.0, 0.0, cell, darker(fill, 0.45), 0.6)
+        edge = darker(fill, 0.45)
+        items += [Line(*segment, edge, 0.6) for segment in outline_segments(placed.cells, 0.0, 0.0, cell)]
         r0, c0 = min(placed.cells)
         size = fit_text_size(placed.id, cell * 0.9, pt_for_height(cell * 0.28))
         items.append(Text((c0 + 0.5) * cell, (r0 + 0.62) * cell, placed.id, size, "middle", True, INK))

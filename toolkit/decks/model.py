@@ -176,11 +176,11 @@ def fit_prices(deck_name: str, rows: list[tuple[str, Shape, int, int, int]], boa
 
 
 def fit_deck(deck, folds: int = DEFAULT_FOLDS) -> Fit:
-    """Fit the model on a Deck (toolkit.designer.deck)."""
-    from toolkit.specs.models import Family
+    """Fit the model on a Deck (toolkit.decks.deck): an edition's patches when its family prices
+    them, or a deck without an edition (read as the pricing edition's patches)."""
+    if deck.edition is not None:
+        from toolkit.families import require
 
-    if deck.family is Family.DOODLE:
-        raise UsageError(f"deck '{deck.name}' is a Patchwork Doodle deck: its cards carry no cost, "
-                         "time or income, so there is no price to fit")
+        require(deck.edition, "prices_patches", "deck fit")
     rows = [(p.id, p.shape, p.cost, p.time, p.income) for p in deck.patches]
     return fit_prices(deck.name, rows, Board(deck.board_width, deck.board_height), deck.allow_flip, folds)

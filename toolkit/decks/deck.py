@@ -1,8 +1,10 @@
 """What the deck commands work on: the patches of an edition, a variant or a patch-set file.
 
-An edition or variant brings its board and its flip rule; a bare patch-set file is read on the
-9x9 board of classic with flipping allowed. `polyominoes:N` is every free N-omino once (the 12
-pentominoes for N = 5), for packing puzzles.
+An edition or variant brings its board, its flip rule and its family (whose record says whether
+its patches carry a price). A bare patch-set file, or `polyominoes:N` (every free N-omino once,
+the 12 pentominoes for N = 5, for packing puzzles), has no edition: it is read as the patches of
+the pricing edition, the default edition of the family whose patches carry a price (its board
+and its flip rule), and so it is priced like that edition's patches.
 """
 from __future__ import annotations
 
@@ -13,9 +15,8 @@ from pathlib import Path
 from toolkit.errors import SpecError, UsageError
 from toolkit.geometry.enumerate import check_size, free_polyominoes
 from toolkit.geometry.shape import Shape
-from toolkit.specs.models import Edition, Family, Patch
+from toolkit.specs.models import Edition, Patch
 
-DEFAULT_BOARD = (9, 9)
 POLYOMINO_PREFIX = "polyominoes:"
 
 
@@ -29,11 +30,23 @@ class Deck:
     board_height: int
     allow_flip: bool = True
     edition: Edition | None = None
-    """The resolved edition when the deck came from one."""
+    """The resolved edition when the deck came from one (None: read as the pricing edition's)."""
 
-    @property
-    def family(self) -> Family:
-        return self.edition.family if self.edition is not None else Family.TIME_TRACK
+
+def pricing_edition() -> Edition:
+    """The edition a deck without one is read in: the default edition of the first family whose
+    patches carry a price (the family record names it)."""
+    from toolkit.families import all_families
+    from toolkit.specs import load_edition
+
+    family = next(f for f in all_families() if f.info.prices_patches)
+    return load_edition(family.info.default_edition)
+
+
+def _bare(name: str, patches: tuple[Patch, ...]) -> Deck:
+    """A deck without an edition, on the pricing edition's board and flip rule."""
+    edition = pricing_edition()
+    return Deck(name, patches, edition.board_width, edition.board_height, edition.allow_flip)
 
 
 def _patch_set_tree(ref: str):
@@ -64,7 +77,7 @@ def _patch_set(path: Path, tree) -> Deck:
             id=p["id"], shape=Shape.parse(p["shape"]), cost=p.get("cost", 0), time=p.get("time", 0),
             income=p.get("income", 0), name=p.get("name"), colour=p.get("colour"), tag=p.get("tag"),
             copies=p.get("copies", 1)))
-    return Deck(str(tree.get("name") or path.stem), tuple(patches), *DEFAULT_BOARD)
+    return _bare(str(tree.get("name") or path.stem), tuple(patches))
 
 
 def polyomino_deck(n: int) -> Deck:
@@ -72,7 +85,7 @@ def polyomino_deck(n: int) -> Deck:
     check_size(n)
     shapes = free_polyominoes(n)
     patches = tuple(Patch(id=f"F{i:02d}", shape=s) for i, s in enumerate(shapes, start=1))
-    return Deck(f"{POLYOMINO_PREFIX}{n}", patches, *DEFAULT_BOARD)
+    return _bare(f"{POLYOMINO_PREFIX}{n}", patches)
 
 
 def load_deck(ref: str | os.PathLike) -> Deck:
