@@ -25,6 +25,16 @@ Public API (all arrays are numpy; nothing here keeps global state)
   int64[n, NA] in the canonical order; ``apply_action(tables, st, occ, act)`` applies one legal
   action row (unchecked); ``check_action(tables, st, occ, act)`` -> R_OK or the R_* code of the
   one rule the action breaks; REASONS words each code.
+- The step's drawing sources, which the listing above is built on and the bots walk too:
+  ``walk_sources(tables, st, src)`` writes one row per source (columns SRC_*: kind, card, A_NB,
+  A_CUT, A_PIECE, A_AGAIN, shape, patch) into ``src`` (int64[max_sources(tables, st), NSRC]) and
+  returns how many; a legal START / DRAW action is a source plus a fitting placement of its
+  shape. ``turn_card(cur, n, nb)`` (token card or neighbour) and ``first_copy(cards, at, pos)``
+  (the free choice's cards) are its parts that hold for any circle.
+- The chance model: ``die_faces(die, faces, chance)`` (the die's distinct faces and their
+  chances); the token's walk ``token_card(nxt, roll, n)`` (where a roll lands),
+  ``discard_card(cards, at, n, pos)`` and ``token_next(cur, n_left)`` (the circle and the token
+  once the token card is discarded). apply_action moves the token with these very functions.
 - ``choose_random(tables, st, occ, bot_rng, act)`` writes a uniform legal action row into
   ``act`` (int64[NA]) from a bot generator state ``bot_rng`` (int64[4], separate from the game's).
 - Readers of a finished (or running) state: ``final_scores(tables, st, occ)`` -> int64[players],
@@ -140,6 +150,28 @@ SP_SINGLE = 1
 SP_CUT = 2
 SP_AGAIN = 3
 SPECIAL_NAMES = ("neighbour", "single", "cut", "again")
+
+# ----- drawing sources (rows written by walk_sources) ------------------------------------------
+# A legal drawing is a source (which card, through which special actions, which shape) and a
+# placement of its shape that fits the sheet; walk_sources lists the step's sources, and the
+# kernel's own listing of actions is built on it.
+SRC_KIND = 0
+"""K_START (the start card), K_DRAW (a card of the circle) or K_SINGLE (one empty cell)."""
+SRC_CARD = 1
+"""Circle position of the card (A_CARD); -1 for the start card and SINGLE."""
+SRC_NB = 2
+"""A_NB: 0 the token card or the free choice, 1 the card before the token card, 2 the one after."""
+SRC_CUT = 3
+"""A_CUT: -1 the whole card, else the cut index (CUT)."""
+SRC_PIECE = 4
+"""A_PIECE: 0 / 1, the piece of the cut drawn (0 for a whole card)."""
+SRC_AGAIN = 5
+"""A_AGAIN: 0, or 1 + the special action AGAIN repeats."""
+SRC_SHAPE = 6
+"""Shape drawn (rows shape_first.. of the placement table); -1 for SINGLE."""
+SRC_PATCH = 7
+"""Deck patch index (K_DRAW), start card index (K_START), -1 (K_SINGLE)."""
+NSRC = 8
 
 # ----- parameters (tables.params) --------------------------------------------------------------
 P_WIDTH = 0
@@ -492,6 +524,86 @@ def rolled_turns(params, rnd):
 
 
 # ============================================================================================
+# The chance model: the die and the token's walk over the circle
+# ============================================================================================
+
+
+@njit(cache=True)
+def die_faces(die, faces, chance):
+    """The die's distinct faces, in the order they first appear in the die table (tables.die,
+    each side equally likely), and the chance of each: the sides that show it over all sides.
+    Writes faces[:m] (int64) and chance[:m] (float64), arrays of at least die.shape[0] entries,
+    and returns m."""
+    sides = die.shape[0]
+    m = 0
+    for f in range(sides):
+        seen = False
+        for e in range(m):
+            if faces[e] == die[f]:
+                seen = True
+                break
+        if seen:
+            continue
+        count = 0
+        for e in range(f, sides):
+            if die[e] == die[f]:
+                count += 1
+        faces[m] = die[f]
+        chance[m] = count / sides
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def token_card(nxt, roll, n):
+    """Circle position of the card a roll makes the token card: the roll-th card clockwise after
+    the token, among the n cards of the circle (nxt: position of the first card after the token,
+    st[S_NEXT]). RULINGS 14."""
+    return (nxt + roll - 1) % n
+
+
+@njit(cache=True)
+def token_next(cur, n_left):
+    """st[S_NEXT] once the token card, at position cur, has left the circle (discard_card) and
+    n_left cards stay: the token keeps its place, so the first card after it is the one that
+    followed the token card, now at position cur (position 0 past the end). RULINGS 14."""
+    return cur % n_left if n_left > 0 else 0
+
+
+@njit(cache=True)
+def discard_card(cards, at, n, pos):
+    """Take the card at circle position pos out of the circle cards[at:at + n] (the cards after
+    it move down one place, clockwise order kept); returns the new number of cards, n - 1."""
+    for i in range(pos, n - 1):
+        cards[at + i] = cards[at + i + 1]
+    return n - 1
+
+
+@njit(cache=True)
+def turn_card(cur, n, nb):
+    """Circle position of the card a rolled turn offers through nb (A_NB): 0 the token card at
+    cur, 1 the card before it, 2 the card after it (NEIGHBOUR, RULINGS 18); -1 when the circle of
+    n cards has only the token card, so no neighbour."""
+    if nb == 0:
+        return cur
+    if n < 2:
+        return -1
+    if nb == 1:
+        return (cur - 1 + n) % n
+    return (cur + 1) % n
+
+
+@njit(cache=True)
+def first_copy(cards, at, pos):
+    """Whether the card at circle position pos of cards[at:] is the first copy of its patch in
+    the circle: the free choice offers each patch once, at its first position (RULINGS 15)."""
+    for q in range(pos):
+        if cards[at + q] == cards[at + pos]:
+            return False
+    return True
+
+
+# ============================================================================================
 # Setup and the flow of a game
 # ============================================================================================
 
@@ -569,7 +681,7 @@ def _roll(tables, st):
     g = st[S_RNG:S_RNG + 4]
     d = die[randbelow(g, die.shape[0])]
     st[S_ROLL] = d
-    st[S_CUR] = (st[S_NEXT] + d - 1) % n
+    st[S_CUR] = token_card(st[S_NEXT], d, n)
     st[S_PHASE] = PH_TURN
 
 
@@ -609,14 +721,10 @@ def _end_step(tables, st):
         _roll(tables, st)
     elif phase == PH_TURN:
         # Only the token card is discarded; the token keeps its place between its neighbours.
-        oc = st[S_CIRCLE_AT]
-        n = st[S_CIRCLE_LEN]
         cur = st[S_CUR]
-        for i in range(cur, n - 1):
-            st[oc + i] = st[oc + i + 1]
-        n -= 1
+        n = discard_card(st, st[S_CIRCLE_AT], st[S_CIRCLE_LEN], cur)
         st[S_CIRCLE_LEN] = n
-        st[S_NEXT] = cur % n if n > 0 else 0
+        st[S_NEXT] = token_next(cur, n)
         st[S_TURN] += 1
         _roll(tables, st)
     elif phase == PH_FREE:
@@ -688,95 +796,126 @@ def _walk_shape(tables, shape, rows, out, idx, target, kind, card, nb, cut, piec
 
 
 @njit(cache=True)
-def _walk_card(tables, rows, out, idx, target, card_pos, patch, nb, nb_again, cut_mode):
-    """Draws of one card: whole, then (when CUT is available) every piece of every cut."""
-    patch_shape = tables.patch_shape
-    cut_n = tables.cut_count
-    cut_piece = tables.cut_piece
-    params = tables.params
-    words = params[P_WORDS]
+def max_sources(tables, st):
+    """Rows walk_sources may write for this state (an upper bound): a rolled turn offers three
+    cards, the free choice at most the circle's; each whole or either piece of each of its cuts;
+    then SINGLE."""
+    return max(3, st[S_CIRCLE_LEN]) * (1 + 2 * tables.cut_piece.shape[1]) + 1
+
+
+@njit(cache=True)
+def _put_source(src, i, kind, card, nb, cut, piece, again, shape, patch):
+    src[i, SRC_KIND] = kind
+    src[i, SRC_CARD] = card
+    src[i, SRC_NB] = nb
+    src[i, SRC_CUT] = cut
+    src[i, SRC_PIECE] = piece
+    src[i, SRC_AGAIN] = again
+    src[i, SRC_SHAPE] = shape
+    src[i, SRC_PATCH] = patch
+    return i + 1
+
+
+@njit(cache=True)
+def _card_sources(tables, src, i, card, patch, nb, nb_again, cut_mode):
+    """The sources of one card: whole, then (when CUT is open) both pieces of every cut; AGAIN
+    repeats one special action only, so a neighbour drawn through AGAIN is not cut through it."""
     again = SP_NEIGHBOUR + 1 if nb_again else 0
-    idx = _walk_shape(tables, patch_shape[patch], rows, out, idx, target, K_DRAW, card_pos, nb, -1, 0, again)
-    if target >= 0 and idx > target:
-        return idx
+    i = _put_source(src, i, K_DRAW, card, nb, -1, 0, again, tables.patch_shape[patch], patch)
     if cut_mode == 0 or (cut_mode == 2 and nb_again):
-        return idx
+        return i
     if cut_mode == 2:
         again = SP_CUT + 1
-    for c in range(cut_n[patch]):
+    for c in range(tables.cut_count[patch]):
         for piece in range(2):
-            idx = _walk_shape(tables, cut_piece[patch, c, piece], rows, out, idx, target, K_DRAW, card_pos,
-                              nb, c, piece, again)
-            if target >= 0 and idx > target:
-                return idx
-    return idx
+            i = _put_source(src, i, K_DRAW, card, nb, c, piece, again, tables.cut_piece[patch, c, piece], patch)
+    return i
+
+
+@njit(cache=True)
+def walk_sources(tables, st, src):
+    """The sources of the seat to act's drawings, in canonical order, as rows of src (int64[at
+    least max_sources(tables, st), NSRC], columns SRC_*); returns how many rows.
+
+    At setup the start card (RULINGS 17). On a rolled turn the token card, then with NEIGHBOUR the
+    card before it and the card after it (turn_card); on the final free choice each patch of the
+    circle once (first_copy); each card whole, then with CUT both pieces of each of its cuts; a
+    special action already used once comes through AGAIN (SRC_AGAIN), and AGAIN repeats only one
+    special action per drawing (RULINGS 18). After the drawings, when SINGLE is open (any step but
+    setup), one K_SINGLE row. A legal action of kind START / DRAW / SINGLE is exactly one source
+    and a placement of its shape that fits the sheet (an empty cell for SINGLE): list_actions
+    walks these rows so, and so may any chooser."""
+    params = tables.params
+    phase = st[S_PHASE]
+    k = st[S_SEAT]
+    oc = st[S_CIRCLE_AT]
+    n = st[S_CIRCLE_LEN]
+    if phase == PH_OVER:
+        return 0
+    if phase == PH_START:
+        # The start card's patch comes before every special action.
+        card = st[st[S_START_AT] + k]
+        return _put_source(src, 0, K_START, -1, 0, -1, 0, 0, tables.start_shape[card], card)
+    i = 0
+    if phase == PH_TURN:
+        cut_mode = special_mode(params, st, k, SP_CUT)
+        nb_mode = special_mode(params, st, k, SP_NEIGHBOUR)
+        cur = st[S_CUR]
+        for nb in range(3):
+            if nb > 0 and nb_mode == 0:
+                continue
+            pos = turn_card(cur, n, nb)
+            if pos < 0:
+                continue
+            i = _card_sources(tables, src, i, pos, st[oc + pos], nb, nb > 0 and nb_mode == 2, cut_mode)
+    elif phase == PH_FREE:
+        cut_mode = special_mode(params, st, k, SP_CUT)
+        for pos in range(n):
+            if first_copy(st, oc, pos):
+                i = _card_sources(tables, src, i, pos, st[oc + pos], 0, False, cut_mode)
+    single_mode = special_mode(params, st, k, SP_SINGLE)
+    if single_mode:
+        i = _put_source(src, i, K_SINGLE, -1, 0, -1, 0, SP_SINGLE + 1 if single_mode == 2 else 0, -1, -1)
+    return i
 
 
 @njit(cache=True)
 def _walk(tables, st, occ, target, out):
-    """Visit the legal actions of the seat to act in canonical order.
+    """Visit the legal actions of the seat to act in canonical order: the drawings of each
+    source of walk_sources in turn (its shape's placements that fit), passing (at setup only
+    when the start card's patch fits nowhere) or, at a scoring, the rectangles; then SINGLE.
 
     target == -2: only count; -1: write every action into out; >= 0: write action number
     `target` into out[0]. Returns the number of actions visited.
     """
-    start_shape = tables.start_shape
     params = tables.params
     phase = st[S_PHASE]
     if phase == PH_OVER:
         return 0
     k = st[S_SEAT]
     occ_k = occ[k]
-    words = params[P_WORDS]
     width = params[P_WIDTH]
     height = params[P_HEIGHT]
-    oc = st[S_CIRCLE_AT]
-    n = st[S_CIRCLE_LEN]
     rows = np.empty(height, dtype=np.int64)
     for r in range(height):
         rows[r] = row_bits(occ_k, r, width)
+    src = np.empty((max_sources(tables, st), NSRC), dtype=np.int64)
+    nsrc = walk_sources(tables, st, src)
     idx = 0
-    if phase == PH_START:
-        shape = start_shape[st[st[S_START_AT] + k]]
-        idx = _walk_shape(tables, shape, rows, out, idx, target, K_START, -1, 0, -1, 0, 0)
+    s = 0
+    while s < nsrc and src[s, SRC_KIND] != K_SINGLE:
+        idx = _walk_shape(tables, src[s, SRC_SHAPE], rows, out, idx, target, src[s, SRC_KIND], src[s, SRC_CARD],
+                          src[s, SRC_NB], src[s, SRC_CUT], src[s, SRC_PIECE], src[s, SRC_AGAIN])
         if target >= 0 and idx > target:
             return idx
+        s += 1
+    if phase == PH_START:
         if idx == 0:
             if target == -1 or target == idx:
                 put_action(out, 0 if target >= 0 else idx, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
                 if target >= 0:
                     return idx + 1
             idx += 1
-    elif phase == PH_TURN:
-        cut_mode = special_mode(params, st, k, SP_CUT)
-        nb_mode = special_mode(params, st, k, SP_NEIGHBOUR) if n >= 2 else 0
-        cur = st[S_CUR]
-        for nb in range(3):
-            if nb > 0 and nb_mode == 0:
-                continue
-            if nb == 0:
-                pos = cur
-            elif nb == 1:
-                pos = (cur - 1 + n) % n
-            else:
-                pos = (cur + 1) % n
-            idx = _walk_card(tables, rows, out, idx, target, pos, st[oc + pos], nb,
-                             nb > 0 and nb_mode == 2, cut_mode)
-            if target >= 0 and idx > target:
-                return idx
-    elif phase == PH_FREE:
-        cut_mode = special_mode(params, st, k, SP_CUT)
-        for pos in range(n):
-            patch = st[oc + pos]
-            seen = False
-            for q in range(pos):
-                if st[oc + q] == patch:
-                    seen = True
-                    break
-            if seen:
-                continue
-            idx = _walk_card(tables, rows, out, idx, target, pos, patch, 0, False, cut_mode)
-            if target >= 0 and idx > target:
-                return idx
     elif phase == PH_SCORE:
         if st[st[S_FILLED_AT] + k] == 0:
             if target == -1 or target == idx:
@@ -806,16 +945,15 @@ def _walk(tables, st, occ, target, out):
                                 put_action(out, 0, K_SCORE, -1, 0, -1, 0, r0, c0, h, w, 0)
                                 return idx + 1
                             idx += 1
-    if phase != PH_START and phase != PH_SCORE:
+    else:
         if target == -1 or target == idx:
             put_action(out, 0 if target >= 0 else idx, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
             if target >= 0:
                 return idx + 1
         idx += 1
-    # SINGLE any time after setup: the start card's patch comes before every special action.
-    single_mode = special_mode(params, st, k, SP_SINGLE) if phase != PH_START else 0
-    if single_mode:
-        again = SP_SINGLE + 1 if single_mode == 2 else 0
+    # SINGLE any time after setup (the last source when it is open).
+    if s < nsrc:
+        again = src[s, SRC_AGAIN]
         if target == -2:
             return idx + width * height - st[st[S_FILLED_AT] + k]
         for cell in range(width * height):
@@ -979,13 +1117,7 @@ def check_action(tables, st, occ, act):
                 return code
             if n < 2:
                 return R_NO_NEIGHBOUR
-            if nb == 1:
-                want = (cur - 1 + n) % n
-            elif nb == 2:
-                want = (cur + 1) % n
-            else:
-                return R_NOT_TOKEN_CARD
-            if pos != want:
+            if (nb != 1 and nb != 2) or pos != turn_card(cur, n, nb):
                 return R_NOT_TOKEN_CARD
     else:
         if nb != 0:
