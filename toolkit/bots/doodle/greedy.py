@@ -13,11 +13,12 @@ better rectangle, and always in the last one; always the best rectangle. Determi
 generator is never drawn from (ties go to the first action in the kernel's canonical order).
 
 Speed is most of what makes this the fast tier, and it comes from not doing work: the chooser
-walks the step's drawing sources and the fitting placements of each shape itself, in the
-kernel's canonical order, rather than listing every legal action (thousands when CUT and
-NEIGHBOUR are open); a shape already walked from a source that spends no more special actions is
-not walked again; an orientation whose best possible key cannot enter the shortlist is skipped
-whole. Contact is summed from three bit planes of the sheet (each cell's shaded-or-edge sides),
+asks the kernel for the step's drawing sources (walk_sources: the token card, the neighbours,
+the cut pieces, the free choice, with the special actions each spends) and walks the fitting
+placements of each source's shape itself, in the kernel's canonical order, rather than listing
+every legal action (thousands when CUT and NEIGHBOUR are open); a shape already walked from a
+source that spends no more special actions is not walked again; an orientation whose best
+possible key cannot enter the shortlist is skipped whole. Contact is summed from three bit planes of the sheet (each cell's shaded-or-edge sides),
 so a placement costs a few popcounts of its own mask, and the evaluation's helpers create no
 arrays and compile without reference counting.
 
@@ -41,19 +42,17 @@ from toolkit.bots.packing import popcount
 from toolkit.errors import UsageError
 from toolkit.games.doodle.kernel import (
     DoodleTables,
-    K_DRAW,
     K_PASS,
     K_SCORE,
     K_SINGLE,
-    K_START,
     NA,
+    NSRC,
     P_FREE_CHOICE,
     P_HEIGHT,
     P_ROUNDS,
     P_TURNS,
     P_WIDTH,
     P_WORDS,
-    PH_FREE,
     PH_OVER,
     PH_SCORE,
     PH_START,
@@ -65,16 +64,27 @@ from toolkit.games.doodle.kernel import (
     S_PHASE,
     S_ROUND,
     S_SEAT,
-    S_START_AT,
     S_TURN,
     SP_CUT,
     SP_NEIGHBOUR,
     SP_SINGLE,
+    SRC_AGAIN,
+    SRC_CARD,
+    SRC_CUT,
+    SRC_KIND,
+    SRC_NB,
+    SRC_PIECE,
+    SRC_SHAPE,
     best_in_rows,
+    discard_card,
+    max_sources,
     put_action,
     rectangle_points,
     rolled_turns,
     special_mode,
+    token_card,
+    token_next,
+    walk_sources,
 )
 from toolkit.jit import njit, no_alloc
 from toolkit.specs.models import Edition, Family
@@ -607,11 +617,11 @@ def _scan_source(tables, aux, shape, price, seen_shape, seen_price, seen, rows, 
 def _source_price(src, s, gw, special_cost):
     """What the special actions that drawing source s spends cost: special_cost times each one's
     G_PRICE_* multiple (AGAIN alone when it repeats NEIGHBOUR or CUT)."""
-    again = src[s, 4]
+    again = src[s, SRC_AGAIN]
     price = 0.0
-    if src[s, 1] != 0 and again != SP_NEIGHBOUR + 1:
+    if src[s, SRC_NB] != 0 and again != SP_NEIGHBOUR + 1:
         price += gw[G_PRICE_NEIGHBOUR]
-    if src[s, 2] >= 0 and again != SP_CUT + 1:
+    if src[s, SRC_CUT] >= 0 and again != SP_CUT + 1:
         price += gw[G_PRICE_CUT]
     if again != 0:
         price += gw[G_PRICE_AGAIN]
@@ -619,84 +629,13 @@ def _source_price(src, s, gw, special_cost):
 
 
 @njit(cache=True)
-def _add_source(src, n, card, nb, cut, piece, again, shape):
-    """Record drawing source n (one row of src: card position, neighbour side, cut, piece, AGAIN
-    flag, shape, special actions spent); returns n + 1."""
-    src[n, 0] = card
-    src[n, 1] = nb
-    src[n, 2] = cut
-    src[n, 3] = piece
-    src[n, 4] = again
-    src[n, 5] = shape
-    src[n, 6] = (nb != 0) + (cut >= 0) + (again != 0)
-    return n + 1
-
-
-@njit(cache=True)
-def _card_sources(tables, src, n, card, patch, nb, nb_again, cut_mode):
-    """The sources of one card, in the kernel's canonical order: whole, then (when CUT is open)
-    both pieces of every cut; a second special through AGAIN only once per drawing."""
-    again = SP_NEIGHBOUR + 1 if nb_again else 0
-    n = _add_source(src, n, card, nb, -1, 0, again, tables.patch_shape[patch])
-    if cut_mode == 0 or (cut_mode == 2 and nb_again):
-        return n
-    if cut_mode == 2:
-        again = SP_CUT + 1
-    for c in range(tables.cut_count[patch]):
-        for piece in range(2):
-            n = _add_source(src, n, card, nb, c, piece, again, tables.cut_piece[patch, c, piece])
-    return n
-
-
-@njit(cache=True)
-def _sources(tables, st, k, src):
-    """Every drawing source of the step, in the kernel's canonical order (rows of src); returns
-    how many. A legal drawing is a source and a placement of its shape that fits the sheet, so
-    walking sources and placements visits exactly the kernel's legal drawings, in its order,
-    without building the action rows (thousands when CUT and NEIGHBOUR are open)."""
-    params = tables.params
-    phase = st[S_PHASE]
-    oc = st[S_CIRCLE_AT]
-    n = st[S_CIRCLE_LEN]
-    count = 0
-    if phase == PH_START:
-        count = _add_source(src, 0, -1, 0, -1, 0, 0, tables.start_shape[st[st[S_START_AT] + k]])
-    elif phase == PH_TURN:
-        cut_mode = special_mode(params, st, k, SP_CUT)
-        nb_mode = special_mode(params, st, k, SP_NEIGHBOUR) if n >= 2 else 0
-        cur = st[S_CUR]
-        for nb in range(3):
-            if nb > 0 and nb_mode == 0:
-                continue
-            if nb == 0:
-                pos = cur
-            elif nb == 1:
-                pos = (cur - 1 + n) % n
-            else:
-                pos = (cur + 1) % n
-            count = _card_sources(tables, src, count, pos, st[oc + pos], nb, nb > 0 and nb_mode == 2, cut_mode)
-    elif phase == PH_FREE:
-        cut_mode = special_mode(params, st, k, SP_CUT)
-        for pos in range(n):
-            patch = st[oc + pos]
-            repeat = False
-            for q in range(pos):
-                if st[oc + q] == patch:
-                    repeat = True
-                    break
-            if not repeat:
-                count = _card_sources(tables, src, count, pos, patch, 0, False, cut_mode)
-    return count
-
-
-@njit(cache=True)
 def shortlist(tables, aux, st, occ, gw):
     """The drawings of a turn or start step the greedy chooser weighs (see choose_greedy): the
     pre-filter's shortlist and passing, each valued one ply deep. Returns (src, nsrc, cand,
-    places, values, costs, best_j): the step's drawing sources (see _sources), the candidates
-    (source * stride + placement row, in canonical order; nsrc * stride: passing), their
-    placement rows (-1: passing), values less the price of the special actions they spend, those
-    prices, and the best candidate (the first on ties)."""
+    places, values, costs, best_j): the step's drawing sources (rows of the kernel's
+    walk_sources, SINGLE left out), the candidates (source * stride + placement row, in canonical
+    order; nsrc * stride: passing), their placement rows (-1: passing), values less the price of
+    the special actions they spend, those prices, and the best candidate (the first on ties)."""
     masks = tables.place_masks
     params = tables.params
     width = params[P_WIDTH]
@@ -725,10 +664,12 @@ def shortlist(tables, aux, st, occ, gw):
     _rows_of(occ_k, width, height, rows)
     planes = np.empty((3, words), dtype=np.int64)
     _contact_planes(rows, width, height, planes)
-    # Sources: 3 cards (token and neighbours, or up to the circle's size on the free choice),
-    # each whole or one of two pieces of up to (cells - 1) * 2 cuts.
-    src = np.empty((max(3, st[S_CIRCLE_LEN]) * (1 + 2 * tables.cut_piece.shape[1]), 7), dtype=np.int64)
-    nsrc = _sources(tables, st, k, src)
+    # The step's drawing sources, as the kernel walks them (SINGLE, the last row when it is
+    # open, is weighed at the scoring step only).
+    src = np.empty((max_sources(tables, st), NSRC), dtype=np.int64)
+    nsrc = walk_sources(tables, st, src)
+    if nsrc > 0 and src[nsrc - 1, SRC_KIND] == K_SINGLE:
+        nsrc -= 1
     seen_shape = np.empty(nsrc, dtype=np.int64)
     seen_price = np.empty(nsrc)
     price = np.empty(nsrc)
@@ -736,8 +677,8 @@ def shortlist(tables, aux, st, occ, gw):
     stride = masks.shape[0]
     for s in range(nsrc):
         price[s] = _source_price(src, s, gw, special_cost)
-        seen = _scan_source(tables, aux, src[s, 5], price[s], seen_shape, seen_price, seen, rows, planes, target, gw,
-                            s * stride, keys, items)
+        seen = _scan_source(tables, aux, src[s, SRC_SHAPE], price[s], seen_shape, seen_price, seen, rows, planes,
+                            target, gw, s * stride, keys, items)
     # Candidates in canonical order (ties keep the first action); passing comes after every
     # drawing, and at the start only when the start patch fits nowhere.
     count = 0
@@ -785,8 +726,8 @@ def put_choice(tables, st, src, nsrc, cand, places, j, act):
     if s >= nsrc:
         put_action(out, 0, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
     else:
-        put_action(out, 0, K_START if st[S_PHASE] == PH_START else K_DRAW, src[s, 0], src[s, 1], src[s, 2], src[s, 3],
-                   places[j], 0, 0, 0, src[s, 4])
+        put_action(out, 0, src[s, SRC_KIND], src[s, SRC_CARD], src[s, SRC_NB], src[s, SRC_CUT], src[s, SRC_PIECE],
+                   places[j], 0, 0, 0, src[s, SRC_AGAIN])
 
 
 @njit(cache=True)
@@ -866,10 +807,10 @@ def _expect_one(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
     face_value = np.empty(nfaces)
     total = 0.0
     for f in range(nfaces):
-        pos = (nxt + die[f] - 1) % n
+        pos = token_card(nxt, die[f], n)
         done = -1
         for e in range(f):
-            if circ[(nxt + die[e] - 1) % n] == circ[pos]:
+            if circ[token_card(nxt, die[e], n)] == circ[pos]:
                 done = e
                 break
         if done >= 0:
@@ -904,16 +845,16 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
     keep = int(gw[G_SECOND_PLY])
     option_value = np.empty(size + 1)
     option_place = np.empty(size + 1, dtype=np.int64)
-    circ2 = np.empty(n - 1, dtype=np.int64)
+    circ2 = np.empty(n, dtype=np.int64)
     _target_mask(board, width, height, words, turns_left, spare, gw, rows, pre, target)
     nfaces = die.shape[0]
     face_value = np.empty(nfaces)
     total = 0.0
     for f in range(nfaces):
-        pos = (nxt + die[f] - 1) % n
+        pos = token_card(nxt, die[f], n)
         done = -1
         for e in range(f):
-            if (nxt + die[e] - 1) % n == pos:
+            if token_card(nxt, die[e], n) == pos:
                 done = e
                 break
         if done >= 0:
@@ -941,11 +882,11 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
             option_value[options] = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
             option_place[options] = g
             options += 1
-        for i in range(pos, n - 1):
-            circ2[i] = circ[i + 1]
-        for i in range(pos):
+        # The circle that card leaves behind, and the token's place in it.
+        for i in range(n):
             circ2[i] = circ[i]
-        nxt2 = pos % (n - 1)
+        n2 = discard_card(circ2, 0, n, pos)
+        nxt2 = token_next(pos, n2)
         best = -1e18
         for _ in range(min(keep, options)):
             top = 0
@@ -958,7 +899,7 @@ def _expect_two(tables, aux, board, circ, n, nxt, turns_left, later, spare, gw):
             g = option_place[top]
             for w in range(words):
                 trial[w] = board[w] | (masks[g, w] if g >= 0 else 0)
-            v = _expect_one(tables, aux, trial, circ2, n - 1, nxt2, turns_left - 1, later, spare, gw)
+            v = _expect_one(tables, aux, trial, circ2, n2, nxt2, turns_left - 1, later, spare, gw)
             if v > best:
                 best = v
         face_value[f] = best
@@ -987,10 +928,13 @@ def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left
     words = params[P_WORDS]
     oc = st[S_CIRCLE_AT]
     n = st[S_CIRCLE_LEN]
+    # The circle the next roll sees: the token card leaves it; the token stays in its place.
+    circ = np.empty(max(n, 1), dtype=np.int64)
+    for pos in range(n):
+        circ[pos] = st[oc + pos]
     if st[S_PHASE] == PH_TURN:
-        # The token card leaves the circle; the token stays in its place.
-        n_after = n - 1
-        nxt = st[S_CUR] % n_after if n_after > 0 else 0
+        n_after = discard_card(circ, 0, n, st[S_CUR])
+        nxt = token_next(st[S_CUR], n_after)
     else:
         n_after = n
         nxt = st[S_NEXT]
@@ -999,18 +943,7 @@ def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left
     nfaces = die.shape[0]
     next_patch = np.empty(nfaces, dtype=np.int64)
     for f in range(nfaces):
-        pos = (nxt + die[f] - 1) % n_after
-        if st[S_PHASE] == PH_TURN and pos >= st[S_CUR]:
-            pos += 1
-        next_patch[f] = st[oc + pos]
-    # The circle the next roll sees.
-    circ = np.empty(n_after, dtype=np.int64)
-    j = 0
-    for pos in range(n):
-        if st[S_PHASE] == PH_TURN and pos == st[S_CUR]:
-            continue
-        circ[j] = st[oc + pos]
-        j += 1
+        next_patch[f] = circ[token_card(nxt, die[f], n_after)]
     deep = gw[G_PLIES] >= 2 and turns_left >= 2
     rows = np.empty(height, dtype=np.int64)
     pre = np.empty((height + 1, width + 1), dtype=np.int64)
