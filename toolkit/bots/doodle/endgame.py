@@ -40,6 +40,7 @@ from toolkit.games.doodle.kernel import (
     K_DRAW,
     K_PASS,
     NA,
+    NSRC,
     P_FREE_CHOICE,
     P_HEIGHT,
     P_PATCHES,
@@ -61,13 +62,25 @@ from toolkit.games.doodle.kernel import (
     SP_CUT,
     SP_NEIGHBOUR,
     SP_SINGLE,
+    SRC_CUT,
+    SRC_KIND,
+    SRC_NB,
+    SRC_PATCH,
     best_in_rows,
+    die_faces,
+    discard_card,
+    first_copy,
     fits,
     list_actions,
+    max_sources,
     popcount,
     rectangle_points,
     rolled_turns,
     row_bits,
+    token_card,
+    token_next,
+    turn_card,
+    walk_sources,
 )
 from toolkit.jit import njit
 
@@ -315,29 +328,18 @@ def _sequences(tables, st):
     rem = 0
     nxt = 0
     if st[S_PHASE] == PH_TURN:
+        # The token card leaves the circle; the token stays in its place.
         cur = st[S_CUR]
         for pos in range(n):
-            if pos != cur:
-                circ[m] = st[oc + pos]
-                m += 1
-        nxt = cur % m if m > 0 else 0
+            circ[pos] = st[oc + pos]
+        m = discard_card(circ, 0, n, cur)
+        nxt = token_next(cur, m)
         rem = rolled_turns(params, st[S_ROUND]) - st[S_TURN] - 1
     free = 1 if (st[S_PHASE] == PH_TURN and params[P_FREE_CHOICE]) else 0
     # The die's distinct faces and their chances.
     faces = np.empty(die.shape[0], dtype=np.int64)
     chance = np.empty(die.shape[0])
-    nd = 0
-    for f in range(die.shape[0]):
-        found = -1
-        for e in range(nd):
-            if faces[e] == die[f]:
-                found = e
-        if found >= 0:
-            chance[found] += 1.0 / die.shape[0]
-        else:
-            faces[nd] = die[f]
-            chance[nd] = 1.0 / die.shape[0]
-            nd += 1
+    nd = die_faces(die, faces, chance)
     total = 1
     for _ in range(rem):
         total *= nd
@@ -372,34 +374,30 @@ def _sequences(tables, st):
                 face = digits % nd
                 digits //= nd
                 w *= chance[face]
-            cur = (nx + faces[face] - 1) % nn
-            opt_patch[s, t, 0] = c[cur]
-            k = 1
-            if nn >= 2:
-                for side in range(2):
-                    pos = (cur - 1 + nn) % nn if side == 0 else (cur + 1) % nn
-                    dup = False
-                    for q in range(k):
-                        if opt_patch[s, t, q] == c[pos]:
-                            dup = True
-                    if not dup:
-                        opt_patch[s, t, k] = c[pos]
-                        opt_nb[s, t, k] = 1
-                        k += 1
+            # The token card and its neighbours (offered whether or not NEIGHBOUR is still
+            # open: the search spends it), each patch once.
+            cur = token_card(nx, faces[face], nn)
+            k = 0
+            for nb in range(3):
+                pos = turn_card(cur, nn, nb)
+                if pos < 0:
+                    continue
+                dup = False
+                for q in range(k):
+                    if opt_patch[s, t, q] == c[pos]:
+                        dup = True
+                if not dup:
+                    opt_patch[s, t, k] = c[pos]
+                    opt_nb[s, t, k] = 1 if nb > 0 else 0
+                    k += 1
             opt_count[s, t] = k
-            for i in range(cur, nn - 1):
-                c[i] = c[i + 1]
-            nn -= 1
-            nx = cur % nn if nn > 0 else 0
+            nn = discard_card(c, 0, nn, cur)
+            nx = token_next(cur, nn)
             t += 1
         if free and nn > 0:
             k = 0
             for i in range(nn):
-                dup = False
-                for q in range(k):
-                    if opt_patch[s, t, q] == c[i]:
-                        dup = True
-                if not dup and k < MAX_OPTIONS:
+                if first_copy(c, 0, i) and k < MAX_OPTIONS:
                     opt_patch[s, t, k] = c[i]
                     k += 1
             opt_count[s, t] = k
@@ -536,37 +534,24 @@ def _sequence_value(tables, board, used, targets, points, whole, n_targets, n_tu
 
 
 @njit(cache=True)
-def _step_options(st, opt_patch, opt_nb):
-    """This step's cards, as one turn of the cover search: the token card and its two neighbours
-    (NEIGHBOUR), or every card of the free choice. Returns how many."""
-    oc = st[S_CIRCLE_AT]
-    n = st[S_CIRCLE_LEN]
+def _step_options(tables, st, opt_patch, opt_nb):
+    """This step's cards, as one turn of the cover search: the cards the kernel's drawing sources
+    offer whole (walk_sources: the token card, its neighbours while NEIGHBOUR is open, or every
+    card of the free choice), each patch once. Returns how many."""
+    src = np.empty((max_sources(tables, st), NSRC), dtype=np.int64)
+    nsrc = walk_sources(tables, st, src)
     k = 0
-    if st[S_PHASE] == PH_TURN:
-        cur = st[S_CUR]
-        opt_patch[0] = st[oc + cur]
-        opt_nb[0] = 0
-        k = 1
-        if n >= 2:
-            for side in range(2):
-                pos = (cur - 1 + n) % n if side == 0 else (cur + 1) % n
-                dup = False
-                for q in range(k):
-                    if opt_patch[q] == st[oc + pos]:
-                        dup = True
-                if not dup:
-                    opt_patch[k] = st[oc + pos]
-                    opt_nb[k] = 1
-                    k += 1
-        return k
-    for pos in range(n):
+    for i in range(nsrc):
+        if src[i, SRC_KIND] != K_DRAW or src[i, SRC_CUT] >= 0:
+            continue
+        patch = src[i, SRC_PATCH]
         dup = False
         for q in range(k):
-            if opt_patch[q] == st[oc + pos]:
+            if opt_patch[q] == patch:
                 dup = True
         if not dup and k < MAX_OPTIONS:
-            opt_patch[k] = st[oc + pos]
-            opt_nb[k] = 0
+            opt_patch[k] = patch
+            opt_nb[k] = 1 if src[i, SRC_NB] != 0 else 0
             k += 1
     return k
 
@@ -698,7 +683,7 @@ def choose_endgame(tables, aux, st, occ, act, info):
     # the snuggest drawings need not include the one a full sheet needs.
     step_patch = np.zeros(MAX_OPTIONS, dtype=np.int64)
     step_nb = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    step_count = _step_options(st, step_patch, step_nb)
+    step_count = _step_options(tables, st, step_patch, step_nb)
     plan_patch = np.zeros((turns + 1, MAX_OPTIONS), dtype=np.int64)
     plan_nb = np.zeros((turns + 1, MAX_OPTIONS), dtype=np.int64)
     plan_count = np.zeros(turns + 1, dtype=np.int64)
