@@ -75,6 +75,7 @@ from toolkit.games.doodle.kernel import (
     S_ROUND,
     S_SEAT,
     SP_SINGLE,
+    SPECIAL_NAMES,
     best_rectangle,
     list_actions,
     special_mode,
@@ -208,9 +209,7 @@ class DoodleExpertBot:
             lines.append(f"last round: over {int(info[2])} sequences of the rolls to come, this drawing expects"
                          f" {info[0]:.1f} points from the final rectangle less empty cells, and a full sheet in"
                          f" {info[1]:.0%} of them")
-            sheet = game.sheet(seat)
-            offered = game._info.specials
-            open_specials = [name.upper() for name in offered if _left(sheet.specials_used, name, offered) > 0]
+            open_specials = [name.upper() for name in _open_specials(tables, st, seat)]
             if open_specials:
                 lines.append(f"special actions still open: {', '.join(open_specials)}; the search spends them"
                              " within each sequence of rolls where they help, SINGLE last")
@@ -224,9 +223,7 @@ class DoodleExpertBot:
                          " since few cards fit one")
         values = np.zeros(5)
         step_values(tables, st, occ, EXPERT_WEIGHTS, values)
-        sheet = game.sheet(seat)
-        offered = game._info.specials
-        open_specials = [name for name in offered if _left(sheet.specials_used, name, offered) > 0]
+        open_specials = _open_specials(tables, st, seat)
         if open_specials:
             lines.append(f"value it puts on keeping a special action for later: {values[0]:.1f} points each"
                          f" (open: {', '.join(n.upper() for n in open_specials)})")
@@ -281,13 +278,10 @@ def _best_single(tables: Any, sheet: np.ndarray) -> tuple[int | None, int]:
     return best_cell, best_gain
 
 
-def _left(used: dict[str, int], name: str, offered: tuple[str, ...]) -> int:
-    """Uses of a special action still open (AGAIN can repeat one already used)."""
-    if used[name] == 0:
-        return 1
-    if name != "again" and used[name] == 1 and "again" in offered and used["again"] == 0:
-        return 1
-    return 0
+def _open_specials(tables: Any, st: np.ndarray, seat: int) -> list[str]:
+    """The special actions the seat may still use, first or through AGAIN (the kernel's
+    special_mode), in SPECIAL_NAMES order."""
+    return [name for s, name in enumerate(SPECIAL_NAMES) if special_mode(tables.params, st, seat, s) != 0]
 
 
 def _factory(edition: Edition, arg: str | None, **options: Any) -> Any:
