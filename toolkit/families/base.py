@@ -164,6 +164,11 @@ class RulesFamily:
         """The board as the play prompt shows it."""
         return game.render_text()
 
+    def quilt_cells(self, game, seat: int) -> dict[tuple[int, int], str]:
+        """The covered cells (row, col) of a seat's quilt or sheet, each with a one-letter label
+        of what covers it (the studio draws the boards from it)."""
+        raise NotImplementedError
+
     # ----- simulation --------------------------------------------------------------------
     def default_bots(self, edition: Edition) -> str:
         raise NotImplementedError

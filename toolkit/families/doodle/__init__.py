@@ -78,6 +78,9 @@ class DoodleFamily(RulesFamily):
             return shown
         return []
 
+    def quilt_cells(self, game, seat: int) -> dict[tuple[int, int], str]:
+        return {cell: "#" for cell in game.sheet(seat).shaded}
+
     def board_text(self, game) -> str:
         """The sheets, then the cards a player may draw now as printed (orientation o0)."""
         text = game.render_text()

@@ -79,6 +79,9 @@ class TimeTrackFamily(RulesFamily):
     def shapes_in_play(self, game) -> list[tuple[str, str]]:
         return [] if game.is_over else [("market", pid) for pid in game.window]
 
+    def quilt_cells(self, game, seat: int) -> dict[tuple[int, int], str]:
+        return {(r, c): mark for r, row in enumerate(game.quilt_text(seat)) for c, mark in enumerate(row) if mark != "."}
+
     def default_bots(self, edition: Edition) -> str:
         return self.info.default_bots
 
