@@ -106,9 +106,9 @@ def _root() -> None:
 
 
 # Each module defines register(app). Order = order in --help.
-from toolkit.cli import specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds, deck_cmds, workbench_cmds  # noqa: E402
+from toolkit.cli import specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds, deck_cmds, workbench_cmds, studio_cmd  # noqa: E402
 
-for _module in (specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds, workbench_cmds, deck_cmds):
+for _module in (specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds, workbench_cmds, deck_cmds, studio_cmd):
     _module.register(app)
 
 

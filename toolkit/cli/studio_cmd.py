@@ -1,0 +1,60 @@
+"""`patchwork studio [FOLDER]`: serve the local web app over FOLDER's specs (toolkit.studio).
+
+The command checks its options, binds the socket (a free port by default), prints the address
+with its access token and serves until Ctrl-C, which stops the runs the studio started too.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer
+
+from toolkit.errors import ToolkitError, UsageError
+
+TOKEN_ENV = "PATCHWORK_STUDIO_TOKEN"
+"""An access token to use instead of a random one (for scripts that open the studio)."""
+
+
+def studio(
+    folder: Path = typer.Argument(Path("."), metavar="FOLDER", help="Folder of your spec files and records (default: the current folder)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default; anything else lets other machines in)."),
+    port: int = typer.Option(0, "--port", min=0, max=65535, help="Port to listen on (default: a free one)."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the address in the default web browser."),
+) -> None:
+    """Serve the studio, a local web app: draw patches, browse decks, play, step records, start runs."""
+    from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
+
+    try:
+        _serve(folder, host, port, open_browser)
+    except ToolkitError as error:
+        fail(error)
+
+
+def _serve(folder: Path, host: str, port: int, open_browser: bool) -> None:
+    from toolkit import studio as studio_mod
+
+    if not folder.is_dir():
+        raise UsageError(f"FOLDER {folder}: not a folder (give the folder of your spec files)")
+    token = os.environ.get(TOKEN_ENV) or studio_mod.new_token()
+    if len(token) < 16:
+        raise UsageError(f"{TOKEN_ENV} must be at least 16 characters")
+    sock = studio_mod.bind(host, port)
+    bound = sock.getsockname()[1]
+    server = studio_mod.server(folder, sock, token)
+    url = studio_mod.address(host, bound, token)
+    typer.echo(f"patchwork studio: serving {folder.resolve()}")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(f"note: listening on {host}, not only this machine: anyone with the token can use the studio")
+    typer.echo(f"open {url}")
+    typer.echo("(Ctrl-C stops the studio and its runs)")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    server.run(sockets=[sock])
+    typer.echo("studio stopped")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("studio")(studio)

@@ -1,0 +1,399 @@
+"""The studio's HTTP API and pages: a Starlette app over the same library calls as the CLI.
+
+Every request passes toolkit.studio.security.Guard first (Host, token, Origin, size). Handlers
+parse their input, call one function of toolkit.studio.design / games / runs, and answer JSON;
+a ToolkitError becomes status 400 and its one line (`{"error": ...}`, with `problems` for a
+spec), which the page shows as it is.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import traceback
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from toolkit.errors import SpecError, ToolkitError, UsageError
+from toolkit.studio.security import LOOPBACK_NAMES, MAX_BODY_BYTES, Guard
+
+STATIC = Path(__file__).parent / "static"
+WATCH_SECONDS = 0.5
+"""How often FOLDER's spec files and records are looked at for changes."""
+MAX_WAIT_SECONDS = 25.0
+"""Longest a /api/changes request waits before answering `no change`."""
+
+
+class Studio:
+    """The state of one studio: its folder, games, records, runs and the folder's version."""
+
+    def __init__(self, root: Path, max_running: int | None = None):
+        from toolkit.studio.games import Games, Records
+        from toolkit.studio.runs import MAX_RUNNING, Runs
+
+        self.root = root.resolve()
+        self.games = Games()
+        self.records = Records()
+        self.runs = Runs(self.root, max_running or MAX_RUNNING)
+        self.version = 0
+        self._signature: tuple | None = None
+        self._changed: asyncio.Event | None = None
+
+    def signature(self) -> tuple:
+        """(path, mtime, size) of every spec file and record of FOLDER."""
+        import os
+
+        from toolkit.studio.design import SPEC_SUFFIXES, walk
+
+        out = []
+        for rel in walk(self.root, (*SPEC_SUFFIXES, ".json")):
+            try:
+                st = os.stat(self.root / rel)
+            except OSError:
+                continue
+            out.append((rel, st.st_mtime_ns, st.st_size))
+        return tuple(out)
+
+    def look(self) -> bool:
+        """Look at FOLDER once; True (and a new version) when something changed."""
+        signature = self.signature()
+        if signature != self._signature:
+            first = self._signature is None
+            self._signature = signature
+            if not first:
+                self.version += 1
+                return True
+        return False
+
+    async def watch(self) -> None:
+        self._changed = asyncio.Event()
+        await run_in_threadpool(self.look)
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                changed = await run_in_threadpool(self.look)
+            except Exception:  # a file vanishing mid-walk: look again next time
+                continue
+            if changed:
+                self._changed.set()
+                self._changed = asyncio.Event()
+
+    async def wait_change(self, since: int, seconds: float) -> int:
+        if self.version != since or self._changed is None:
+            return self.version
+        event = self._changed
+        try:
+            await asyncio.wait_for(event.wait(), seconds)
+        except asyncio.TimeoutError:
+            pass
+        return self.version
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+def _error(error: Exception, studio: Studio) -> JSONResponse:
+    if isinstance(error, ToolkitError):
+        body: dict[str, Any] = {"error": error.render().split("\n")[0] if isinstance(error, SpecError) else error.render()}
+        if isinstance(error, SpecError):
+            from toolkit.studio.design import problem_json
+
+            problems = [problem_json(studio.root, p) for p in error.problems]
+            body["problems"] = problems
+            body["error"] = f"{len(problems)} problem(s) in the spec: " + problems[0]["text"] if problems else body["error"]
+        problems = getattr(error, "problems_json", None)
+        if problems is not None:
+            body["problems"] = problems
+        return JSONResponse(body, status_code=400)
+    traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
+    return JSONResponse({"error": f"internal error ({type(error).__name__}): {error}"}, status_code=500)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read up to MAX_BODY_BYTES (a body without a length is counted)."""
+    data = bytearray()
+    async for chunk in request.stream():
+        data.extend(chunk)
+        if len(data) > MAX_BODY_BYTES:
+            raise _TooLarge()
+    if not data:
+        return {}
+    try:
+        value = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError("the request is not JSON") from None
+    if not isinstance(value, dict):
+        raise UsageError("the request must be a JSON object")
+    return value
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _handler(work):
+    """A route: run `work(request, studio)`, turning errors into one line of JSON."""
+
+    async def endpoint(request: Request) -> Response:
+        studio: Studio = request.app.state.studio
+        try:
+            result = await work(request, studio)
+        except _TooLarge:
+            return JSONResponse({"error": f"refused: the request is larger than {MAX_BODY_BYTES} bytes"}, status_code=413)
+        except Exception as error:  # noqa: BLE001 - every error becomes a message on the page
+            return _error(error, studio)
+        if isinstance(result, Response):
+            return result
+        return JSONResponse(result, headers={"cache-control": "no-store"})
+
+    return endpoint
+
+
+def _int(request: Request, name: str, default: int | None = None, low: int = 0, high: int = 10**9) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        if default is None:
+            raise UsageError(f"{name} is needed")
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise UsageError(f"{name}: a whole number {low}..{high}")
+    return int(text)
+
+
+# ----- routes -------------------------------------------------------------------------------------
+
+async def index(request: Request, studio: Studio):
+    return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+
+
+async def info(request: Request, studio: Studio):
+    def work():
+        from toolkit import __version__
+        from toolkit.bots import bot_names
+        from toolkit.families import all_families
+
+        families = []
+        for family in all_families():
+            i = family.info
+            families.append({"name": i.name, "title": i.title, "default_edition": i.default_edition,
+                             "bots": list(bot_names(family.family)), "fixed_seats": i.fixed_seats,
+                             "balance_bots": i.balance_bots, "prices_patches": i.prices_patches,
+                             "sweepable": i.sweep_names()})
+        return {"folder": str(studio.root), "version": __version__, "families": families}
+
+    return await run_in_threadpool(work)
+
+
+async def specs(request: Request, studio: Studio):
+    from toolkit.studio.design import spec_listing
+
+    return await run_in_threadpool(spec_listing, studio.root)
+
+
+async def deck(request: Request, studio: Studio):
+    from toolkit.studio.design import deck_view
+
+    ref = request.query_params.get("ref", "")
+    return await run_in_threadpool(deck_view, studio.root, ref)
+
+
+async def shape(request: Request, studio: Studio):
+    from toolkit.studio.design import shape_facts
+
+    return await run_in_threadpool(shape_facts, studio.root, await _body(request))
+
+
+async def shape_preview(request: Request, studio: Studio):
+    from toolkit.studio.design import preview_patch
+
+    return await run_in_threadpool(preview_patch, studio.root, await _body(request))
+
+
+async def shape_save(request: Request, studio: Studio):
+    from toolkit.studio.design import save_patch
+
+    return await run_in_threadpool(save_patch, studio.root, await _body(request))
+
+
+async def changes(request: Request, studio: Studio):
+    since = _int(request, "since", 0, 0, 10**12)
+    wait = _int(request, "wait", 0, 0, int(MAX_WAIT_SECONDS))
+    version = await studio.wait_change(since, float(wait))
+    return {"version": version}
+
+
+async def play_start(request: Request, studio: Studio):
+    body = await _body(request)
+    session = await run_in_threadpool(studio.games.start, studio.root, body)
+    return await run_in_threadpool(_locked_view, session)
+
+
+def _locked_view(session, work=None):
+    with session.lock:
+        if work is not None:
+            work()
+        return session.view()
+
+
+async def play_view(request: Request, studio: Studio):
+    session = studio.games.get(request.path_params["game"])
+    return await run_in_threadpool(_locked_view, session)
+
+
+async def play_act(request: Request, studio: Studio):
+    session = studio.games.get(request.path_params["game"])
+    body = await _body(request)
+    return await run_in_threadpool(_locked_view, session, lambda: session.act(body.get("action")))
+
+
+async def play_undo(request: Request, studio: Studio):
+    session = studio.games.get(request.path_params["game"])
+    return await run_in_threadpool(_locked_view, session, session.undo)
+
+
+async def play_hint(request: Request, studio: Studio):
+    session = studio.games.get(request.path_params["game"])
+
+    def work():
+        with session.lock:
+            return session.hint()
+
+    return await run_in_threadpool(work)
+
+
+async def play_record(request: Request, studio: Studio):
+    from toolkit.records import dumps
+
+    session = studio.games.get(request.path_params["game"])
+
+    def work():
+        with session.lock:
+            return dumps(session.record())
+
+    text = await run_in_threadpool(work)
+    name = f"{session.game.edition.name}-seed{session.game.seed}.json"
+    return Response(text, media_type="application/json",
+                    headers={"content-disposition": f'attachment; filename="{name}"', "cache-control": "no-store"})
+
+
+async def record_list(request: Request, studio: Studio):
+    from toolkit.studio.games import record_listing
+
+    return {"records": await run_in_threadpool(record_listing, studio.root)}
+
+
+async def record_step(request: Request, studio: Studio):
+    path = request.query_params.get("path", "")
+    step = _int(request, "step", 0)
+
+    def work():
+        steps = studio.records.open(studio.root, path)
+        return steps.view(min(step, len(steps.positions) - 1))
+
+    return await run_in_threadpool(work)
+
+
+async def run_start(request: Request, studio: Studio):
+    body = await _body(request)
+    # started from the event loop's thread, which lives as long as the studio: a child set to die
+    # with its parent thread must not have a short-lived worker thread as that parent
+    run = studio.runs.start(body)
+    return run.view()
+
+
+async def run_list(request: Request, studio: Studio):
+    return {"runs": [run.view() for run in reversed(list(studio.runs.runs.values()))],
+            "max_running": studio.runs.max_running}
+
+
+async def run_view(request: Request, studio: Studio):
+    return studio.runs.get(request.path_params["run"]).view()
+
+
+async def run_stop(request: Request, studio: Studio):
+    run = studio.runs.get(request.path_params["run"])
+    run.stop()
+    return run.view()
+
+
+async def run_report(request: Request, studio: Studio):
+    return await run_in_threadpool(studio.runs.report, request.path_params["run"])
+
+
+RUN_FILE_TYPES = {".png": "image/png", ".pdf": "application/pdf", ".json": "application/json",
+                  ".md": "text/markdown; charset=utf-8"}
+
+
+async def run_file(request: Request, studio: Studio):
+    run = studio.runs.get(request.path_params["run"])
+    name = request.path_params["name"]
+    if name not in run.files() or not any(name.endswith(s) for s in RUN_FILE_TYPES):
+        raise UsageError(f"no file {name[:60]!r} in this run's results")
+    suffix = "." + name.rsplit(".", 1)[-1]
+    return FileResponse(run.folder / name, media_type=RUN_FILE_TYPES[suffix])
+
+
+async def run_page(request: Request, studio: Studio):
+    from toolkit.studio.runs import report_page
+
+    run = studio.runs.get(request.path_params["run"])
+    if "report.pdf" not in run.files():
+        raise UsageError("this run has written no report.pdf (yet)")
+    data = await run_in_threadpool(report_page, run, int(request.path_params["page"]))
+    return Response(data, media_type="image/png")
+
+
+def create_app(folder: str | Path, token: str, allowed_hosts: frozenset[str] = LOOPBACK_NAMES,
+               max_running: int | None = None, watch: bool = True):
+    """The studio's ASGI app for FOLDER, guarded by `token`."""
+    studio = Studio(Path(folder), max_running)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(studio.watch()) if watch else None
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+            await run_in_threadpool(studio.runs.stop_all)
+
+    get, post = ["GET"], ["POST"]
+    routes = [
+        Route("/", _handler(index), methods=get),
+        Route("/api/info", _handler(info), methods=get),
+        Route("/api/specs", _handler(specs), methods=get),
+        Route("/api/deck", _handler(deck), methods=get),
+        Route("/api/shape", _handler(shape), methods=post),
+        Route("/api/shape/preview", _handler(shape_preview), methods=post),
+        Route("/api/shape/save", _handler(shape_save), methods=post),
+        Route("/api/changes", _handler(changes), methods=get),
+        Route("/api/play", _handler(play_start), methods=post),
+        Route("/api/play/{game}", _handler(play_view), methods=get),
+        Route("/api/play/{game}/act", _handler(play_act), methods=post),
+        Route("/api/play/{game}/undo", _handler(play_undo), methods=post),
+        Route("/api/play/{game}/hint", _handler(play_hint), methods=get),
+        Route("/api/play/{game}/record", _handler(play_record), methods=get),
+        Route("/api/records", _handler(record_list), methods=get),
+        Route("/api/record", _handler(record_step), methods=get),
+        Route("/api/runs", _handler(run_start), methods=post),
+        Route("/api/runs", _handler(run_list), methods=get),
+        Route("/api/runs/{run}", _handler(run_view), methods=get),
+        Route("/api/runs/{run}/stop", _handler(run_stop), methods=post),
+        Route("/api/runs/{run}/report", _handler(run_report), methods=get),
+        Route("/api/runs/{run}/files/{name}", _handler(run_file), methods=get),
+        Route("/api/runs/{run}/pages/{page:int}", _handler(run_page), methods=get),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.studio = studio
+    guarded = Guard(app, token, allowed_hosts)
+    guarded.studio = studio
+    return guarded

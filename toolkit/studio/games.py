@@ -1,0 +1,335 @@
+"""Games in the studio: playing against bots by clicks, and stepping through a record.
+
+A position is shown from the Game protocol and the family's registered object only: the seats'
+covered cells (`quilt_cells`), the shapes in play, the family's board text, scores and history.
+What a person may do is read from the legal actions: an action written with an orientation,
+row and column (`buy P17 o3 r2 c4`, `neighbour left draw o0 r1 c1`, `single r4 c4`) is placed
+on the board, the rest (`advance`, `pass`, `score r0 c0 5x4`) are buttons. The cells a placement
+covers are not computed here: each (piece, orientation) is applied once to a copy of the game
+and the covered cells it adds are read back, so the ghost under the pointer is what the rules
+would draw.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from toolkit.errors import RecordError, ToolkitError, UsageError
+from toolkit.studio.security import inside, shown
+
+HUMAN = "human"
+BOT_RNG_SALT = 1
+"""Seat k's bot draws from seed_state(seed, BOT_RNG_SALT, k), as at `patchwork play`."""
+MAX_GAMES = 8
+"""Games kept in memory; starting another forgets the one left alone longest."""
+MAX_RECORDS = 4
+MAX_SEATS = 6
+MAX_SEED = 2**63 - 1
+MAX_BUTTONS = 400
+_PLACE_WORD = re.compile(r"^([orc])(\d+)$")
+_counter = itertools.count(1)
+
+
+def split_action(text: str) -> tuple[str, int | None, int | None, int | None]:
+    """(label, orientation, row, column) of an action's text: the o/r/c words taken out."""
+    label, found = [], {}
+    for word in text.split():
+        match = _PLACE_WORD.match(word)
+        if match and match.group(1) not in found:
+            found[match.group(1)] = int(match.group(2))
+        else:
+            label.append(word)
+    return " ".join(label), found.get("o"), found.get("r"), found.get("c")
+
+
+def _seat_label(game: Any, seat: int) -> str:
+    name = getattr(game, "seat_name", None)
+    return name(seat) if name else f"player {seat + 1}"
+
+
+def position(game: Any, players: list[str]) -> dict[str, Any]:
+    """What the page draws of a position: boards, pieces in play, text, scores, history."""
+    from toolkit.families import family_of
+
+    family = family_of(game.edition)
+    edition = game.edition
+    boards = []
+    for seat in range(game.players):
+        cells = family.quilt_cells(game, seat)
+        boards.append({"seat": seat, "name": _seat_label(game, seat),
+                       "player": players[seat] if seat < len(players) else "",
+                       "cells": [[r, c, label] for (r, c), label in sorted(cells.items())]})
+    shapes = {p.id: p.shape for p in edition.all_patches()}
+    shapes.update({card.id: card.shape for card in getattr(edition, "start_cards", ()) or ()})
+    pieces = [{"role": role, "id": pid, "rows": shapes[pid].rows() if pid in shapes else []}
+              for role, pid in family.shapes_in_play(game)]
+    view = {"edition": edition.name, "title": edition.title, "seed": game.seed,
+            "width": edition.board_width, "height": edition.board_height,
+            "boards": boards, "pieces": pieces, "text": family.board_text(game),
+            "over": game.is_over, "current": game.current_player, "scores": list(game.scores()),
+            "history": [str(a) for a in game.history], "event": getattr(game, "last_event", "") or ""}
+    if game.is_over:
+        view["winners"] = list(game.winners())
+    return view
+
+
+def moves(game: Any) -> dict[str, Any]:
+    """The legal actions of the seat to act, as placements grouped by piece and orientation
+    (each with the covered cells relative to its row and column) and as buttons."""
+    from toolkit.families import family_of
+
+    family = family_of(game.edition)
+    seat = game.current_player
+    before = set(family.quilt_cells(game, seat))
+    groups: dict[str, dict[int, list]] = {}
+    buttons: list[str] = []
+    actions = game.legal_actions()
+    for action in actions:
+        text = str(action)
+        label, o, r, c = split_action(text)
+        if r is None or c is None:
+            buttons.append(text)
+            continue
+        groups.setdefault(label, {}).setdefault(o or 0, []).append((r, c, text, action))
+    pieces = []
+    for label, orientations in groups.items():
+        entries = []
+        for o, placed in sorted(orientations.items()):
+            r0, c0, _, action = placed[0]
+            trial = game.copy()
+            trial.apply(action)
+            added = sorted(set(family.quilt_cells(trial, seat)) - before)
+            if not added:  # e.g. `score r0 c0 5x4`: a row and column, but nothing is drawn
+                buttons.extend(text for _, _, text, _ in placed)
+                continue
+            entries.append({"o": o, "cells": [[r - r0, c - c0] for r, c in added],
+                            "at": [[r, c, text] for r, c, text, _ in placed]})
+        if entries:
+            pieces.append({"label": label, "orientations": entries})
+    return {"pieces": pieces, "buttons": buttons[:MAX_BUTTONS], "more_buttons": max(0, len(buttons) - MAX_BUTTONS),
+            "count": len(actions)}
+
+
+# ----- playing ------------------------------------------------------------------------------------
+
+class PlaySession:
+    """One game in the studio: the seats (a person or a bot each), the game, and an undo stack."""
+
+    def __init__(self, edition, seed: int, names: list[str]):
+        from toolkit.bots import make_bot
+        from toolkit.families import family_of
+        from toolkit.games.rng import seed_state
+
+        family = family_of(edition)
+        family.seats(edition, len(names))
+        bots: list[Any] = []
+        options: dict[str, Any] = {}
+        for seat, name in enumerate(names):
+            if name == HUMAN:
+                bots.append(None)
+                continue
+            bot = make_bot(name, edition)
+            wanted = getattr(bot, "seat", None)
+            if wanted is not None and wanted != seat:
+                raise UsageError(f"bot '{name}' can only play seat {wanted + 1}")
+            options.update(getattr(bot, "game_options", {}) or {})
+            bots.append(bot)
+        if all(bot is not None for bot in bots):
+            raise UsageError("seat a person ('human') in at least one seat to play here; a game of bots "
+                             "alone is a run (simulate), or a record to step through")
+        self.id = f"g{next(_counter)}"
+        self.names = [HUMAN if bot is None else bot.name for bot in bots]
+        self.bots = bots
+        self.options = options
+        self.game = family.new_game(edition, seed, len(names), **options)
+        self.rngs = [seed_state(seed, BOT_RNG_SALT, seat) for seat in range(len(bots))]
+        self.undo_stack: list[tuple[Any, list]] = []
+        self.lock = threading.Lock()
+        self.used = time.monotonic()
+        self.bot_moves: list[str] = []
+
+    def run_bots(self) -> None:
+        """Bots play until a person is to act or the game ends."""
+        game = self.game
+        while not game.is_over and self.bots[game.current_player] is not None:
+            seat = game.current_player
+            action = self.bots[seat].choose(game, self.rngs[seat])
+            game.apply(action)
+            self.bot_moves.append(f"{_seat_label(game, seat)} ({self.bots[seat].name}): {action}")
+
+    def act(self, text: str) -> None:
+        game = self.game
+        if game.is_over:
+            raise UsageError("the game is over")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise UsageError("action: the action's text, e.g. the one a button shows")
+        action = game.parse_action(text.strip())
+        snapshot = (game.copy(), [rng.copy() for rng in self.rngs])
+        game.apply(action)
+        self.undo_stack.append(snapshot)
+        del self.undo_stack[:-200]
+        self.bot_moves = []
+        self.run_bots()
+
+    def undo(self) -> None:
+        if not self.undo_stack:
+            raise UsageError("nothing to undo: no move of yours yet")
+        self.game, self.rngs = self.undo_stack.pop()
+        self.bot_moves = []
+
+    def hint(self) -> dict[str, Any]:
+        from toolkit.bots import make_bot
+        from toolkit.families import family_of
+        from toolkit.games.rng import seed_state
+
+        game = self.game
+        if game.is_over:
+            return {"text": "the game is over: no hint", "action": None}
+        name = family_of(game.edition).info.hint_bot
+        bot = make_bot(name, game.edition)
+        action = str(bot.choose(game.copy(), seed_state(game.seed, BOT_RNG_SALT, 99)))
+        explain = getattr(bot, "explain", None)
+        text = explain(game) if explain else f"the {bot.name} bot would play: {action}"
+        return {"text": text, "action": action}
+
+    def view(self) -> dict[str, Any]:
+        view = position(self.game, self.names)
+        view["id"] = self.id
+        view["players"] = self.names
+        view["bot_moves"] = list(self.bot_moves)
+        view["can_undo"] = bool(self.undo_stack)
+        human = not self.game.is_over and self.bots[self.game.current_player] is None
+        view["your_turn"] = human
+        view["moves"] = moves(self.game) if human else None
+        return view
+
+    def record(self) -> dict[str, Any]:
+        from toolkit import records
+
+        return records.make_record(self.game, self.names, self.options)
+
+
+class Games:
+    """The studio's games in play, at most MAX_GAMES."""
+
+    def __init__(self):
+        self.sessions: OrderedDict[str, PlaySession] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def start(self, root: Path, body: dict[str, Any]) -> PlaySession:
+        from toolkit.studio.design import load
+
+        if not isinstance(body, dict):
+            raise UsageError("expected {edition, seed, seats}")
+        seats = body.get("seats")
+        if (not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS
+                or not all(isinstance(s, str) and 0 < len(s) <= 40 for s in seats)):
+            raise UsageError(f"seats: a list of 1..{MAX_SEATS} names, 'human' or a bot such as greedy")
+        seed = body.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise UsageError(f"seed: a whole number 0..{MAX_SEED}")
+        edition = load(root, body.get("edition"))
+        session = PlaySession(edition, seed, [s.strip().lower() for s in seats])
+        session.run_bots()
+        with self.lock:
+            self.sessions[session.id] = session
+            while len(self.sessions) > MAX_GAMES:
+                self.sessions.popitem(last=False)
+        return session
+
+    def get(self, game_id: str) -> PlaySession:
+        with self.lock:
+            session = self.sessions.get(game_id)
+            if session is None:
+                raise UsageError(f"no game {game_id!r} here (the studio keeps the last {MAX_GAMES} games)")
+            self.sessions.move_to_end(game_id)
+        session.used = time.monotonic()
+        return session
+
+
+# ----- records ------------------------------------------------------------------------------------
+
+class RecordSteps:
+    """A replayed record: the position after every action."""
+
+    def __init__(self, data: dict[str, Any], name: str):
+        from toolkit import records
+        from toolkit.families import engine_for
+
+        records.replay(data)  # the whole record checked first: deal, actions, chance, scores
+        edition = records.replay_edition(data)
+        game = engine_for(edition).new_game(edition, int(data["seed"]), data.get("seats"), **dict(data["options"]))
+        self.name = name
+        self.players = [str(p) for p in data.get("players", [])]
+        self.actions = list(data["actions"])
+        self.positions = [game.copy()]
+        for text in self.actions:
+            game.apply(game.parse_action(text))
+            self.positions.append(game.copy())
+
+    def view(self, step: int) -> dict[str, Any]:
+        if not 0 <= step < len(self.positions):
+            raise UsageError(f"step: 0..{len(self.positions) - 1}, got {step}")
+        game = self.positions[step]
+        view = position(game, self.players)
+        view.update({"record": self.name, "step": step, "steps": len(self.positions) - 1,
+                     "action": self.actions[step - 1] if step else None, "players": self.players,
+                     "chance": game.chance_log() if hasattr(game, "chance_log") else []})
+        return view
+
+
+class Records:
+    """Records of FOLDER opened for stepping (the last few, re-read when the file changes)."""
+
+    def __init__(self):
+        self.cache: OrderedDict[tuple[str, int, int], RecordSteps] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def open(self, root: Path, path: str) -> RecordSteps:
+        from toolkit import records
+
+        target = inside(root, path, (".json",))
+        stat = target.stat()
+        key = (str(target), stat.st_mtime_ns, stat.st_size)
+        with self.lock:
+            hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        try:
+            data = records.read_record(target)
+        except RecordError as error:
+            raise RecordError(error.render().replace(str(target), shown(root, target))) from None
+        steps = RecordSteps(data, shown(root, target))
+        with self.lock:
+            self.cache[key] = steps
+            while len(self.cache) > MAX_RECORDS:
+                self.cache.popitem(last=False)
+        return steps
+
+
+def record_listing(root: Path) -> list[str]:
+    """JSON files of FOLDER that look like game records (by their first bytes)."""
+    from toolkit.studio.design import walk
+
+    found = []
+    for rel in walk(root, (".json",)):
+        try:
+            with open(root / rel, "rb") as handle:
+                head = handle.read(2048)
+        except OSError:
+            continue
+        if b"game-record" in head or b'"actions"' in head:
+            found.append(rel)
+    return found
+
+
+def check_error(error: Exception) -> str:
+    """The one line a page shows for a library error."""
+    if isinstance(error, ToolkitError):
+        return error.render()
+    return str(error)

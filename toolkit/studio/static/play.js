@@ -1,0 +1,182 @@
+// Play: a game against bots, placed by clicks with a ghost under the pointer.
+import { get, post, guarded, el, showError, clearError, withToken } from "./api.js";
+import { drawBoard, cellAt, setGhost, miniShape, sameCells, rotate, mirror } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const state = { game: null, piece: null, orientation: 0, pointer: null, busy: false };
+window.studioPlay = state;
+
+// Draw a position's boards, pieces in play and text into the given elements (Play and Records).
+export function drawPosition(view, { boards, inPlay, text }, active = null) {
+  boards.replaceChildren(...view.boards.map((b) => {
+    const board = drawBoard(view.width, view.height, b.cells, { seat: b.seat });
+    if (active === b.seat) board.classList.add("active");
+    const score = view.scores[b.seat];
+    const caption = `${b.name}${b.player ? ` (${b.player})` : ""}: score ${score}`;
+    return el("figure", {}, el("figcaption", { text: caption }), board);
+  }));
+  if (inPlay) inPlay.replaceChildren(...view.pieces.map((p) => el("figure", { title: p.role },
+    miniShape({ rows: p.rows, cell: 9, fill: "#8e5d3b" }), el("figcaption", { text: `${p.id} (${p.role})` }))));
+  if (text) text.textContent = view.text;
+}
+
+// The cell of a placement the pointer stands on: the drawn cell nearest to the piece's middle.
+function anchor(cells) {
+  const mr = cells.reduce((s, [r]) => s + r, 0) / cells.length;
+  const mc = cells.reduce((s, [, c]) => s + c, 0) / cells.length;
+  let best = cells[0], dist = Infinity;
+  for (const cell of cells) {
+    const d = (cell[0] - mr) ** 2 + (cell[1] - mc) ** 2;
+    if (d < dist - 1e-9) { dist = d; best = cell; }
+  }
+  return best;
+}
+
+function entry() {
+  return state.piece ? state.piece.orientations[state.orientation] : null;
+}
+
+// The action placed with the pointer on cell (r, c), or null when that placement is illegal.
+function placedAt(r, c) {
+  const e = entry();
+  if (!e) return null;
+  const [ar, ac] = anchor(e.cells);
+  const pr = r - ar, pc = c - ac;
+  const hit = e.at.find(([rr, cc]) => rr === pr && cc === pc);
+  return { cells: e.cells.map(([dr, dc]) => [pr + dr, pc + dc]), action: hit ? hit[2] : null };
+}
+
+// For tests and the keyboard: the pointer cell of the first legal placement of the selection.
+state.firstLegalCell = () => {
+  const e = entry();
+  if (!e || !e.at.length) return null;
+  const [ar, ac] = anchor(e.cells);
+  return [e.at[0][0] + ar, e.at[0][1] + ac];
+};
+
+function activeBoard() {
+  const seat = state.game ? state.game.current : null;
+  return seat === null ? null : document.querySelector(`#play-boards svg[data-seat="${seat}"]`);
+}
+
+function drawGhost() {
+  const board = activeBoard();
+  if (!board) return;
+  if (!state.pointer || !entry()) { setGhost(board, [], true); return; }
+  const placed = placedAt(...state.pointer);
+  const width = state.game.width, height = state.game.height;
+  setGhost(board, placed.cells.filter(([r, c]) => r >= 0 && c >= 0 && r < height && c < width), placed.action !== null);
+}
+
+function select(index) {
+  const moves = state.game && state.game.moves;
+  state.piece = moves && index !== null ? moves.pieces[index] : null;
+  state.orientation = 0;
+  for (const [i, button] of [...document.querySelectorAll("#play-pieces button")].entries()) button.classList.toggle("selected", i === index);
+  drawGhost();
+}
+
+function turn(transform) {
+  if (!state.piece) return;
+  const wanted = transform(entry().cells);
+  const found = state.piece.orientations.findIndex((o) => sameCells(o.cells, wanted));
+  if (found >= 0) state.orientation = found;
+  drawGhost();
+}
+
+function nextOrientation() {
+  if (!state.piece) return;
+  state.orientation = (state.orientation + 1) % state.piece.orientations.length;
+  drawGhost();
+}
+
+async function act(action) {
+  if (state.busy) return;
+  state.busy = true;
+  document.body.dataset.playBusy = "yes";
+  try {
+    show(await post(`/api/play/${state.game.id}/act`, { action }));
+    clearError();
+  } catch (err) {
+    showError(err);
+  } finally {
+    state.busy = false;
+    document.body.dataset.playBusy = "no";
+  }
+}
+
+function show(view) {
+  const keep = state.piece ? state.piece.label : null;
+  state.game = view;
+  $("play-game").hidden = false;
+  drawPosition(view, { boards: $("play-boards"), inPlay: $("play-in-play"), text: $("play-text") }, view.your_turn ? view.current : null);
+  const board = activeBoard();
+  if (board && view.your_turn) {
+    board.addEventListener("mousemove", (event) => { const at = cellAt(event); if (at) { state.pointer = at; drawGhost(); } });
+    board.addEventListener("mouseleave", () => { state.pointer = null; drawGhost(); });
+    board.addEventListener("click", (event) => {
+      const at = cellAt(event);
+      if (!at || !entry()) return;
+      state.pointer = at;
+      const placed = placedAt(...at);
+      if (placed.action) act(placed.action);
+      else showError("that placement is not legal here (red): move the piece, or turn it with r / f / o");
+    });
+  }
+  const moves = view.moves || { pieces: [], buttons: [] };
+  $("play-pieces").replaceChildren(...moves.pieces.map((p, i) => el("button", { "data-label": p.label, onclick: () => select(i) },
+    miniShape({ cells: p.orientations[0].cells }), el("span", { text: p.label }))));
+  const buttons = moves.buttons.map((text) => el("button", { "data-action": text, onclick: () => act(text) }, text));
+  if (moves.more_buttons) buttons.push(el("span", { class: "muted", text: `and ${moves.more_buttons} more: type one` }));
+  $("play-buttons").replaceChildren(...buttons);
+  const index = moves.pieces.findIndex((p) => p.label === keep);
+  select(index >= 0 ? index : (moves.pieces.length === 1 ? 0 : null));
+  let status;
+  if (view.over) {
+    const scores = view.boards.map((b) => `${b.name} ${view.scores[b.seat]}`).join(", ");
+    status = `Game over: ${scores}`;
+  } else if (view.your_turn) {
+    status = `${view.boards[view.current].name} to play${view.event ? ` — ${view.event}` : ""}`;
+  } else status = "bots are playing";
+  $("play-status").textContent = status;
+  document.body.dataset.playOver = view.over ? "yes" : "no";
+  document.body.dataset.playMoves = String(view.history.length);
+  $("play-log").textContent = [...view.bot_moves].join("\n");
+  $("play-undo").disabled = !view.can_undo;
+  $("play-record").href = withToken(`/api/play/${view.id}/record`);
+  $("play-hint-text").hidden = true;
+}
+
+async function startGame() {
+  const seats = $("play-seats").value.split(",").map((s) => s.trim()).filter(Boolean);
+  $("play-status").textContent = "dealing (the first game of a rules family compiles its rules once, which takes a while)";
+  $("play-game").hidden = false;
+  const view = await guarded(() => post("/api/play", { edition: $("play-edition").value, seed: Number($("play-seed").value || 0), seats }));
+  if (view) { clearError(); show(view); }
+}
+
+async function hint() {
+  $("play-hint-text").hidden = false;
+  $("play-hint-text").textContent = "thinking...";
+  const answer = await guarded(() => get(`/api/play/${state.game.id}/hint`));
+  if (!answer) { $("play-hint-text").hidden = true; return; }
+  $("play-hint-text").replaceChildren(answer.text, ...(answer.action ? [" ", el("button", { onclick: () => act(answer.action), text: `play ${answer.action}` })] : []));
+}
+
+export function initPlay(studio) {
+  const select = $("play-edition");
+  select.dataset.initial = "doodle";
+  select.value = [...select.options].some((o) => o.value === "doodle") ? "doodle" : select.value;
+  $("play-start").addEventListener("click", startGame);
+  $("play-send").addEventListener("click", () => { const text = $("play-action").value.trim(); if (text) act(text); });
+  $("play-action").addEventListener("keydown", (event) => { if (event.key === "Enter") $("play-send").click(); });
+  $("play-hint").addEventListener("click", hint);
+  $("play-undo").addEventListener("click", async () => { const view = await guarded(() => post(`/api/play/${state.game.id}/undo`)); if (view) show(view); });
+  document.addEventListener("keydown", (event) => {
+    if (document.body.dataset.tab !== "play" || event.target.tagName === "INPUT") return;
+    if (event.key === "r") turn(rotate);
+    else if (event.key === "f") turn(mirror);
+    else if (event.key === "o") nextOrientation();
+    else if (event.key === "Escape") select(null);
+  });
+}
