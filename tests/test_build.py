@@ -82,7 +82,7 @@ def test_interrupted_build_leaves_the_old_kit_untouched(tmp_path, monkeypatch):
 
     def failing_encode(document, fmt, flip=None):
         calls["n"] += 1
-        if calls["n"] == 2:  # the Doodle cards, second file of the build
+        if calls["n"] == 2:  # the classic kit, second file of the build
             raise RuntimeError("printer on fire")
         return real_encode(document, fmt, flip)
 

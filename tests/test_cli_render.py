@@ -10,6 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from toolkit.cli.app import main
+from toolkit.specs import load_edition
 
 VARIANT_120 = """\
 kind: variant
@@ -108,8 +109,9 @@ def test_variant_file_with_a_long_custom_track(capsys, tmp_path):
     (["render", "boards", "--paper", "60x80mm"], "larger paper"),
     (["render", "sheet", "no-such-edition"], "no-such-edition"),
     (["render", "automa", "express"], "no Automa deck"),
-    (["render", "cards", "classic"], "Patchwork Doodle"),
-    (["render", "tiles", "doodle"], "time-track"),
+    (["render", "automa", "doodle"], "which prints sheet, pad, cards"),
+    (["render", "cards", "classic"], "which prints tiles, boards, tokens, rules, kit, automa; for cards choose a Doodle"),
+    (["render", "tiles", "doodle"], "for tiles choose a time-track edition"),
     (["render", "sheet", "--format", "tiff"], "unknown format"),
     (["render", "cards", "--backs", "--flip", "sideways"], "flip"),
     (["render", "cards", "--back-offset", "lots"], "--back-offset"),
@@ -119,7 +121,7 @@ def test_variant_file_with_a_long_custom_track(capsys, tmp_path):
     (["render", "cards", "--gutter", "wide"], "--gutter"),
     (["render", "cards", "--layout", "poster"], "layout"),
     (["render", "cards", "--format", "png", "--dpi", "5000"], "--dpi"),
-    (["render", "challenge", "classic", "--seed", "1"], "Patchwork Doodle"),
+    (["render", "challenge", "classic", "--seed", "1"], "for challenge choose a Doodle edition"),
     (["render", "sheet", "--format", "svg", "--cmyk"], "--cmyk"),
 ])
 def test_bad_options_give_one_clear_line(capsys, tmp_path, monkeypatch, args, needle):
@@ -293,3 +295,29 @@ def test_build_says_what_to_print_and_cut(capsys, tmp_path):
     classic = PdfReader(tmp_path / "kit" / "classic-kit.pdf")
     labels = len([p for p in classic.pages if float(p.trimbox.width) < 100 * 72 / 25.4])
     assert labels >= 4  # on A5 each quilt board prints in two halves
+
+
+def test_every_component_has_a_default_edition_that_prints_it():
+    """With no edition named, a component prints the default edition of the first family that
+    prints it (Automa cards: the first edition of that family bringing a solo opponent)."""
+    from toolkit.families import family_of
+    from toolkit.render import COMPONENTS, default_edition, require_component
+    from toolkit.render.components import solo_opponent
+
+    for kind in COMPONENTS:
+        edition = load_edition(default_edition(kind))
+        assert kind in family_of(edition).info.components
+        require_component(edition, kind)
+    assert solo_opponent(load_edition(default_edition("automa"))) is not None
+    assert [default_edition(k) for k in ("sheet", "tiles", "automa")] == ["doodle", "classic", "anniversary"]
+
+
+def test_the_refusal_names_what_the_edition_prints():
+    from toolkit.errors import UsageError
+    from toolkit.render import require_component
+
+    with pytest.raises(UsageError) as refused:
+        require_component(load_edition("doodle"), "tiles")
+    text = refused.value.render()
+    assert "'doodle' is a Doodle edition, which prints sheet, pad, cards, tokens, rules, kit, challenge" in text
+    assert "for tiles choose a time-track edition" in text

@@ -17,20 +17,6 @@ render_app = typer.Typer(
     no_args_is_help=True,
 )
 
-DEFAULT_EDITION = {
-    "sheet": "doodle",
-    "pad": "doodle",
-    "cards": "doodle",
-    "tiles": "classic",
-    "boards": "classic",
-    "kit": "classic",
-    "automa": "anniversary",
-    "tokens": "classic",
-    "rules": "classic",
-    "challenge": "doodle",
-}
-"""What each component prints when no edition is named."""
-
 _OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[x×]\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.IGNORECASE)
 MAX_BACK_OFFSET_MM = 20.0
 
@@ -105,7 +91,8 @@ def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: i
 def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Optional[Path], *,
          force: bool = False, dpi: int = 300, cmyk: bool = False, margin: str = "5mm",
          layout: str = "sheet", gutter: Optional[str] = None, page: Optional[int] = None, **extra) -> None:
-    from toolkit.render import FORMATS, Duplex, RenderOptions, parse_paper, render_component, write_document
+    from toolkit.render import (FORMATS, Duplex, RenderOptions, default_edition, parse_paper, render_component,
+                                write_document)
     from toolkit.render.imposition import Layout, parse_length
     from toolkit.specs import load_edition
 
@@ -120,7 +107,8 @@ def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Opti
     sheet_layout = Layout(parse_length(margin, "--margin"),
                           None if gutter is None else parse_length(gutter, "--gutter"), layout.strip().lower())
     options = RenderOptions(paper=paper_value, duplex=Duplex(flip, offset), layout=sheet_layout, **extra)
-    edition = load_edition(edition_name or DEFAULT_EDITION[kind])
+    # no edition named: the default edition of the first family that prints the component
+    edition = load_edition(edition_name or default_edition(kind))
     document = render_component(kind, edition, options)
     if page is not None:
         if not 1 <= page <= len(document.pages):
@@ -259,7 +247,7 @@ def build(
     margin: str = MARGIN_OPT,
     gutter: Optional[str] = GUTTER_OPT,
 ) -> None:
-    """Print everything: Doodle pad and kit, classic/Christmas/Express kits, Automa cards, SVGs.
+    """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, Automa cards, SVGs.
 
     Prints what each file holds, on which paper, how many sheets, one- or two-sided, and what to cut.
     """

@@ -56,6 +56,8 @@ class FamilyInfo:
     """Seats play against each other: seat-swapped pairs, win rates, margins, the ladder."""
     has_solo_opponent: bool
     """Some editions bring a rules-driven opponent deck (Automa)."""
+    has_time_track: bool
+    """Time tokens race along a time track (time board, time tokens, neutral token, leather patches)."""
     result_fields: tuple[str, ...]
     """Per-deal outcomes a balance experiment pairs between the base and a variant."""
     test_figures: tuple[str, ...]

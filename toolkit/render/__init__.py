@@ -11,11 +11,13 @@ from toolkit.render.documents import (
     FORMATS,
     RenderOptions,
     Written,
+    default_edition,
     encode,
     piece_document,
     render_component,
     write_document,
 )
+from toolkit.render.components import require_component
 from toolkit.render.imposition import Duplex, Layout
 from toolkit.render.paper import Paper, parse_paper
 
@@ -28,9 +30,11 @@ __all__ = [
     "Paper",
     "RenderOptions",
     "Written",
+    "default_edition",
     "encode",
     "parse_paper",
     "piece_document",
     "render_component",
+    "require_component",
     "write_document",
 ]

@@ -5,7 +5,7 @@ published deck does, so the player can see the next budget); the normal deck's b
 """
 from __future__ import annotations
 
-from toolkit.errors import UsageError
+from toolkit.render.components import require_solo_opponent
 from toolkit.render.imposition import BLEED_MM, Piece
 from toolkit.render.scene import Circle, Item, Line, Poly, Rect, Text, fit_text_size
 from toolkit.render.theme import (
@@ -33,14 +33,6 @@ FILTER_TEXT = {
     "LARGEST": "largest patch",
     "FURTHEST": "furthest from the token",
 }
-
-
-def require_automa(edition: Edition) -> None:
-    if edition.automa is None:
-        raise UsageError(
-            f"edition '{edition.name}' has no Automa deck; Automa cards print for editions that "
-            f"include the solo opponent (e.g. anniversary)"
-        )
 
 
 def _filter_icon(name: str, cx: float, cy: float) -> list[Item]:
@@ -128,10 +120,9 @@ def automa_back(card, deck: str) -> tuple[Item, ...]:
 
 
 def automa_pieces(edition: Edition) -> list[Piece]:
-    require_automa(edition)
-    assert edition.automa is not None
+    automa = require_solo_opponent(edition)
     pieces: list[Piece] = []
-    for deck, cards in edition.automa.decks:
+    for deck, cards in automa.decks:
         for card in cards:
             pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, automa_front(card, deck), automa_back(card, deck),
                                 f"{deck}-{card.number}"))

@@ -13,6 +13,8 @@ import math
 from functools import lru_cache
 
 from toolkit.errors import UsageError
+from toolkit.families import family_of
+from toolkit.render.components import require_component
 from toolkit.render.imposition import BLEED_MM, MARK_GAP_MM, MARK_MIN_MM, PRINTABLE_MARGIN_MM, Piece
 from toolkit.render.paper import Paper
 from toolkit.render.scene import Item, Line, Rect, Text, fit_text_size
@@ -24,7 +26,7 @@ from toolkit.render.theme import (
     leather_patch,
     pt_for_height,
 )
-from toolkit.render.tiles import QUILT_CELL_MM, require_time_track
+from toolkit.render.tiles import QUILT_CELL_MM
 from toolkit.specs.models import Edition, TimeTrack
 
 BOARD_FRAME_MM = 7.0
@@ -41,7 +43,7 @@ MIN_SPACE_MM = 7.0
 
 def quilt_board(edition: Edition) -> Piece:
     """A quilt board of the edition's size, at quilt scale, with coordinates in the frame."""
-    require_time_track(edition, "quilt boards")
+    require_component(edition, "boards")
     cell = QUILT_CELL_MM
     f = BOARD_FRAME_MM
     w = edition.board_width * cell + 2 * f
@@ -99,7 +101,8 @@ def _bundled_tracks() -> dict[str, TimeTrack]:
 
     tracks: dict[str, TimeTrack] = {}
     for name in list_editions():
-        track = load_edition(name).time_track
+        edition = load_edition(name)
+        track = edition.rules.time_track if family_of(edition).info.has_time_track else None
         if track is not None:
             tracks.setdefault(track.id, track)
     return tracks
@@ -116,7 +119,7 @@ def time_board_title(edition: Edition) -> str:
     a title is only trusted when the layout is a bundled track's own, or when no bundled track
     carries it (the spec gave the track a title of its own).
     """
-    track = edition.time_track
+    track = edition.rules.time_track if family_of(edition).info.has_time_track else None
     if track is None:
         return f"Time board — {edition.title}"
     bundled = _bundled_tracks()
@@ -133,8 +136,8 @@ def time_board_title(edition: Edition) -> str:
 
 
 def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM) -> Piece:
-    require_time_track(edition, "time boards")
-    track = edition.time_track
+    require_component(edition, "boards")
+    track = edition.rules.time_track
     if track is None:
         raise UsageError(f"edition '{edition.name}' names no time track to print")
     spaces = track.final_space + 1

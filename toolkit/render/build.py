@@ -1,11 +1,13 @@
 """`patchwork build`: the whole print-and-play set from the bundled specs, in one folder.
 
-PDFs: the Doodle pad (80 two-sided sheets, like the published pad), the Doodle kit (cards, token,
-rules reference), the classic, Christmas and Express kits (boards, tiles, button tiles, time and
-neutral tokens, rules reference) and the Automa cards, all with backs; plus an `svg/` folder with
-one SVG of every distinct component (sheet, card faces, tiles, boards), each on a page the size
-of its bleed box. `describe` says, per file, what it holds, how many sheets it takes and what to
-cut: the summary `patchwork build` prints.
+Which files, asked of each family's capability record: a score pad (80 two-sided sheets, like
+the published Doodle pad) for each kit edition whose family prints pads; the kit of every family's
+`kit_editions` (the classic, Christmas and Express kits: boards, tiles, button tiles, time and
+neutral tokens, rules reference; the Doodle kit: cards, token, rules reference); the Automa cards
+of the bundled edition that brings a solo opponent; all with backs. Plus an `svg/` folder with one
+SVG of every distinct component (sheet, card faces, boards, tiles, Automa cards), each on a page
+the size of its bleed box. `describe` says, per file, what it holds, how many sheets it takes and
+what to cut: the summary `patchwork build` prints.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from pathlib import Path
 from toolkit.render import automa as automa_mod
 from toolkit.render import boards as boards_mod
 from toolkit.render import doodle as doodle_mod
+from toolkit.render import reference as reference_mod
 from toolkit.render import tiles as tiles_mod
 from toolkit.render import tokens as tokens_mod
 from toolkit.render.documents import (
@@ -30,20 +33,50 @@ from toolkit.render.documents import (
     piece_document,
     render_component,
 )
+from toolkit.render.components import require_solo_opponent, solo_editions
 from toolkit.render.imposition import Duplex, Layout, Piece
 from toolkit.errors import OutputError, UsageError
+from toolkit.families import all_families, family_of
 from toolkit.fileio import missing_folders, remove_empty, stale_parts
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
 from toolkit.specs import load_edition
-from toolkit.specs.models import Family
 
 PAD_SHEETS = 80
 """The published Doodle pad holds 80 two-sided sheets."""
-DOODLE = "doodle"
-KIT_EDITIONS = ("classic", "christmas", "express")
-AUTOMA_EDITION = "anniversary"
-"""The bundled edition that includes the Automa solo decks."""
+AUTOMA_FILE = "automa-cards.pdf"
+"""The Automa cards of the bundled edition that brings a solo opponent (`<edition>-automa-cards.pdf`
+each when several do)."""
+
+
+def kit_editions(component: str | None = None) -> list[str]:
+    """The bundled editions `build` prints a kit of (each family's `kit_editions`, in family
+    order); with `component`, only those whose family prints it."""
+    return [name for family in all_families() for name in family.info.kit_editions
+            if component is None or component in family.info.components]
+
+
+def automa_files() -> dict[str, str]:
+    """File name -> edition, for the bundled editions whose family has a solo opponent and which
+    bring one."""
+    solo = solo_editions()
+    return {(AUTOMA_FILE if len(solo) == 1 else f"{name}-{AUTOMA_FILE}"): name for name in solo}
+
+
+def _tile_samples() -> list[tuple[str, str, str | None]]:
+    """(file stem, edition, tag) of one tile of every distinct look: each tag (a set of patches,
+    e.g. Express's blue ones) is sampled from the first kit edition whose tiles carry it."""
+    seen: set[str | None] = set()
+    samples = []
+    for name in kit_editions("tiles"):
+        first = True
+        for patch in load_edition(name).all_patches():
+            if patch.tag in seen:
+                continue
+            seen.add(patch.tag)
+            samples.append((f"{name}-tile" if first else f"{name}-{patch.tag}-tile", name, patch.tag))
+            first = False
+    return samples
 
 
 def _jobs(paper: Paper, layout: Layout = Layout()) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
@@ -55,33 +88,38 @@ def _jobs(paper: Paper, layout: Layout = Layout()) -> list[tuple[str, Callable[[
     def add(path: str, make: Callable[[], Document], fmt: str) -> None:
         jobs.append((path, lambda: (make(), fmt)))
 
-    add("doodle-pad.pdf", lambda: render_component("pad", load_edition(DOODLE), pad), "pdf")
-    add("doodle-kit.pdf", lambda: render_component("kit", load_edition(DOODLE), backs), "pdf")
-    for name in KIT_EDITIONS:
+    # PDFs, component by component: score pads, kits, Automa cards
+    for name in kit_editions("pad"):
+        add(f"{name}-pad.pdf", lambda name=name: render_component("pad", load_edition(name), pad), "pdf")
+    for name in kit_editions("kit"):
         add(f"{name}-kit.pdf", lambda name=name: render_component("kit", load_edition(name), backs), "pdf")
-    add("automa-cards.pdf", lambda: render_component("automa", load_edition(AUTOMA_EDITION), backs), "pdf")
+    automa = automa_files()
+    for path, name in automa.items():
+        add(path, lambda name=name: render_component("automa", load_edition(name), backs), "pdf")
 
     # one SVG of every distinct component
-    add("svg/doodle-sheet.svg",
-        lambda: render_component("sheet", load_edition(DOODLE), RenderOptions(paper=paper)), "svg")
+    for name in kit_editions("sheet"):
+        add(f"svg/{name}-sheet.svg",
+            lambda name=name: render_component("sheet", load_edition(name), RenderOptions(paper=paper)), "svg")
 
-    def doodle_card(start: bool) -> Document:
-        edition = load_edition(DOODLE)
+    def sample_card(name: str, start: bool) -> Document:
+        edition = load_edition(name)
         if start:
-            card = edition.start_cards[0]
+            card = edition.rules.start_cards[0]
             front = doodle_mod.start_card(card)
-            title, name = f"{edition.title} start card {card.id}", card.id
+            title, piece = f"{edition.title} start card {card.id}", card.id
         else:
             # a chiral patch shows both faces, so it is the most telling sample
             index, patch = next(((i, p) for i, p in enumerate(edition.patches) if p.shape.is_chiral),
                                 (0, edition.patches[0]))
             front = doodle_mod.patch_card(patch, index)
-            title, name = f"{edition.title} patch card {patch.id}", patch.id
-        return piece_document(title, Piece(doodle_mod.CARD_WIDTH, doodle_mod.CARD_HEIGHT, front, None, name))
+            title, piece = f"{edition.title} patch card {patch.id}", patch.id
+        return piece_document(title, Piece(doodle_mod.CARD_WIDTH, doodle_mod.CARD_HEIGHT, front, None, piece))
 
-    add("svg/doodle-patch-card.svg", lambda: doodle_card(False), "svg")
-    add("svg/doodle-start-card.svg", lambda: doodle_card(True), "svg")
-    for name in KIT_EDITIONS:
+    for name in kit_editions("cards"):
+        add(f"svg/{name}-patch-card.svg", lambda name=name: sample_card(name, False), "svg")
+        add(f"svg/{name}-start-card.svg", lambda name=name: sample_card(name, True), "svg")
+    for name in kit_editions("boards"):
         add(f"svg/{name}-quilt-board.svg",
             lambda name=name: piece_document(f"{name} quilt board",
                                              boards_mod.quilt_board(load_edition(name))), "svg")
@@ -99,24 +137,19 @@ def _jobs(paper: Paper, layout: Layout = Layout()) -> list[tuple[str, Callable[[
         index = max(same, key=lambda i: (patches[i].income, -i))
         return piece_document(f"{edition.title} tile {patches[index].id}", pieces[index])
 
-    add("svg/classic-tile.svg", lambda: sample_tile("classic", None), "svg")
-    add("svg/express-tile.svg", lambda: sample_tile("express", "colourful"), "svg")
-    add("svg/express-blue-tile.svg", lambda: sample_tile("express", tiles_mod.BLUE_TAG), "svg")
+    for stem, name, tag in _tile_samples():
+        add(f"svg/{stem}.svg", lambda name=name, tag=tag: sample_tile(name, tag), "svg")
 
-    def automa_card(deck_name: str) -> Document:
-        edition = load_edition(AUTOMA_EDITION)
-        assert edition.automa is not None
-        card = edition.automa.deck(deck_name)[0]
+    def automa_card(name: str, deck_name: str) -> Document:
+        card = require_solo_opponent(load_edition(name)).deck(deck_name)[0]
         return piece_document(f"Automa card {card.number} ({deck_name})",
                               Piece(automa_mod.CARD_WIDTH, automa_mod.CARD_HEIGHT,
                                     automa_mod.automa_front(card, deck_name), None, f"{deck_name}-{card.number}"))
 
-    def automa_decks() -> list[str]:
-        edition = load_edition(AUTOMA_EDITION)
-        return [name for name, _ in edition.automa.decks] if edition.automa else []
-
-    for deck in automa_decks():
-        add(f"svg/automa-card-{deck}.svg", lambda deck=deck: automa_card(deck), "svg")
+    for name in automa.values():
+        prefix = "automa-card" if len(automa) == 1 else f"{name}-automa-card"
+        for deck, _cards in require_solo_opponent(load_edition(name)).decks:
+            add(f"svg/{prefix}-{deck}.svg", lambda name=name, deck=deck: automa_card(name, deck), "svg")
     return jobs
 
 
@@ -165,30 +198,62 @@ def _tokens_text(edition) -> str:
     return ", ".join(text for text, _ in tokens_mod.token_counts(edition))
 
 
+def _board_parts(edition) -> list[str]:
+    return [f"{edition.players_max or edition.players_min} quilt boards", "time board"]
+
+
+def _tile_parts(edition) -> list[str]:
+    rules = edition.rules
+    track = rules.time_track if family_of(edition).info.has_time_track else None
+    leather = len(track.leather_patches) if track else 0
+    return ([f"{len(edition.all_patches())} patch tiles", f"{leather} leather patches"]
+            + (["special tile"] if rules.bonus else []))
+
+
+def _card_parts(edition) -> list[str]:
+    return [f"{sum(max(1, p.copies) for p in edition.patches)} patch cards",
+            f"{len(edition.rules.start_cards)} start cards"]
+
+
+KIT_HOLDS = (
+    ("boards", _board_parts, "boards at the corner marks"),
+    ("tiles", _tile_parts, "tiles along their outlines (marks at every corner)"),
+    ("cards", _card_parts, None),
+)
+"""What each playing piece of a kit adds to the summary (in the kit's order), and how it is cut
+(None: at the crop marks, with the tokens)."""
+
+
+def _kit_holds(edition) -> tuple[str, str]:
+    """(what the kit holds, what to cut), from the pieces the edition's family prints."""
+    prints = family_of(edition).info.components
+    holds: list[str] = []
+    cuts: list[str] = []
+    at_crop_marks: list[str] = []
+    for part, parts, cut in KIT_HOLDS:
+        if part in prints:
+            holds += parts(edition)
+            if cut is None:
+                at_crop_marks.append(part)
+            else:
+                cuts.append(cut)
+    holds += [_tokens_text(edition), reference_mod.reference_name(edition)]
+    at_crop_marks.append("token" if len(tokens_mod.token_pieces(edition)) == 1 else "tokens")
+    cuts.append(f"{' and '.join(at_crop_marks)} at the crop marks")
+    return ", ".join(holds), ", ".join(cuts)
+
+
 def _holds(relative: str, edition=None) -> tuple[str, str]:
     """(what the file holds, what to cut) for a printed file of the build (of `edition` when the
     file is named after another edition, e.g. a custom deck's kit)."""
     if relative.endswith("-pad.pdf"):
         return f"Doodle score pad: {PAD_SHEETS} sheets", "nothing (stack, staple or glue the top edge)"
-    name = relative.removesuffix("-kit.pdf")
-    if relative.endswith("-kit.pdf"):
-        edition = edition or load_edition(name)
-    if edition is not None and edition.family is Family.DOODLE:
-        cards = sum(max(1, p.copies) for p in edition.patches)
-        return (f"{cards} patch cards, {len(edition.start_cards)} start cards, {_tokens_text(edition)}, "
-                f"rules reference (die on a d6)", "cards and token at the crop marks")
-    if relative == "automa-cards.pdf":
-        edition = load_edition(AUTOMA_EDITION)
-        decks = edition.automa.decks if edition.automa else ()
+    automa = automa_files() if edition is None else {}
+    if relative in automa:
+        decks = require_solo_opponent(load_edition(automa[relative])).decks
         return (f"{sum(len(cards) for _, cards in decks)} Automa cards ({len(decks)} decks)",
                 "cards at the crop marks")
-    players = edition.players_max or edition.players_min
-    leather = len(edition.time_track.leather_patches) if edition.time_track else 0
-    tiles = len(edition.all_patches())
-    return (f"{players} quilt boards, time board, {tiles} patch tiles, {leather} leather patches, "
-            f"{'special tile, ' if edition.bonus else ''}{_tokens_text(edition)}, rules reference",
-            "boards at the corner marks, tiles along their outlines (marks at every corner), tokens at the "
-            "crop marks")
+    return _kit_holds(edition or load_edition(relative.removesuffix("-kit.pdf")))
 
 
 def describe(written: list[Written], out_dir: str | Path, edition=None) -> list[Written]:

@@ -6,6 +6,7 @@ This is the library face of printing: the CLI parses options and calls `render_c
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from toolkit.render import doodle as doodle_mod
 from toolkit.render import reference as reference_mod
 from toolkit.render import tiles as tiles_mod
 from toolkit.render import tokens as tokens_mod
+from toolkit.render.components import default_edition as family_default_edition
+from toolkit.render.components import require_component, require_solo_opponent
 from toolkit.render.imposition import (
     BLEED_MM,
     Duplex,
@@ -32,10 +35,8 @@ from toolkit.render.imposition import (
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper, parse_paper
 from toolkit.render.scene import MIN_TEXT_PT, Document, Group, Page, Rect, rescaled, translate
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition
 
-COMPONENTS = ("sheet", "pad", "cards", "tiles", "automa", "boards", "kit", "tokens", "rules", "challenge")
-"""What `patchwork render` can print."""
 FORMATS = ("pdf", "svg", "png")
 MAX_SHEETS = 5000
 """A pad beyond this is surely a typo (the published pad has 80 sheets)."""
@@ -187,14 +188,7 @@ def rules_document(edition: Edition, options: RenderOptions) -> Document:
                                                                                      options.layout.margin),))
 
 
-def kit_document(edition: Edition, options: RenderOptions) -> Document:
-    """Everything to play an edition: boards, tiles, tokens and the rules reference of a time-track
-    game; cards, the token and the rules reference of Doodle (whose sheets come from the pad)."""
-    if edition.family is Family.DOODLE:
-        pages = grid_pages(_cards(doodle_mod.card_pieces(edition), options), options)
-        # the one Doodle token is cut from the foot of the rules reference, not from a sheet of its own
-        pages += reference_mod.reference_pages(edition, options, tokens_mod.token_pieces(edition))
-        return Document(f"{edition.title} print-and-play kit", tuple(pages))
+def _kit_boards(edition: Edition, options: RenderOptions) -> list[Page]:
     pages: list[Page] = []
     for page in board_pages(edition, options):
         pages.append(page)
@@ -202,33 +196,91 @@ def kit_document(edition: Edition, options: RenderOptions) -> Document:
             # Boards are one-sided; an empty back keeps every later fronts/backs pair aligned
             # when the whole kit goes through a duplex printer.
             pages.append(Page(page.width, page.height, (), label="blank back"))
-    pages += tile_pages(tiles_mod.tile_pieces(edition), options)
-    pages += grid_pages(tokens_mod.token_pieces(edition), options)
-    pages += reference_mod.reference_pages(edition, options)
+    return pages
+
+
+def _kit_tiles(edition: Edition, options: RenderOptions) -> list[Page]:
+    return tile_pages(tiles_mod.tile_pieces(edition), options)
+
+
+def _kit_cards(edition: Edition, options: RenderOptions) -> list[Page]:
+    return grid_pages(_cards(doodle_mod.card_pieces(edition), options), options)
+
+
+KIT_PARTS: tuple[tuple[str, Callable[[Edition, RenderOptions], list[Page]]], ...] = (
+    ("boards", _kit_boards),
+    ("tiles", _kit_tiles),
+    ("cards", _kit_cards),
+)
+"""The playing pieces a kit holds, in print order: each one the edition's family prints. Its
+tokens and the rules reference follow (score sheets come from the pad)."""
+
+
+def kit_document(edition: Edition, options: RenderOptions) -> Document:
+    """Everything to play an edition: the boards, tiles or cards its family prints, its tokens and
+    the rules reference. A lone token (Doodle's) is cut from the foot of the rules reference rather
+    than from a sheet of its own."""
+    prints = require_component(edition, "kit").info.components
+    pages: list[Page] = []
+    for part, part_pages in KIT_PARTS:
+        if part in prints:
+            pages += part_pages(edition, options)
+    tokens = tokens_mod.token_pieces(edition)
+    lone = tokens if len(tokens) == 1 else []
+    if not lone:
+        pages += grid_pages(tokens, options)
+    pages += reference_mod.reference_pages(edition, options, lone)
     return Document(f"{edition.title} print-and-play kit", tuple(pages))
 
 
-_BUILDERS = {
-    "sheet": sheet_document,
-    "pad": pad_document,
-    "cards": cards_document,
-    "tiles": tiles_document,
-    "automa": automa_document,
-    "boards": boards_document,
-    "kit": kit_document,
-    "tokens": tokens_document,
-    "rules": rules_document,
-    "challenge": challenge_mod.challenge_document,
+@dataclass(frozen=True)
+class Component:
+    """One printable component: how its document is built and what an edition needs to print it
+    (besides its family listing the component in `FamilyInfo.components`)."""
+
+    build: Callable[[Edition, RenderOptions], Document]
+    solo_opponent: bool = False
+    """Drawn from the edition's solo opponent deck (Automa), which only some editions bring."""
+
+
+COMPONENT_TABLE: dict[str, Component] = {
+    "sheet": Component(sheet_document),
+    "pad": Component(pad_document),
+    "cards": Component(cards_document),
+    "tiles": Component(tiles_document),
+    "automa": Component(automa_document, solo_opponent=True),
+    "boards": Component(boards_document),
+    "kit": Component(kit_document),
+    "tokens": Component(tokens_document),
+    "rules": Component(rules_document),
+    "challenge": Component(challenge_mod.challenge_document),
 }
+"""Every component `patchwork render` prints, by name; which of them an edition prints is its
+family's `components`."""
+COMPONENTS = tuple(COMPONENT_TABLE)
+"""What `patchwork render` can print."""
+
+
+def _component(kind: str) -> Component:
+    try:
+        return COMPONENT_TABLE[kind]
+    except KeyError:
+        raise UsageError(f"unknown component '{kind}': expected one of {', '.join(COMPONENTS)}") from None
+
+
+def default_edition(kind: str) -> str:
+    """The bundled edition a component prints when none is named."""
+    return family_default_edition(kind, _component(kind).solo_opponent)
 
 
 def render_component(kind: str, edition: Edition, options: RenderOptions) -> Document:
-    """The document of one component kind for an edition."""
-    try:
-        builder = _BUILDERS[kind]
-    except KeyError:
-        raise UsageError(f"unknown component '{kind}': expected one of {', '.join(COMPONENTS)}") from None
-    return builder(edition, options)
+    """The document of one component kind for an edition; one UsageError when the edition's
+    family does not print it (or it needs a solo opponent deck the edition lacks)."""
+    component = _component(kind)
+    require_component(edition, kind)
+    if component.solo_opponent:
+        require_solo_opponent(edition)
+    return component.build(edition, options)
 
 
 def piece_document(title: str, piece: Piece, bleed: float = BLEED_MM) -> Document:

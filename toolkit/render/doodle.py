@@ -7,6 +7,7 @@ custom pads all look alike. A pad draws the sheet once as a symbol and places it
 from __future__ import annotations
 
 from toolkit.errors import UsageError
+from toolkit.render.components import require_component
 from toolkit.render.imposition import BLEED_MM, Piece
 from toolkit.render.paper import Paper
 from toolkit.render.scene import (
@@ -43,7 +44,7 @@ from toolkit.render.theme import (
     patch_colour,
     shape_cells,
 )
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition
 
 REF_WIDTH = 210.0
 REF_HEIGHT = 297.0
@@ -76,11 +77,9 @@ SPECIAL_HINTS = {
 
 
 def require_doodle(edition: Edition, what: str) -> None:
-    if edition.family is not Family.DOODLE:
-        raise UsageError(
-            f"{what} belong to Patchwork Doodle; edition '{edition.name}' is a time-track game "
-            f"(try 'tiles', 'boards' or 'automa')"
-        )
+    """Refuse an edition whose family prints no score sheets (toolkit.render.challenge asks this
+    before drawing challenge sheets; the render dispatch asks `require_component` itself)."""
+    require_component(edition, "sheet", what)
 
 
 # ----- special-action pictograms (drawn in a 36 x 26 mm box centred on cx, cy) ------------------
@@ -134,7 +133,8 @@ def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT) -> tuple[Item, ..
     """The score sheet on the 210 x 297 mm reference page; no text is set below `min_pt` (in the
     reference page's points: the printed minimum divided by the sheet's scale), hints wrap onto
     two lines rather than shrink, and a sheet that cannot hold them is refused."""
-    require_doodle(edition, "score sheets")
+    require_component(edition, "sheet")
+    rules = edition.rules
 
     def pt(size: float) -> float:
         return max(size, min_pt)
@@ -153,7 +153,7 @@ def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT) -> tuple[Item, ..
     top = MARGIN + 34
     label_room = 5.0
     avail_w = REF_WIDTH - 2 * MARGIN - SCORE_COLUMN - label_room - 4
-    has_specials = bool(edition.special_actions)
+    has_specials = bool(rules.special_actions)
     avail_h = REF_HEIGHT - top - label_room - MARGIN - (SPECIAL_HEIGHT + 6 if has_specials else 14)
     cell = min(MAX_CELL, avail_w / bw, avail_h / bh)
     bx = MARGIN + label_room
@@ -175,12 +175,12 @@ def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT) -> tuple[Item, ..
     # score column: one box per round, the negative row, then the total
     sx = bx + board_w + 6
     sw = REF_WIDTH - MARGIN - sx
-    rows = edition.rounds + 2
+    rows = rules.rounds + 2
     row_gap = 3.0
     row_h = min(18.0, (board_h - (rows - 1) * row_gap - 4) / rows)
     items.append(Text(sx + sw / 2, by - 1.5, "SCORE", pt(8), "middle", True, GREY))
     y = by
-    for rnd in range(1, edition.rounds + 1):
+    for rnd in range(1, rules.rounds + 1):
         items += _score_row(sx, y, sw, row_h, str(rnd), False)
         y += row_h + row_gap
     items += _score_row(sx, y, sw, row_h, "−", False)
@@ -192,7 +192,7 @@ def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT) -> tuple[Item, ..
 
     # special actions, each a check-off box with its pictogram
     if has_specials:
-        actions = [a for a in SPECIAL_ACTIONS if a in edition.special_actions]
+        actions = [a for a in SPECIAL_ACTIONS if a in rules.special_actions]
         # Space the board leaves free goes to roomier action boxes, so the page never looks empty.
         spare = max(0.0, avail_h - board_h)
         grow = min(spare * 0.45, 16.0)
@@ -370,7 +370,7 @@ def _card_back(colour: str, title: str, subtitle: str) -> tuple[Item, ...]:
 
 def card_pieces(edition: Edition) -> list[Piece]:
     """Every Doodle card to print: each patch card as often as the deck holds it, then the start cards."""
-    require_doodle(edition, "patch and start cards")
+    require_component(edition, "cards")
     patch_back = _card_back(CARD_BACK, "PATCHWORK", "DOODLE")
     start_back = _card_back(START_BACK, "START", "DOODLE")
     pieces: list[Piece] = []
@@ -378,6 +378,6 @@ def card_pieces(edition: Edition) -> list[Piece]:
         front = patch_card(patch, index)
         for _ in range(max(1, patch.copies)):
             pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, front, patch_back, patch.id))
-    for card in edition.start_cards:
+    for card in edition.rules.start_cards:
         pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, start_card(card), start_back, card.id))
     return pieces

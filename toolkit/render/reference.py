@@ -7,6 +7,8 @@ to the page, and a page too small for the reference at 6 pt is refused rather th
 from __future__ import annotations
 
 from toolkit.errors import UsageError
+from toolkit.families import family_of
+from toolkit.render.components import solo_opponent
 from toolkit.render.imposition import (
     BLEED_MM,
     MARK_GAP_MM,
@@ -20,7 +22,7 @@ from toolkit.render.paper import Paper
 from toolkit.render.scene import MIN_TEXT_PT, MM_PER_PT, Group, Item, Line, Page, Text, translate, wrap_text
 from toolkit.render.theme import GREY, INK
 from toolkit.render.tokens import token_counts
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition
 
 BODY_SIZES = (12.0, 11.0, 10.0, 9.0, 8.0, 7.0, 6.0)
 """Body sizes tried, largest first."""
@@ -46,19 +48,20 @@ def die_on_d6(faces: tuple[int, ...]) -> str:
 
 
 def _time_track_sections(edition: Edition) -> list[tuple[str, list[str]]]:
-    track = edition.time_track
+    rules = edition.rules
+    track = rules.time_track
     players = edition.players_max or edition.players_min
     setup = [
-        f"Each player takes a quilt board, a time token and {edition.starting_buttons} buttons; the other "
+        f"Each player takes a quilt board, a time token and {rules.starting_buttons} buttons; the other "
         f"buttons are the bank. Both time tokens start on space 0 of the time board.",
         "Lay out the patch tiles in a circle in random order. Put the neutral token just after the "
-        + ("smallest patch" if edition.neutral_token_after == "smallest" else f"patch {edition.neutral_token_after}")
+        + ("smallest patch" if rules.neutral_token_after == "smallest" else f"patch {rules.neutral_token_after}")
         + " (clockwise).",
     ]
-    if edition.late_patches:
+    if rules.late_patches:
         setup.append(
-            f"Keep the {len(edition.late_patches)} blue patches aside: when only "
-            f"{edition.late_patches_enter_at} patches are left in the circle, add them in random order "
+            f"Keep the {len(rules.late_patches)} blue patches aside: when only "
+            f"{rules.late_patches_enter_at} patches are left in the circle, add them in random order "
             f"just behind the neutral token."
         )
     if track is not None and track.leather_patches:
@@ -68,7 +71,7 @@ def _time_track_sections(edition: Edition) -> list[tuple[str, list[str]]]:
         "You may take several turns in a row.",
         "A) Advance: move your time token to the space just ahead of the other token and take 1 button "
         "per space moved.",
-        f"B) Buy: choose one of the {edition.market_window} patches clockwise after the neutral token, pay "
+        f"B) Buy: choose one of the {rules.market_window} patches clockwise after the neutral token, pay "
         "its cost in buttons, move the neutral token to its place, put the patch on your quilt board "
         "(turned or flipped, never overlapping) and advance your time token by its time.",
         "Landing on the other token: put yours on top.",
@@ -78,21 +81,22 @@ def _time_track_sections(edition: Edition) -> list[tuple[str, list[str]]]:
         "Leather patch: the first player to reach or pass it puts it on the quilt at once (the only "
         "1x1 patches).",
     ]
-    if edition.bonus is not None:
-        k = edition.bonus.square_size
+    if rules.bonus is not None:
+        k = rules.bonus.square_size
         passing.append(f"The first player with a completely filled {k}x{k} square takes the special tile "
-                       f"({edition.bonus.points} points).")
+                       f"({rules.bonus.points} points).")
     end = [
         "The game ends when both time tokens reach the last space (a token never moves past it; action A "
         "pays only for the spaces really moved).",
-        f"Score: your buttons{' + the special tile' if edition.bonus else ''} - {edition.empty_penalty} per "
+        f"Score: your buttons{' + the special tile' if rules.bonus else ''} - {edition.empty_penalty} per "
         "empty space of your quilt. Most points wins; on a tie, whoever reached the last space first.",
     ]
     kit = [", ".join(text for text, _ in token_counts(edition)) + f"; {players} quilt boards, "
            "the time board and every patch tile."]
     sections = [("Setup", setup), ("Your turn", turn), ("Moving past a mark", passing), ("End and scoring", end)]
-    if edition.automa is not None:
-        sections.append(("Solo against the Automa", _automa_lines(edition)))
+    opponent = solo_opponent(edition)
+    if opponent is not None:
+        sections.append(("Solo against the Automa", _automa_lines(opponent)))
     return sections + [("Tokens in this kit", kit)]
 
 
@@ -103,9 +107,7 @@ SCORING_TERMS = {
 }
 
 
-def _automa_lines(edition: Edition) -> list[str]:
-    automa = edition.automa
-    assert automa is not None
+def _automa_lines(automa) -> list[str]:
     decks = " or ".join(name for name, _ in automa.decks)
     levels = ", ".join(f"{lv.level} {lv.name} {lv.spaces_from_end}" for lv in automa.levels)
     scoring = "; ".join(
@@ -126,8 +128,9 @@ def _automa_lines(edition: Edition) -> list[str]:
     ]
 
 
-def _doodle_sections(edition: Edition) -> list[tuple[str, list[str]]]:
-    circle, tpr, rounds = edition.circle_size, edition.turns_per_round, edition.rounds
+def _roll_and_write_sections(edition: Edition) -> list[tuple[str, list[str]]]:
+    rules = edition.rules
+    circle, tpr, rounds = rules.circle_size, rules.turns_per_round, rules.rounds
     setup = [
         f"Shuffle the patch cards face down. Lay {circle} face up in a circle and put the token between two "
         "neighbouring cards chosen at random.",
@@ -137,16 +140,16 @@ def _doodle_sections(edition: Edition) -> list[tuple[str, list[str]]]:
     turn = [
         "Roll the die and move the token clockwise that many cards (only cards still in the circle count): "
         "every player may draw that patch, turned or flipped, on empty spaces, or pass.",
-        "Die: " + die_on_d6(edition.die) + ".",
+        "Die: " + die_on_d6(rules.die) + ".",
         "Discard only that card; the token stays where it is. Do not refill the circle.",
     ]
     rnd = [
         f"After {tpr} turns score exactly one fully shaded rectangle: its biggest square scores 1 per space, "
         "every further row or column 1 more (4x5 scores 17). Write it in the next score row.",
-        f"Next round: the leftover cards become the next in line after the token, then {edition.refill} new "
+        f"Next round: the leftover cards become the next in line after the token, then {rules.refill} new "
         f"cards follow them.",
     ]
-    if edition.final_free_choice:
+    if rules.final_free_choice:
         rnd.append(f"Final turn (turn {tpr} of round {rounds}): no roll; each player draws any one of the cards "
                    "left.")
     specials = ["Each once per game, at any time: NEIGHBOUR draw the card left or right of the token instead; "
@@ -158,11 +161,24 @@ def _doodle_sections(edition: Edition) -> list[tuple[str, list[str]]]:
             ("End", end)]
 
 
+def reference_sections(edition: Edition) -> list[tuple[str, list[str]]]:
+    """The reference's sections: a game with a time track is the race for buttons along it (with
+    the Automa when the edition brings one); one without (Doodle) is a roll-and-write with a die."""
+    if family_of(edition).info.has_time_track:
+        return _time_track_sections(edition)
+    return _roll_and_write_sections(edition)
+
+
+def reference_name(edition: Edition) -> str:
+    """How the build summary names the reference (a roll-and-write's says how to read its die)."""
+    return "rules reference" if family_of(edition).info.has_time_track else "rules reference (die on a d6)"
+
+
 def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
                    pieces: list[Piece] = ()) -> Page:
     """The rules reference on one page of `paper`; `pieces` (a few one-sided cut-outs, such as
     the Doodle token) go with their crop marks into the space the text leaves free."""
-    sections = _doodle_sections(edition) if edition.family is Family.DOODLE else _time_track_sections(edition)
+    sections = reference_sections(edition)
     left = margin + SIDE_MM
     width = paper.width - 2 * left
     bottom = paper.height - margin - SIDE_MM

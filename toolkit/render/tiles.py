@@ -8,7 +8,7 @@ track and the bonus tile.
 """
 from __future__ import annotations
 
-from toolkit.errors import UsageError
+from toolkit.render.components import require_component
 from toolkit.render.imposition import BLEED_MM, Piece, outline_loops
 from toolkit.render.scene import Circle, Item, Line, Poly, Rect, Text
 from toolkit.render.theme import (
@@ -28,21 +28,13 @@ from toolkit.render.theme import (
     patch_colour,
     pt_for_height,
 )
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition
 
 QUILT_CELL_MM = 19.0
 """Side of one quilt square: close to the published quilt boards, so tiles and board match and
 a 9x9 board (171 mm + frame) still fits A4 and Letter with bleed and crop marks."""
 TILE_BACK = "#d8ccb4"
 BLUE_TAG = "blue"
-
-
-def require_time_track(edition: Edition, what: str) -> None:
-    if edition.family is not Family.TIME_TRACK:
-        raise UsageError(
-            f"{what} belong to the time-track games; edition '{edition.name}' is Patchwork Doodle "
-            f"(try 'sheet', 'pad' or 'cards')"
-        )
 
 
 def _bleed_fill(cells, cell: float, colour: str) -> list[Item]:
@@ -146,15 +138,16 @@ def leather_piece(number: int, cell: float = QUILT_CELL_MM) -> Piece:
 
 def bonus_piece(edition: Edition, cell: float = QUILT_CELL_MM) -> Piece:
     """The special tile for the first filled k x k square (one quilt cell by 1.5 cells)."""
-    assert edition.bonus is not None
+    bonus = edition.rules.bonus
+    assert bonus is not None
     b = BLEED_MM
     w, h = cell * 1.5, cell
-    k = edition.bonus.square_size
+    k = bonus.square_size
     front = (
         Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, "#f4e3a1"),
         Rect(1.2, 1.2, w - 2.4, h - 2.4, "#a07d10", 0.5, None, radius=1.5),
         Text(w / 2, h * 0.45, f"{k}×{k}", pt_for_height(h * 0.22), "middle", True, INK),
-        Text(w / 2, h * 0.8, f"+{edition.bonus.points}", pt_for_height(h * 0.17), "middle", True, INK),
+        Text(w / 2, h * 0.8, f"+{bonus.points}", pt_for_height(h * 0.17), "middle", True, INK),
     )
     back = (Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, "#f4e3a1"),)
     return Piece(w, h, front, back, "bonus")
@@ -162,7 +155,7 @@ def bonus_piece(edition: Edition, cell: float = QUILT_CELL_MM) -> Piece:
 
 def tile_pieces(edition: Edition, extras: bool = True) -> list[Piece]:
     """Every tile of the edition's starting circle and late patches (plus leather and bonus)."""
-    require_time_track(edition, "patch tiles")
+    require_component(edition, "tiles")
     pieces = []
     for index, patch in enumerate(edition.all_patches()):
         shape = print_shape(patch)
@@ -170,10 +163,10 @@ def tile_pieces(edition: Edition, extras: bool = True) -> list[Piece]:
                             tile_front(patch, index), tile_back(patch), patch.id,
                             outline_loops(shape.cells, QUILT_CELL_MM)))
     if extras:
-        track = edition.time_track
+        track = edition.rules.time_track
         if track is not None:
             for number, _space in enumerate(track.leather_patches, start=1):
                 pieces.append(leather_piece(number))
-        if edition.bonus is not None:
+        if edition.rules.bonus is not None:
             pieces.append(bonus_piece(edition))
     return pieces

@@ -6,6 +6,7 @@ an edition is played on decides which set, so a variant of Express gets Express'
 """
 from __future__ import annotations
 
+from toolkit.families import family_of
 from toolkit.render.imposition import BLEED_MM, Piece
 from toolkit.render.scene import Circle, Item, Poly, Rect, Text
 from toolkit.render.theme import (
@@ -18,7 +19,7 @@ from toolkit.render.theme import (
     hourglass,
     pt_for_height,
 )
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition
 
 TOKEN_MM = 18.0
 """Side of every square token: big enough to pick up, small enough to fit 80 on a sheet."""
@@ -39,8 +40,12 @@ DOODLE_TOKEN_FILL = "#c8553d"
 
 
 def button_tiles(edition: Edition) -> tuple[tuple[int, int], ...]:
-    """(value, count) of the button tiles the edition is played with."""
-    track = edition.time_track
+    """(value, count) of the button tiles the edition is played with (none when its patches are
+    not bought with buttons)."""
+    info = family_of(edition).info
+    if not info.prices_patches:
+        return ()
+    track = edition.rules.time_track if info.has_time_track else None
     return BUTTONS_BY_TRACK.get(track.id, CLASSIC_BUTTONS) if track is not None else CLASSIC_BUTTONS
 
 
@@ -77,32 +82,47 @@ def _marker(fill: str, word: str) -> tuple[Item, ...]:
     return tuple(items)
 
 
+NEUTRAL_MARKER = (NEUTRAL_FILL, "NEUTRAL", "neutral-token", "neutral token")
+LONE_MARKER = (DOODLE_TOKEN_FILL, "TOKEN", "doodle-token", "Doodle token")
+"""The token that marks a place in the circle of patches (or cards): beside time tokens it is
+the dark neutral token, the one token no player owns; alone (Doodle) it is the red token.
+(fill, word printed on it, piece name, noun)."""
+
+
+def _time_tokens(edition: Edition) -> int:
+    """One time token per seat on the time track, none without one."""
+    if not family_of(edition).info.has_time_track:
+        return 0
+    return max(1, edition.players_max or edition.players_min)
+
+
+def _circle_marker(edition: Edition) -> tuple[str, str, str, str]:
+    return NEUTRAL_MARKER if _time_tokens(edition) else LONE_MARKER
+
+
 def token_pieces(edition: Edition) -> list[Piece]:
-    """Every token of the edition, each with its back (the same face: tokens are two-sided)."""
+    """Every token of the edition, each with its back (the same face: tokens are two-sided): the
+    button tiles (when patches are bought), the time tokens (when there is a time track) and the
+    token that marks a place in the circle."""
     pieces: list[Piece] = []
-    if edition.family is Family.DOODLE:
-        face = _marker(DOODLE_TOKEN_FILL, "TOKEN")
-        return [Piece(TOKEN_MM, TOKEN_MM, face, face, "doodle-token")]
     for value, count in button_tiles(edition):
         face = button_token(value)
         pieces += [Piece(TOKEN_MM, TOKEN_MM, face, face, f"button-{value}") for _ in range(count)]
-    players = edition.players_max or edition.players_min
-    for seat in range(max(1, players)):
+    for seat in range(_time_tokens(edition)):
         colour, name = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         face = time_token(colour)
         pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, f"time-token-{name.replace(' ', '-')}"))
-    face = _marker(NEUTRAL_FILL, "NEUTRAL")
-    pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, "neutral-token"))
+    fill, word, name, _noun = _circle_marker(edition)
+    face = _marker(fill, word)
+    pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, name))
     return pieces
 
 
 def token_counts(edition: Edition) -> list[tuple[str, int]]:
     """What the token sheet holds, in words (`3 time tokens`), for the build summary and the rules
     reference: (text, count) pairs."""
-    if edition.family is Family.DOODLE:
-        rows = [("Doodle token", 1)]
-    else:
-        players = edition.players_max or edition.players_min
-        rows = [(f"{value}-button tile", count) for value, count in button_tiles(edition)]
-        rows += [("time token", max(1, players)), ("neutral token", 1)]
+    rows = [(f"{value}-button tile", count) for value, count in button_tiles(edition)]
+    if _time_tokens(edition):
+        rows.append(("time token", _time_tokens(edition)))
+    rows.append((_circle_marker(edition)[3], 1))
     return [(f"{count} {noun}{'' if count == 1 else 's'}", count) for noun, count in rows]

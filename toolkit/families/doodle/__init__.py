@@ -19,6 +19,7 @@ INFO = FamilyInfo(
     prices_patches=False,
     head_to_head=False,
     has_solo_opponent=False,
+    has_time_track=False,
     result_fields=("score", "empty", "round1", "round2", "round3"),
     test_figures=("score",),
     # The keys toolkit.games.doodle.kernel reads (Doodle's `empty_penalty` is not read yet).

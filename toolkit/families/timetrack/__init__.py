@@ -21,6 +21,7 @@ INFO = FamilyInfo(
     prices_patches=True,
     head_to_head=True,
     has_solo_opponent=True,
+    has_time_track=True,
     result_fields=("seat0_win", "score_seat0", "score_seat1", "margin", "plies", "bonus"),
     test_figures=("seat-win", "score", "margin"),
     # The keys toolkit.games.timetrack.tables reads. Keys the engine does not read yet (`tie_break`)
