@@ -17,5 +17,5 @@ spec_packages = ["toolkit.bundled_specs"] + [
 setup(
     packages=find_packages(include=["toolkit", "toolkit.*"]) + spec_packages,
     package_dir={"toolkit.bundled_specs": "specs"},
-    package_data={name: ["*.yaml", "*.md"] for name in spec_packages},
+    package_data={**{name: ["*.yaml", "*.md"] for name in spec_packages}, "toolkit.studio": ["static/*"]},
 )

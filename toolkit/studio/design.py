@@ -78,8 +78,12 @@ def edition_path(root: Path, ref: str) -> str:
 
     if not isinstance(ref, str) or not ref:
         raise UsageError("no edition named: pick a bundled edition or a spec file of the folder")
-    if ref in list_editions() or ref in list_variants():
+    bundled = [*list_editions(), *list_variants()]
+    if ref in bundled:
         return ref
+    if not ref.lower().endswith(SPEC_SUFFIXES):
+        raise UsageError(f"{ref[:60]!r} is neither a bundled edition or variant ({', '.join(bundled)}) "
+                         "nor a .yaml file of the folder")
     return str(inside(root, ref, SPEC_SUFFIXES))
 
 

@@ -79,7 +79,7 @@ class Guard:
         origin = headers.get("origin")
         if origin is not None and origin != "null":
             parts = urlsplit(origin)
-            if parts.netloc.lower() != host.lower() or parts.scheme not in ("http", "https"):
+            if parts.netloc.lower() != host.lower() or parts.scheme != scope.get("scheme", "http"):
                 raise Refusal(403, f"refused: a request from another site ({origin})")
         elif origin == "null":
             raise Refusal(403, "refused: a request from an opaque origin")
