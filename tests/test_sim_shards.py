@@ -67,11 +67,19 @@ def test_a_time_budget_is_planned_by_the_time_it_spends_and_never_by_the_workers
 def test_merged_shards_equal_one_shard_of_everything(classic):
     bots = parse_bots("random,random", classic)
     editions = (classic, load_edition("six-buttons"))
-    whole = run_shard(Shard(0, editions, bots, 5, 0, 20))
-    parts = merge_results(run_shard(Shard(i, editions, bots, 5, a, b)) for i, (a, b) in enumerate([(0, 7), (7, 8), (8, 20)]))
+    whole = run_shard(Shard(0, editions, bots, 5, 0, 20, keep_games=True, watch="P05"))
+    parts = merge_results(run_shard(Shard(i, editions, bots, 5, a, b, keep_games=True, watch="P05"))
+                          for i, (a, b) in enumerate([(0, 7), (7, 8), (8, 20)]))
     assert (parts.deals, parts.games) == (20, 40)
     for mine, theirs in zip(parts.tallies + parts.paired, whole.tallies + whole.paired):
         assert mine.equals(theirs)
+    # The games a workbench shard keeps are the same games, in deal order, however the deals are split.
+    assert len(parts.per_game) == len(whole.per_game) == 2
+    for mine, theirs in zip(parts.per_game, whole.per_game):
+        for name in ("score", "winner", "plies", "bonus", "buy_seat", "buy_ply"):
+            assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+    assert (whole.per_game[0].buy_seat >= 0).any()
+    assert run_shard(Shard(0, editions, bots, 5, 0, 3)).per_game == []  # simulate and balance keep none
 
 
 def test_loop_plays_the_kernel_rules_move_for_move(classic):

@@ -1,7 +1,7 @@
 """Where shards run: in this process, in a local process pool, or on a Dask distributed cluster.
 
-Every backend runs the same pure `run_shard` on the same shards and hands the results back in
-shard order, so the merged statistics are identical whatever the backend or worker count. Only a
+Every backend runs the same pure `run_shard` on the same shards (the simulator's and the
+workbench's alike) and hands the results back in shard order, so the merged statistics are identical whatever the backend or worker count. Only a
 bounded number of shards is in flight at once, and each result is a small tally, so memory stays
 flat however many games a run plays.
 
@@ -29,8 +29,6 @@ from collections.abc import Callable, Iterator, Sequence
 from toolkit.errors import Interrupted, ToolkitError, UsageError
 from toolkit.sim.shards import Shard, ShardResult, run_shard, warm_up
 
-Runner = Callable[[Shard], ShardResult]
-"""Plays one shard in whichever process the backend picks."""
 ProgressFn = Callable[[ShardResult], None]
 """Called once per finished shard, in completion order (for progress bars)."""
 
@@ -114,8 +112,7 @@ def _stop(pool: cf.ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
-def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | None = None,
-              runner: Runner = run_shard) -> Iterator[ShardResult]:
+def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | None = None) -> Iterator[ShardResult]:
     """Run shards here (workers=1) or in `workers` fresh processes; yield results in shard order.
 
     Ctrl-C stops at once with Interrupted (the workers are ended, not waited for).
@@ -125,7 +122,7 @@ def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | 
     workers = min(useful_workers(workers)[0], len(shards))
     if workers <= 1 or len(shards) <= 1:
         for shard in shards:
-            result = runner(shard)
+            result = run_shard(shard)
             if progress:
                 progress(result)
             yield result
@@ -142,7 +139,7 @@ def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | 
         return submit_holding_ctrl_c(pool, fn, shard)
 
     try:
-        yield from _ordered(shards, submit, 2 * workers, _wait_local, progress, runner)
+        yield from _ordered(shards, submit, 2 * workers, _wait_local, progress)
     except KeyboardInterrupt:
         _stop(pool)
         raise Interrupted("interrupted: the simulation was stopped and nothing was written") from None
@@ -160,7 +157,7 @@ def _wait_local(futures):
     return done
 
 
-def _ordered(shards, submit, window, wait_any, progress, runner: Runner = run_shard) -> Iterator[ShardResult]:
+def _ordered(shards, submit, window, wait_any, progress) -> Iterator[ShardResult]:
     """Keep `window` shards in flight, yield results in shard order as soon as each is next."""
     pending: dict = {}
     ready: dict[int, ShardResult] = {}
@@ -170,7 +167,7 @@ def _ordered(shards, submit, window, wait_any, progress, runner: Runner = run_sh
     try:
         while next_yield < total:
             while next_submit < total and len(pending) < window:
-                future = submit(runner, shards[next_submit])
+                future = submit(run_shard, shards[next_submit])
                 pending[future] = next_submit
                 next_submit += 1
             for future in wait_any(list(pending)):
@@ -208,8 +205,7 @@ def connect(address: str, timeout: float = DASK_CONNECT_TIMEOUT):
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
 
-def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None = None,
-             runner: Runner = run_shard) -> Iterator[ShardResult]:
+def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None = None) -> Iterator[ShardResult]:
     """Run shards on the Dask cluster at `address`; yield results in shard order."""
     distributed = _import_distributed()
     client = connect(address)
@@ -227,7 +223,7 @@ def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None 
         def wait_any(futures):
             return [next(finished), *finished.next_batch(block=False)]
 
-        yield from _ordered(shards, submit, 2 * workers, wait_any, progress, runner)
+        yield from _ordered(shards, submit, 2 * workers, wait_any, progress)
     except (OSError, TimeoutError, cf.CancelledError) as error:  # lost workers or scheduler
         raise ToolkitError(f"the Dask cluster at {address} failed during the run: {error!r}") from None
     finally:
@@ -239,13 +235,8 @@ def run_shards(
     workers: int = 1,
     scheduler: str | None = None,
     progress: ProgressFn | None = None,
-    runner: Runner = run_shard,
 ) -> Iterator[ShardResult]:
-    """Run shards on the chosen backend; results in shard order.
-
-    `runner` is the pure, module-level function that plays one shard (run_shard, or another that
-    takes a shard with the same `editions`, `bots` and `seed` fields and returns a picklable result).
-    """
+    """Run shards on the chosen backend (Dask when a scheduler is named); results in shard order."""
     if scheduler:
-        return run_dask(shards, scheduler, progress, runner)
-    return run_local(shards, workers, progress, runner)
+        return run_dask(shards, scheduler, progress)
+    return run_local(shards, workers, progress)

@@ -8,14 +8,17 @@ bot always moves first) and in Doodle a deal is one game.
 
 A shard is (editions, bots, master seed, deal range) -> ShardResult: one Tally per edition and,
 for balance experiments, one paired Tally per variant (differences against editions[0] on the
-same deals). It reads nothing else, so any backend, any worker count and any scheduling give
-the same results; the shard plan depends only on the number of deals and the bots.
+same deals); the workbench asks a shard to keep every game's integers as well (Games: scores,
+winner, length, bonus owner, who bought a watched patch when), which it pairs by deal. A shard
+reads nothing else, so any backend, any worker count and any scheduling give the same results;
+the shard plan depends only on the deal range and the bots. `simulate`, `balance` and every
+workbench tool run their games as these shards, on the backends of toolkit.sim.backends.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -39,6 +42,10 @@ class Shard:
     """First deal (inclusive)."""
     stop: int
     """Last deal (exclusive)."""
+    keep_games: bool = False
+    """Keep every game's integers (ShardResult.per_game) besides the tallies."""
+    watch: str | None = None
+    """Id of a patch whose buyer and purchase ply the kept games record (`patchwork price`)."""
 
     @property
     def deals(self) -> int:
@@ -52,16 +59,39 @@ class Shard:
 
 
 @dataclass
+class Games:
+    """Per-game integers of one edition, games in deal order (a deal's games are consecutive)."""
+
+    score: np.ndarray
+    """(games, seats) final scores."""
+    winner: np.ndarray
+    """(games,) winning seat (-1 in a game without a winner, such as Doodle's)."""
+    plies: np.ndarray
+    bonus: np.ndarray
+    """(games,) seat that took the bonus tile, -1 none."""
+    buy_seat: np.ndarray
+    """(games,) seat that bought the watched patch, -1 none or no patch watched."""
+    buy_ply: np.ndarray
+
+    @staticmethod
+    def concat(parts: list["Games"]) -> "Games":
+        return Games(*(np.concatenate([getattr(p, f) for p in parts]) for f in Games.__dataclass_fields__))
+
+
+@dataclass
 class ShardResult:
     """Mergeable statistics of one shard."""
 
     index: int
     deals: int
     games: int
+    """Games per edition."""
     tallies: list[Tally]
     """One per edition."""
     paired: list[Tally]
     """One per variant (editions[1:])."""
+    per_game: list[Games] = field(default_factory=list)
+    """One per edition when the shard keeps its games, else empty."""
 
 
 def deal_generators(seed: int, start: int, stop: int, per_deal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -131,13 +161,18 @@ def plan_shards(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> 
 
 
 class ShardPlan(Sequence):
-    """The shards of a run, made on demand so a run of any length holds only the ones in flight."""
+    """The shards of deals first..first+deals, made on demand so a run of any length holds only
+    the ones in flight."""
 
-    def __init__(self, editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int, max_shards: int = 64):
+    def __init__(self, editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int,
+                 max_shards: int = 64, *, first: int = 0, keep_games: bool = False, watch: str | None = None):
         self.editions = editions
         self.bots = bots
         self.seed = seed
         self.deals = deals
+        self.first = first
+        self.keep_games = keep_games
+        self.watch = watch
         self.size = shard_size(deals, bots, max_shards)
 
     def __len__(self) -> int:
@@ -148,12 +183,15 @@ class ShardPlan(Sequence):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
-        start = index * self.size
-        return Shard(index, self.editions, self.bots, self.seed, start, min(start + self.size, self.deals))
+        start = self.first + index * self.size
+        stop = min(start + self.size, self.first + self.deals)
+        return Shard(index, self.editions, self.bots, self.seed, start, stop, self.keep_games, self.watch)
 
 
-def make_shards(editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int) -> ShardPlan:
-    return ShardPlan(editions, bots, seed, deals)
+def make_shards(editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int, *,
+                first: int = 0, keep_games: bool = False, watch: str | None = None) -> ShardPlan:
+    """The shards of deals first..first+deals (a sequential run plays consecutive ranges)."""
+    return ShardPlan(editions, bots, seed, deals, first=first, keep_games=keep_games, watch=watch)
 
 
 # ----- playing a shard ---------------------------------------------------------------------------
@@ -175,40 +213,60 @@ def warm_up(shard: Shard) -> None:
     _play(edition, bots, game_rngs, bot_rngs, swap)
 
 
+def _games(edition: Edition, out: dict[str, np.ndarray], watch: str | None) -> Games:
+    """The integers the workbench keeps of each game the turn loop played."""
+    n = out["score"].shape[0]
+    none = np.full(n, -1, dtype=np.int64)
+    if "winner" not in out:  # a game without a race: only the scores
+        return Games(out["score"].astype(np.int64), none, none, none, none, none)
+    buy_seat, buy_ply = none, none
+    if watch is not None:
+        i = [p.id for p in edition.all_patches()].index(watch)
+        buy_seat = out["buy_seat"][:, i].astype(np.int64)
+        buy_ply = out["buy_ply"][:, i].astype(np.int64)
+    return Games(out["score"].astype(np.int64), out["winner"].astype(np.int64), out["plies"].astype(np.int64),
+                 out["bonus_owner"].astype(np.int64), buy_seat, buy_ply)
+
+
 def run_shard(shard: Shard) -> ShardResult:
     """Play the shard's deals for every edition; pure: the result depends only on the shard."""
-    base = shard.editions[0]
     per_deal = shard.per_deal
     game_rngs, bot_rngs, swap = deal_generators(shard.seed, shard.start, shard.stop, per_deal)
-    results: list[Tally] = []
-    paired: list[Tally] = []
+    result = ShardResult(shard.index, shard.deals, shard.deals * per_deal, [], [])
     base_outcomes: dict[str, np.ndarray] | None = None
     for k, edition in enumerate(shard.editions):
         family = family_of(edition)
         out = family.play(edition, shard.bots, game_rngs, bot_rngs, swap)
-        results.append(family.tally(edition, out, swap))
+        result.tallies.append(family.tally(edition, out, swap))
         outcomes = family.outcomes(out, per_deal)
         if k == 0:
             base_outcomes = outcomes
         else:
             keys = [key for key in base_outcomes if key in outcomes]
-            paired.append(pair_tally(base_outcomes, outcomes, keys))
+            result.paired.append(pair_tally(base_outcomes, outcomes, keys))
+        if shard.keep_games:
+            result.per_game.append(_games(edition, out, shard.watch))
         del out
-    return ShardResult(shard.index, shard.deals, shard.deals * per_deal, results, paired)
+    return result
 
 
-def merge_results(results) -> ShardResult:
-    """Merge shard results given in shard order into one (exact: integer sums)."""
+def merge_results(results: Iterable[ShardResult]) -> ShardResult:
+    """Merge shard results given in shard order into one (exact: integer sums; kept games in order)."""
     merged: ShardResult | None = None
+    kept: list[list[Games]] = []
     for result in results:
         if merged is None:
             merged = ShardResult(-1, 0, 0, [Tally() for _ in result.tallies], [Tally() for _ in result.paired])
+            kept = [[] for _ in result.per_game]
         merged.deals += result.deals
         merged.games += result.games
         for mine, theirs in zip(merged.tallies, result.tallies):
             mine.merge(theirs)
         for mine, theirs in zip(merged.paired, result.paired):
             mine.merge(theirs)
+        for parts, games in zip(kept, result.per_game):
+            parts.append(games)
     if merged is None:
         raise ValueError("no shard results to merge")
+    merged.per_game = [Games.concat(parts) for parts in kept]
     return merged

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toolkit.workbench import runner
+from toolkit.sim.shards import Games
 
 
 def buyer_advantage(bought, buyer_result, reference_result):
@@ -37,7 +37,7 @@ class Advantage:
     """(deals,) sum of the buyer's win advantage (-1, 0 or 1 per game)."""
 
 
-def advantage_by_deal(priced: runner.Games, reference: runner.Games, per_deal: int) -> Advantage:
+def advantage_by_deal(priced: Games, reference: Games, per_deal: int) -> Advantage:
     """Buyer's advantage per deal: priced game against the reference game of the same deal and seats."""
     seat = priced.buy_seat
     bought = seat >= 0

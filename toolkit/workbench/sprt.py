@@ -27,6 +27,7 @@ import numpy as np
 
 from toolkit.errors import UsageError
 from toolkit.families import family_of
+from toolkit.sim.shards import Games
 from toolkit.specs.models import Edition
 from toolkit.workbench import runner
 
@@ -87,7 +88,7 @@ def plan(figure: str, delta: float | None, alpha: float, beta: float, edition: E
     return SprtPlan(figure, float(delta), float(alpha), float(beta))
 
 
-def per_deal(games: runner.Games, figure: str, per_deal_games: int) -> np.ndarray:
+def per_deal(games: Games, figure: str, per_deal_games: int) -> np.ndarray:
     """The figure per deal, in its per-game unit (win rate, points per player, margin)."""
     if figure == "seat-win":
         x = (games.winner == 0).astype(float)
