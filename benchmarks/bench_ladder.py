@@ -12,7 +12,7 @@ import argparse
 import time
 
 from toolkit.sim import experiment
-from toolkit.sim.report_md import num, pct
+from toolkit.stats import num, pct
 
 
 def rung(edition: str, bots: str, games: int, seed: int, workers: int) -> tuple[dict, float]:

@@ -106,6 +106,17 @@ def test_balance_writes_paired_differences(tmp_path):
         or doc["variants"][1]["edition"]["time_track"]["leather_patches"] != doc["base"]["edition"]["time_track"]["leather_patches"]
     assert "## Variant `six-buttons`" in (out / "report.md").read_text()
     assert len(PdfReader(out / "report.pdf").pages) >= 2
+    # Every chart of the report (histograms, differences) goes through the one chart backend,
+    # which paints it as PNG too, the same bytes every time; the difference chart's text is the markdown's.
+    from toolkit.reports import charts
+    from toolkit.reports.model import DifferenceChart, ReportChart
+    from toolkit.reports.simulation import balance_report
+
+    drawn = [s for s in balance_report(doc).sections if isinstance(s, (ReportChart, DifferenceChart))]
+    assert {type(s) for s in drawn} == {ReportChart, DifferenceChart}
+    for chart in drawn:
+        assert charts.png(chart).startswith(b"\x89PNG") and charts.png(chart) == charts.png(chart)
+    assert "\n".join(charts.text(drawn[0])) in (out / "report.md").read_text()
 
 
 @pytest.mark.parametrize(

@@ -110,7 +110,10 @@ def simulate(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Play many seeded bot games of one edition and report seat, bot, score, bonus and patch figures."""
-    from toolkit.sim import experiment, report_md, report_pdf
+    from toolkit.reports import simulation as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+    from toolkit.sim import experiment
 
     _check_out(out)
     bots_text = _default_bots(edition, bots)
@@ -120,13 +123,13 @@ def simulate(
     command = _command("simulate", [edition], request, bots_text, automa_level, automa_deck)
     doc = experiment.simulation_document(request, outcome, command)
     family = doc["edition"]["family"]
-    md = report_md.simulation_markdown(doc) if out else ""
-    pdf = report_pdf.simulation_pdf(doc) if out else b""
+    md = render_markdown(report.simulation_report(doc)) if out else ""
+    pdf = render_pdf(report.simulation_report(doc)) if out else b""
     _print_summary(
         f"{doc['edition']['title']} ({doc['edition']['name']}): {request.games} games, seed {seed}",
-        report_md.summary_rows(doc["figures"], family),
+        report.summary_rows(doc["figures"], family),
     )
-    typer.echo(f"time track: {report_md.track_line(doc['edition'])}")
+    typer.echo(f"time track: {report.track_line(doc['edition'])}")
     typer.echo(_speed_line(request, outcome))
     if out:
         _write(out, doc, md, pdf)
@@ -154,7 +157,10 @@ def balance(
     sprt_beta: float = typer.Option(0.05, "--sprt-beta", help="Bound on calling a variant --sprt-delta away the same."),
 ) -> None:
     """Play variants on the same deals as the base and report paired differences with 95% intervals."""
-    from toolkit.sim import experiment, report_md, report_pdf
+    from toolkit.reports import simulation as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+    from toolkit.sim import experiment
 
     _check_out(out)
     bots_text = _default_bots(base, bots)
@@ -182,20 +188,20 @@ def balance(
         doc["sequential"] = {"test": statement, "games_cap": games}
         for variant, verdict in zip(doc["variants"], verdicts):
             variant["sprt"] = verdict
-    md = report_md.balance_markdown(doc) if out else ""
-    pdf = report_pdf.balance_pdf(doc) if out else b""
+    md = render_markdown(report.balance_report(doc)) if out else ""
+    pdf = render_pdf(report.balance_report(doc)) if out else b""
     console = Console()
     for variant in doc["variants"]:
         table = Table(title=f"{variant['ref']} vs {base} ({request.games} games each, paired by deal)", header_style="bold")
         for column in ("figure", "base", "variant", "difference (95%)", "p", "significant"):
             table.add_column(column)
-        for row in report_md.balance_rows(variant):
+        for row in report.balance_rows(variant):
             table.add_row(*[cell.replace("**", "") for cell in row])
         console.print(table)
-        typer.echo(f"time track: {report_md.track_line(variant['edition'])}")
+        typer.echo(f"time track: {report.track_line(variant['edition'])}")
         if "sprt" in variant:
-            typer.echo(report_md.sprt_line(variant["sprt"]))
-    typer.echo(f"base time track: {report_md.track_line(doc['base']['edition'])}")
+            typer.echo(report.sprt_line(variant["sprt"]))
+    typer.echo(f"base time track: {report.track_line(doc['base']['edition'])}")
     typer.echo(_speed_line(request, outcome))
     if out:
         _write(out, doc, md, pdf)

@@ -98,7 +98,7 @@ def _seats(bots, edition) -> str:
 
 
 def _reproducibility(doc: dict, bots) -> dict:
-    from toolkit.sim.botspec import reproducibility
+    from toolkit.bots.registry import reproducibility
 
     reproducible, why = reproducibility(bots)
     doc["reproducible"] = reproducible
@@ -128,8 +128,11 @@ def price(
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
+    from toolkit.reports import workbench as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
     from toolkit.workbench import price as pr
-    from toolkit.workbench import report
+    from toolkit.workbench.report import header
 
     check_run_options(games, seed, workers, scheduler, out)
     ed = load_edition(edition)
@@ -147,7 +150,7 @@ def price(
              "--games", str(games), "--seed", str(seed)]
     if width is not None:
         parts += ["--width", f"{width:g}"]
-    doc = report.header("price", shlex.join(parts), bot_specs, played.games, played.deals, per_deal, seed,
+    doc = header("price", shlex.join(parts), bot_specs, played.games, played.deals, per_deal, seed,
                         _seats(bot_specs, ed))
     p = ed.patch(patch)
     doc.update({"edition": edition_facts(ed), "over": over,
@@ -161,7 +164,7 @@ def price(
         typer.echo(report.stopping_text(doc["stopping"]))
     typer.echo(speed_line(played.games * (len(vals) + 1), elapsed, workers, scheduler))
     if out:
-        write_out(out, doc, report.price_markdown(doc), report.price_pdf(doc))
+        write_out(out, doc, render_markdown(report.price_report(doc)), render_pdf(report.price_report(doc)))
 
 
 # ----- sweep ----------------------------------------------------------------------------------
@@ -189,8 +192,12 @@ def sweep(
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
     from toolkit.families import family_of
-    from toolkit.workbench import report, setpath
+    from toolkit.reports import workbench as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+    from toolkit.workbench import setpath
     from toolkit.workbench import sweep as sw
+    from toolkit.workbench.report import header
 
     check_run_options(games, seed, workers, scheduler, out)
     ed = load_edition(base)
@@ -224,7 +231,7 @@ def sweep(
         parts += ["--sprt", sprt, "--sprt-delta", f"{plan.delta:g}", "--sprt-alpha", f"{plan.alpha:g}",
                   "--sprt-beta", f"{plan.beta:g}"]
     command = shlex.join(parts)
-    doc = report.header("sweep", command, bot_specs, played.games, played.deals, per_deal, seed, _seats(bot_specs, ed))
+    doc = header("sweep", command, bot_specs, played.games, played.deals, per_deal, seed, _seats(bot_specs, ed))
     if plan is not None:
         doc["sequential"] = {"test": plan.statement() + "; every point against the first", "games_cap": games}
     doc.update({"edition": edition_facts(ed),
@@ -240,10 +247,10 @@ def sweep(
                        f"after {v['games']} games")
     typer.echo(speed_line(played.games * len(points), elapsed, workers, scheduler))
     if out:
-        from toolkit.workbench import charts
+        from toolkit.reports import charts
 
         pngs = {f"{stem}.png": charts.png(chart) for stem, chart in report.sweep_charts(doc)}
-        write_out(out, doc, report.sweep_markdown(doc), report.sweep_pdf(doc), pngs)
+        write_out(out, doc, render_markdown(report.sweep_report(doc)), render_pdf(report.sweep_report(doc)), pngs)
 
 
 def _check_playable(editions, points) -> None:
@@ -275,11 +282,14 @@ def ladder(
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Paired round robin of bots and their Bradley-Terry ratings on the Elo scale, with 95% intervals."""
-    from toolkit.sim.botspec import parse_bot
+    from toolkit.bots.registry import parse_bot
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
+    from toolkit.reports import workbench as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
     from toolkit.workbench import ladder as ld
-    from toolkit.workbench import report
+    from toolkit.workbench.report import header
 
     check_run_options(games, seed, workers, scheduler, out)
     ed = load_edition(edition)
@@ -294,7 +304,7 @@ def ladder(
         wins, pair_rows = ld.run(ed, specs, seed, deals, workers, scheduler, advance)
     elapsed = time.perf_counter() - started
     command = shlex.join(["patchwork", "ladder", *bots, "--edition", edition, "--games", str(games), "--seed", str(seed)])
-    doc = report.header("ladder", command, specs, games, deals, 2, seed, _seats(tuple(specs[:2]), ed))
+    doc = header("ladder", command, specs, games, deals, 2, seed, _seats(tuple(specs[:2]), ed))
     doc.update({"edition": edition_facts(ed),
                 "model": (f"Bradley-Terry maximum likelihood on the wins of every pair; Elo = 400 log10(strength), mean 0; "
                           f"{ld.PRIOR:g} virtual drawn game per pair keeps ratings finite; 95% Wald intervals from the "
@@ -305,7 +315,7 @@ def ladder(
     _table(f"ladder on {ed.name}: {games} games per pair, seed {seed}", report.LADDER_HEADER, report.ladder_rows(doc))
     typer.echo(speed_line(games * pairs, elapsed, workers, scheduler))
     if out:
-        write_out(out, doc, report.ladder_markdown(doc), report.ladder_pdf(doc))
+        write_out(out, doc, render_markdown(report.ladder_report(doc)), render_pdf(report.ladder_report(doc)))
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,7 @@
-"""Reports: one section model (tables and charts) that markdown, PDF and charts render alike."""
-from toolkit.reports.model import ReportChart, ReportTable
+"""Reports: one section model (headings, text, tables and charts) rendered to markdown
+(reports.markdown) and to PDF (reports.pdf), every chart laid out by one chart backend
+(reports.charts, which also paints PNG images); the builders of the simulator's reports
+(reports.simulation) and the workbench's (reports.workbench) only assemble sections.
 
-__all__ = ["ReportChart", "ReportTable"]
+The rules families build their sections with reports.model, which imports nothing else.
+"""

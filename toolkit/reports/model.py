@@ -1,8 +1,38 @@
-"""The sections of a report: tables and charts as plain data, rendered alike by every backend."""
+"""The sections of a report: headings, text, tables and charts as plain data, rendered alike by
+every backend (toolkit.reports.markdown, toolkit.reports.pdf; charts through toolkit.reports.charts).
+
+Text is markdown inline text: `code` and **strong** are the only marks, and the PDF shows them as
+plain and bold text.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A section heading; the report's title is level 1."""
+
+    text: str
+    level: int = 2
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph of text."""
+
+    text: str
+    pdf: bool = True
+    """False: a note for the markdown only (the files beside it, the caption of a text chart)."""
+
+
+@dataclass(frozen=True)
+class Bullets:
+    """A list of facts, one line each; `lead` is a line just above the list."""
+
+    items: tuple[str, ...]
+    lead: str = ""
 
 
 @dataclass(frozen=True)
@@ -10,6 +40,7 @@ class ReportTable:
     """A table of a report section (markdown and PDF render the same rows)."""
 
     title: str
+    """Shown as a heading above the table; "" for none."""
     header: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
     intro: str = ""
@@ -26,3 +57,58 @@ class ReportChart:
     series: tuple[Any, ...]
     names: tuple[str, ...]
     labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class IntervalChart:
+    """Points with 95% intervals at categories (in order), optionally with a fitted line over numeric x."""
+
+    title: str
+    labels: tuple[str, ...]
+    estimates: tuple[float | None, ...]
+    lows: tuple[float | None, ...]
+    highs: tuple[float | None, ...]
+    y_label: str = ""
+    xs: tuple[float, ...] | None = None
+    """Numeric x of each category (to draw `line` and `mark` on the same axis)."""
+    line: tuple[float, float] | None = None
+    """(intercept, slope) of a fitted line y = a + b x."""
+    mark: float | None = None
+    """An x to mark with a vertical rule (e.g. the fair value)."""
+    zero: bool = True
+    """Draw the y = 0 rule."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One figure's paired difference (variant - base) with its 95% interval."""
+
+    label: str
+    mean: float | None
+    low: float | None
+    high: float | None
+    significant: bool
+    scale: float = 1.0
+    """Shown as value x scale (100 for a rate shown in percentage points)."""
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class DifferenceChart:
+    """Paired differences, one row per figure, each row scaled to its own largest interval end
+    (the figures' units differ); markdown draws it as text, the PDF as a drawing."""
+
+    title: str
+    rows: tuple[Difference, ...]
+
+
+Chart = Union[ReportChart, IntervalChart, DifferenceChart]
+Section = Union[Heading, Paragraph, Bullets, ReportTable, ReportChart, IntervalChart, DifferenceChart]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A whole document: its title (the level-1 heading and the PDF's title) and its sections."""
+
+    title: str
+    sections: tuple[Section, ...]

@@ -1,0 +1,142 @@
+"""The reports of `patchwork simulate` and `patchwork balance`, and their terminal summary rows.
+
+Both read only the JSON document (toolkit.sim.experiment), so a report can always be rebuilt from
+results.json and says nothing the JSON does not; the rules family of the edition builds the
+sections of its own figures (summary_rows, report_sections, comparison_chart).
+"""
+from __future__ import annotations
+
+from toolkit.families import RulesFamily, family_of
+from toolkit.reports.model import (Bullets, Difference, DifferenceChart, Heading, Paragraph, Report,
+                                   ReportTable, Section)
+from toolkit.specs.models import Family
+from toolkit.stats import num, pct
+
+RATE_METRICS = {"seat0_win", "bonus"}
+"""Balance metrics that are shares of games: their differences are shown in percentage points."""
+DIFFERENCE_CAPTION = "Paired differences (variant - base), 95% intervals, each row on its own scale:"
+DIFFERENCE_TITLE = "Paired differences, variant - base (95% intervals, each row on its own scale)"
+
+
+def diff(d: dict, is_rate: bool) -> str:
+    """A paired difference with its interval, in points or percentage points."""
+    if d.get("mean") is None:
+        return "n/a"
+    k, unit = (100.0, " pp") if is_rate else (1.0, "")
+    text = f"{k * d['mean']:+.2f}{unit}"
+    if d.get("low") is not None:
+        text += f" [{k * d['low']:+.2f}, {k * d['high']:+.2f}]"
+    return text
+
+
+def p_text(p: float | None) -> str:
+    if p is None:
+        return "n/a"
+    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def track_line(edition: dict) -> str:
+    track = edition.get("time_track")
+    if not track:
+        return "no time track (Doodle)"
+    return (f"{track['layout']} (final space {track['final_space']}, leather at "
+            f"{', '.join(map(str, track['leather_patches'])) or 'none'}, income marks at "
+            f"{', '.join(map(str, track['income_marks']))})")
+
+
+def run_items(doc: dict, per: str = "per edition") -> list[str]:
+    """How a run was made: command, bots, games, seats, seed, intervals and toolkit."""
+    bots = ", ".join(f"{b['index']}: {b['label']}" for b in doc["bots"])
+    return [
+        f"Command: `{doc['command']}`",
+        f"Bots: {bots}",
+        f"Games: {doc['games']} {per} ({doc['deals']} deals x {doc['games_per_deal']})",
+        f"Seats: {doc['seats']}",
+        f"Seed: {doc['seed']} ({doc['seeding']})",
+        f"Intervals: {doc['intervals']}",
+        f"Toolkit: {doc['toolkit']['name']} {doc['toolkit']['version']}",
+    ]
+
+
+def edition_items(edition: dict) -> list[str]:
+    return [
+        f"Edition: {edition['title']} (`{edition['name']}`, {edition['family']}, board {edition['board']})",
+        f"Spec: `{edition['source']}`, content hash `{edition['content_hash'][:16]}`",
+        f"Time track: {track_line(edition)}",
+    ]
+
+
+def _family(family: str) -> RulesFamily:
+    return family_of(Family(family))
+
+
+def summary_rows(figures: dict, family: str) -> list[tuple[str, str]]:
+    """The headline figures as (label, value) rows, for the terminal and the report."""
+    return _family(family).summary_rows(figures)
+
+
+def figure_sections(figures: dict, family: str) -> list[Section]:
+    """The summary table, then the family's own tables and charts."""
+    summary = ReportTable("Summary", ("figure", "value (95% interval)"), tuple(summary_rows(figures, family)))
+    return [summary, *_family(family).report_sections(figures)]
+
+
+def simulation_report(doc: dict) -> Report:
+    edition = doc["edition"]
+    sections: list[Section] = [Bullets(tuple(edition_items(edition) + run_items(doc)))]
+    sections += figure_sections(doc["figures"], edition["family"])
+    return Report(f"Simulation: {edition['title']}", tuple(sections))
+
+
+BALANCE_HEADER = ("figure", "base", "variant", "difference (95% interval)", "p", "significant")
+
+
+def balance_rows(variant: dict) -> list[list[str]]:
+    rows = []
+    for d in variant["differences"]:
+        rate = d["metric"] in RATE_METRICS
+        fmt = pct if rate else num
+        diff_ = d["difference"]
+        rows.append([d["label"], fmt(d["base"]), fmt(d["variant"]), diff(diff_, rate),
+                     p_text(diff_["p_value"]),
+                     "**yes**" if diff_["significant"] else "no"])
+    return rows
+
+
+def sprt_line(verdict: dict) -> str:
+    """One line of a variant's sequential test."""
+    return (f"sequential test on {verdict['figure']}: {verdict['decision']} after {verdict['games']} games "
+            f"(difference that matters {verdict['delta']:g}, alpha {verdict['alpha']:g}, beta {verdict['beta']:g})")
+
+
+def difference_chart(variant: dict) -> DifferenceChart:
+    rows = []
+    for d in variant["differences"]:
+        diff_ = d["difference"]
+        k, unit = (100.0, " pp") if d["metric"] in RATE_METRICS else (1.0, "")
+        rows.append(Difference(d["label"], diff_.get("mean"), diff_.get("low"), diff_.get("high"),
+                               bool(diff_.get("significant")), k, unit))
+    return DifferenceChart(DIFFERENCE_TITLE, tuple(rows))
+
+
+def balance_report(doc: dict) -> Report:
+    base = doc["base"]
+    family = base["edition"]["family"]
+    run = run_items(doc) + [f"Pairing: {doc['pairing']}"]
+    if "sequential" in doc:
+        run.append(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games")
+    sections: list[Section] = [Bullets(tuple(edition_items(base["edition"])), lead=f"Base `{base['ref']}`:"),
+                               Bullets(tuple(run))]
+    for variant in doc["variants"]:
+        sections += [Heading(f"Variant `{variant['ref']}`: {variant['edition']['title']}"),
+                     Bullets(tuple(edition_items(variant["edition"])))]
+        if "sprt" in variant:
+            sections.append(Paragraph(f"**{sprt_line(variant['sprt'])}**"))
+        sections += [ReportTable("", BALANCE_HEADER, tuple(tuple(r) for r in balance_rows(variant)), small=True),
+                     Paragraph(DIFFERENCE_CAPTION, pdf=False),
+                     difference_chart(variant),
+                     _family(family).comparison_chart(base["figures"], variant["figures"])]
+    sections += [Heading("Base figures"), *figure_sections(base["figures"], family)]
+    for variant in doc["variants"]:
+        sections += [Heading(f"Figures of `{variant['ref']}`"), *figure_sections(variant["figures"], family)]
+    return Report(f"Balance: variants of {base['edition']['title']}", tuple(sections))

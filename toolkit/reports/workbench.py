@@ -1,0 +1,187 @@
+"""The reports of the workbench's `price`, `sweep` and `ladder`, their terminal rows and charts.
+
+They read only the JSON document (its header is toolkit.workbench.report.header), so a report can
+always be rebuilt from results.json and says nothing the JSON does not.
+"""
+from __future__ import annotations
+
+from toolkit.reports.model import Bullets, IntervalChart, Paragraph, Report, ReportTable, Section
+from toolkit.reports.simulation import run_items, track_line
+from toolkit.stats import num, pct
+from toolkit.workbench import setpath
+from toolkit.workbench.sweep import headline
+
+
+def _run_items(doc: dict) -> list[str]:
+    items = run_items(doc, per="per edition or pair")
+    if doc.get("reproducible") is False:
+        items.append(f"Not reproducible: {doc['reproducibility']}")
+    return items
+
+
+def _edition_item(edition: dict) -> str:
+    return (f"Edition: {edition['title']} (`{edition['name']}`, {edition['family']}, board {edition['board']}), "
+            f"content hash `{edition['content_hash'][:16]}`; time track: {track_line(edition)}")
+
+
+def _fmt(iv: dict, is_rate: bool) -> str:
+    return pct(iv) if is_rate else num(iv)
+
+
+# ----- price ----------------------------------------------------------------------------------
+
+
+def price_rows(doc: dict) -> list[list[str]]:
+    rows = []
+    for v in doc["values"]:
+        ply = v["mean_ply"]["estimate"]
+        rows.append([v["value"], pct(v["buy_rate"]), "n/a" if ply is None else f"{ply:.1f}",
+                     num(v["advantage"]), pct(v["win_advantage"]) if v["win_advantage"]["estimate"] is not None else "n/a"])
+    return rows
+
+
+def fair_text(fair: dict, over: str) -> str:
+    if fair["estimate"] is None:
+        return "no fair value: the advantage does not change with the value, or too few purchases"
+    text = f"{fair['estimate']:.2f}"
+    if fair["low"] is not None:
+        text += f" [{fair['low']:.2f}, {fair['high']:.2f}]"
+    else:
+        text += " (no interval: too few bootstrap resamples gave a crossing)"
+    if not fair["inside_range"]:
+        text += " (outside the swept values: an extrapolation)"
+    return text
+
+
+def stopping_text(stopping: dict) -> str:
+    verb = "reached" if stopping["reached"] else "not reached"
+    return f"interval width {stopping['width']:g} {verb} after {stopping['games']} games per value ({stopping['rule']})"
+
+
+PRICE_HEADER = ["value", "bought in (95%)", "mean ply of purchase", "buyer's margin advantage (95%)", "buyer's win advantage (95%)"]
+
+
+def price_chart(doc: dict) -> IntervalChart:
+    vals = doc["values"]
+    fair = doc["fair"]
+    line = fair["line"]
+    return IntervalChart(
+        f"Buyer's margin advantage against {doc['over']} of {doc['patch']['id']}",
+        tuple(str(v["value"]) for v in vals),
+        tuple(v["advantage"]["estimate"] for v in vals), tuple(v["advantage"]["low"] for v in vals),
+        tuple(v["advantage"]["high"] for v in vals), "points", xs=tuple(float(v["value"]) for v in vals),
+        line=None if line is None else (line["intercept"], line["slope"]), mark=fair["estimate"])
+
+
+def buy_chart(doc: dict) -> IntervalChart:
+    vals = doc["values"]
+    return IntervalChart(
+        f"Games in which {doc['patch']['id']} is bought, by {doc['over']}", tuple(str(v["value"]) for v in vals),
+        tuple(v["buy_rate"]["estimate"] for v in vals), tuple(v["buy_rate"]["low"] for v in vals),
+        tuple(v["buy_rate"]["high"] for v in vals), "share of games", zero=True)
+
+
+def price_report(doc: dict) -> Report:
+    p = doc["patch"]
+    facts = [_edition_item(doc["edition"]),
+             f"Patch {p['id']}: cost {p['cost']}, time {p['time']}, income {p['income']}, {p['size']} cells (as printed)",
+             *_run_items(doc), f"Reference: {doc['reference']}", f"Estimator: {doc['estimator']}", f"Bias: {doc['bias']}"]
+    sections: list[Section] = [Bullets(tuple(facts)),
+                               Paragraph(f"**Fair {doc['over']}: {fair_text(doc['fair'], doc['over'])}**")]
+    if "stopping" in doc:
+        sections.append(Paragraph(f"Stopping: {stopping_text(doc['stopping'])}"))
+    line = doc["fair"]["line"]
+    if line:
+        sections.append(Paragraph(f"Fitted line: advantage = {line['intercept']:.3f} {'-' if line['slope'] < 0 else '+'} "
+                                  f"{abs(line['slope']):.3f} x {doc['over']}"))
+    sections += [price_chart(doc), buy_chart(doc),
+                 ReportTable("", tuple(PRICE_HEADER), tuple(tuple(r) for r in price_rows(doc)), small=True)]
+    return Report(f"Fair {doc['over']} of {p['id']} in {doc['edition']['title']}", tuple(sections))
+
+
+# ----- sweep ----------------------------------------------------------------------------------
+
+
+def point_label(point: dict) -> str:
+    return ", ".join(f"{k}={setpath.value_text(tuple(v) if isinstance(v, list) else v)}" for k, v in point["set"].items())
+
+
+def sweep_charts(doc: dict) -> list[tuple[str, IntervalChart]]:
+    """(file stem, chart) per headline figure."""
+    points = doc["points"]
+    family = doc["edition"]["family"]
+    rows = [headline(p, family, doc["touched_patches"]) for p in points]
+    keys = list(points[0]["set"])
+    labels = tuple("/".join(setpath.value_text(tuple(v) if isinstance(v, list) else v) for v in p["set"].values())
+                   for p in points)
+    numeric = len(keys) == 1 and all(isinstance(p["set"][keys[0]], int) for p in points)
+    out = []
+    for f, (label, _, is_rate) in enumerate(rows[0]):
+        ivs = [r[f][1] for r in rows]
+        chart = IntervalChart(
+            f"{label} by {' / '.join(keys)}", labels, tuple(iv["estimate"] for iv in ivs),
+            tuple(iv["low"] for iv in ivs), tuple(iv["high"] for iv in ivs), "share" if is_rate else "",
+            xs=tuple(float(p["set"][keys[0]]) for p in points) if numeric else None, zero=is_rate or "margin" in label)
+        stem = "".join(ch if ch.isalnum() else "-" for ch in label).strip("-")
+        while "--" in stem:
+            stem = stem.replace("--", "-")
+        out.append((f"chart-{stem}", chart))
+    return out
+
+
+def sweep_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
+    family = doc["edition"]["family"]
+    points = doc["points"]
+    first = headline(points[0], family, doc["touched_patches"])
+    header = ["set"] + [label for label, _, _ in first]
+    rows = [[point_label(p)] + [_fmt(iv, rate) for _, iv, rate in headline(p, family, doc["touched_patches"])]
+            for p in points]
+    if "sequential" in doc:
+        header.append("sequential test vs the first point")
+        for row, p in zip(rows, points):
+            v = p.get("sprt")
+            row.append("(reference)" if v is None else f"{v['decision']} after {v['games']} games")
+    return header, rows
+
+
+def sweep_report(doc: dict) -> Report:
+    facts = [_edition_item(doc["edition"]), *_run_items(doc), f"Grid: {doc['grid']}"]
+    if "sequential" in doc:
+        facts.append(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games per point")
+    header, rows = sweep_rows(doc)
+    charts = sweep_charts(doc)
+    sections: list[Section] = [Bullets(tuple(facts)), ReportTable("", tuple(header), tuple(tuple(r) for r in rows), small=True),
+                               *(chart for _, chart in charts),
+                               Paragraph("Charts: " + ", ".join(f"`{stem}.png`" for stem, _ in charts) + " (and in report.pdf)",
+                                         pdf=False)]
+    return Report(f"Sweep of {doc['edition']['title']}", tuple(sections))
+
+
+# ----- ladder ---------------------------------------------------------------------------------
+
+
+LADDER_HEADER = ["bot", "Elo (95%)", "games"]
+PAIR_HEADER = ("pair", "games", "first bot wins (95%)")
+
+
+def ladder_rows(doc: dict) -> list[list[str]]:
+    return [[r["bot"], f"{r['elo']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]", r["games"]] for r in doc["ratings"]]
+
+
+def pair_rows(doc: dict) -> list[list[str]]:
+    return [[f"{p['bots'][0]} vs {p['bots'][1]}", p["games"], pct(p["first_wins"])] for p in doc["pairs"]]
+
+
+def ladder_chart(doc: dict) -> IntervalChart:
+    r = doc["ratings"]
+    return IntervalChart("Bradley-Terry ratings (Elo scale, mean 0)", tuple(x["bot"] for x in r),
+                         tuple(x["elo"] for x in r), tuple(x["low"] for x in r), tuple(x["high"] for x in r), "Elo")
+
+
+def ladder_report(doc: dict) -> Report:
+    facts = [_edition_item(doc["edition"]), *_run_items(doc), f"Model: {doc['model']}"]
+    sections: list[Section] = [Bullets(tuple(facts)),
+                               ReportTable("", tuple(LADDER_HEADER), tuple(tuple(r) for r in ladder_rows(doc))),
+                               ladder_chart(doc), Paragraph("Pairs:"),
+                               ReportTable("", PAIR_HEADER, tuple(tuple(r) for r in pair_rows(doc)))]
+    return Report(f"Ladder on {doc['edition']['title']}", tuple(sections))
