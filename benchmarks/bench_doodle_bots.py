@@ -23,7 +23,7 @@ import numpy as np
 from toolkit.bots.doodle.loop import play_doodle
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import derive_seed
-from toolkit.sim.botspec import parse_bot
+from toolkit.bots.registry import parse_bot
 from toolkit.specs import load_edition
 from toolkit.specs.models import Family
 

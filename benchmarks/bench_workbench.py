@@ -15,7 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from toolkit.sim.botspec import parse_bot, parse_bots
+from toolkit.bots.registry import parse_bot
+from toolkit.sim.botspec import parse_bots
 from toolkit.specs import load_edition
 from toolkit.workbench import ladder, price, sprt, sweep
 

@@ -12,7 +12,7 @@ from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import seed_state
 from toolkit.geometry.board import Board, mask_words
-from toolkit.sim.botspec import GREEDY, BotSpec
+from toolkit.bots.registry import GREEDY, BotSpec
 from toolkit.specs import load_edition
 
 EDITION = load_edition("doodle")

@@ -22,7 +22,7 @@ from toolkit.games.doodle import kernel as K
 from toolkit.games.base import RESULT_FIELDS_DOODLE
 from toolkit.games.rng import seed_state
 from toolkit.geometry.board import Board, best_rectangle, mask_words
-from toolkit.sim.botspec import GREEDY, RANDOM, BotSpec
+from toolkit.bots.registry import GREEDY, RANDOM, BotSpec
 from toolkit.specs import load_edition
 
 EDITION = load_edition("doodle")

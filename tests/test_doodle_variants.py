@@ -11,7 +11,7 @@ from toolkit.errors import IllegalAction
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import seed_state
-from toolkit.sim.botspec import GREEDY, BotSpec
+from toolkit.bots.registry import GREEDY, BotSpec
 from toolkit.specs import load_edition
 
 BASE = load_edition("doodle")

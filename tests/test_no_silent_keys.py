@@ -125,7 +125,7 @@ def _set(data: dict, path: tuple, value) -> dict:
 def _signature(edition) -> str:
     """A digest of the seeded deal, a batch of seeded games and the accepted player counts."""
     from toolkit.families import engine_for
-    from toolkit.sim.botspec import AUTOMA, RANDOM, BotSpec
+    from toolkit.bots.registry import AUTOMA, RANDOM, BotSpec
     from toolkit.sim.shards import _play
 
     engine = engine_for(edition)

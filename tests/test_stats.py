@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from toolkit.sim.stats import (
+from toolkit.stats import (
     Tally,
     hist_summary,
     mean_interval,

@@ -9,7 +9,7 @@ import pytest
 from cli_helpers import ok
 from toolkit.bots import mcts
 from toolkit.errors import UsageError
-from toolkit.sim.botspec import parse_bot, reproducibility
+from toolkit.bots.registry import parse_bot, reproducibility
 from toolkit.specs import load_edition
 from toolkit.specs.models import Family
 from workbench_helpers import refused

@@ -1,7 +1,7 @@
 """Merged tallies -> the figures a designer reads: plain dicts, ready for JSON and the reports.
 
 Proportions carry Wilson 95% intervals, means carry normal 95% intervals, balance differences
-are paired estimates (toolkit.sim.stats). Every number is rounded to 6 digits so the JSON is
+are paired estimates (toolkit.stats). Every number is rounded to 6 digits so the JSON is
 byte-identical for identical tallies.
 """
 from __future__ import annotations

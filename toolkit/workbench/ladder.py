@@ -18,8 +18,8 @@ from itertools import combinations
 import numpy as np
 
 from toolkit.errors import UsageError
-from toolkit.sim.botspec import AUTOMA, BotSpec
-from toolkit.sim.stats import Z95, wilson
+from toolkit.bots.registry import AUTOMA, BotSpec
+from toolkit.stats import Z95, wilson
 from toolkit.families import require
 from toolkit.specs.models import Edition
 from toolkit.workbench import runner

@@ -33,8 +33,9 @@ import numpy as np
 
 from toolkit.errors import UsageError
 from toolkit.games.rng import derive_seed
-from toolkit.sim.botspec import BotSpec, games_per_deal
-from toolkit.sim.stats import Z95, wilson
+from toolkit.bots.registry import BotSpec
+from toolkit.sim.botspec import games_per_deal
+from toolkit.stats import Z95, wilson
 from toolkit.families import family_of, require
 from toolkit.specs.models import Edition
 from toolkit.workbench import runner, setpath

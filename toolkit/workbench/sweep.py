@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from toolkit.families import family_of
 from toolkit.sim import figures as fig
-from toolkit.sim.botspec import BotSpec
+from toolkit.bots.registry import BotSpec
 from toolkit.specs.models import Edition, Family
 from toolkit.workbench import runner, setpath
 
