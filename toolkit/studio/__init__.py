@@ -54,4 +54,10 @@ def server(folder: Path, sock: socket.socket, token: str, allowed_hosts: frozens
     app = create_app(folder, token, hosts, max_running)
     config = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False,
                             timeout_graceful_shutdown=3, limit_concurrency=64, h11_max_incomplete_event_size=64 * 1024)
-    return uvicorn.Server(config)
+
+    class StudioServer(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            app.studio.closing = True  # long-polling pages answer now instead of holding the shutdown
+            await super().shutdown(sockets=sockets)
+
+    return StudioServer(config)

@@ -29,6 +29,7 @@ STATIC = Path(__file__).parent / "static"
 WATCH_SECONDS = 0.5
 """How often FOLDER's spec files and records are looked at for changes."""
 MAX_WAIT_SECONDS = 25.0
+CLOSING_CHECK_SECONDS = 0.25
 """Longest a /api/changes request waits before answering `no change`."""
 
 
@@ -46,6 +47,8 @@ class Studio:
         self.version = 0
         self._signature: tuple | None = None
         self._changed: asyncio.Event | None = None
+        self.closing = False
+        """Set when the server stops: waiting requests answer at once."""
 
     def signature(self) -> tuple:
         """(path, mtime, size) of every spec file and record of FOLDER."""
@@ -87,13 +90,17 @@ class Studio:
                 self._changed = asyncio.Event()
 
     async def wait_change(self, since: int, seconds: float) -> int:
-        if self.version != since or self._changed is None:
-            return self.version
-        event = self._changed
-        try:
-            await asyncio.wait_for(event.wait(), seconds)
-        except asyncio.TimeoutError:
-            pass
+        """The folder's version once it differs from `since`, or after `seconds` (sooner when the
+        studio is stopping, so an open page never holds up Ctrl-C)."""
+        deadline = asyncio.get_running_loop().time() + seconds
+        while self.version == since and self._changed is not None and not self.closing:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                break
+            try:
+                await asyncio.wait_for(self._changed.wait(), min(left, CLOSING_CHECK_SECONDS))
+            except asyncio.TimeoutError:
+                pass
         return self.version
 
 

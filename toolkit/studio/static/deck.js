@@ -47,6 +47,7 @@ export async function refreshDeck({ ifLoaded = false } = {}) {
   const e = current.edition;
   $("deck-title").textContent = e ? `${e.title} — ${e.family}, board ${e.board}, ${current.patches.length} patches` : "the spec does not load";
   render();
+  $("deck-tiles").dataset.ref = current.ref;
   document.body.dataset.deckVersion = String((Number(document.body.dataset.deckVersion) || 0) + 1);
 }
 

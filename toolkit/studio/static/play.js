@@ -164,9 +164,9 @@ async function hint() {
 }
 
 export function initPlay(studio) {
-  const select = $("play-edition");
-  select.dataset.initial = "doodle";
-  select.value = [...select.options].some((o) => o.value === "doodle") ? "doodle" : select.value;
+  const editions = $("play-edition");
+  editions.dataset.initial = "doodle";
+  editions.value = [...editions.options].some((o) => o.value === "doodle") ? "doodle" : editions.value;
   $("play-start").addEventListener("click", startGame);
   $("play-send").addEventListener("click", () => { const text = $("play-action").value.trim(); if (text) act(text); });
   $("play-action").addEventListener("keydown", (event) => { if (event.key === "Enter") $("play-send").click(); });

@@ -1,0 +1,314 @@
+"""The studio's pages in a real headless browser: Debian's chromium driven by Playwright (never a
+browser Playwright downloads). A studio serves a temporary folder on a free loopback port; each
+test acts as a person would (clicks, keys, an edit on disk) and waits for what the page shows.
+
+Screenshots go to $STUDIO_SHOTS when it names a folder (the README's docs/previews/studio.png is
+`studio-play-classic.png` of such a run)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("uvicorn")
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason="Debian's chromium is not installed (.ci/run installs it)"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+]
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TOKEN = "studio-browser-token-0123456789"
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+FIRST_GAME_MS = 300_000
+"""The first game of a rules family may compile its kernel (numba) when the cache is cold."""
+STEP_MS = 60_000
+
+
+def shot(page, name: str) -> None:
+    folder = os.environ.get("STUDIO_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def write_record(folder: Path) -> dict:
+    """A Doodle game of two greedy bots, as `patchwork play --record` writes it."""
+    from toolkit import records
+    from toolkit.bots import make_bot
+    from toolkit.families import family_of
+    from toolkit.games.rng import seed_state
+    from toolkit.specs import load_edition
+
+    edition = load_edition("doodle")
+    game = family_of(edition).new_game(edition, 4, 2)
+    bots = [make_bot("greedy", edition), make_bot("greedy", edition)]
+    rngs = [seed_state(4, 1, seat) for seat in range(2)]
+    while not game.is_over:
+        seat = game.current_player
+        game.apply(bots[seat].choose(game, rngs[seat]))
+    record = records.make_record(game, ["greedy", "greedy"], {})
+    (folder / "doodle-game.json").write_text(records.dumps(record))
+    return record
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("studio-folder")
+    shutil.copy(SPECS / "variants" / "six-buttons.yaml", path / "six-buttons.yaml")
+    (path / "mine.yaml").write_text("# my variant\nkind: variant\nname: mine\nextends: classic\n"
+                                    "patch_changes:\n  P05: {cost: 3}\n")
+    write_record(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def studio_url(folder):
+    from toolkit import studio
+
+    sock = studio.bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = studio.server(folder, sock, TOKEN)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the studio did not start"
+        time.sleep(0.05)
+    yield studio.address("127.0.0.1", port, TOKEN)
+    server.should_exit = True
+    thread.join(15)
+    assert not thread.is_alive()
+
+
+@pytest.fixture(scope="module")
+def browser_context():
+    profile = tempfile.mkdtemp(prefix="studio-chromium-")
+    with playwright_api.sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1360, "height": 900})
+        yield context
+        context.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def page(browser_context, studio_url):
+    page = browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(studio_url)
+    page.wait_for_selector("body[data-ready=yes]", timeout=STEP_MS)
+    yield page
+    page.close()
+    assert errors == []
+
+
+def tab(page, name: str) -> None:
+    page.click(f"#tabs button[data-tab={name}]")
+    page.wait_for_selector(f"#tab-{name}:not([hidden])")
+
+
+def fact(page, name: str) -> str:
+    return page.inner_text(f"#shape-facts dd[data-fact='{name}']")
+
+
+def test_the_page_refuses_a_visitor_without_the_token(browser_context, studio_url):
+    page = browser_context.new_page()
+    response = page.goto(studio_url.split("?")[0].replace("127.0.0.1", "localhost") + "api/info")
+    assert response.status == 401 and "access token" in page.inner_text("body")
+    page.close()
+
+
+def test_draw_a_shape_by_clicks_and_see_its_facts(page):
+    for r, c in ((2, 2), (2, 3), (3, 3), (3, 4)):
+        page.click(f"#shape-board rect[data-r='{r}'][data-c='{c}']")
+    page.wait_for_function("document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('4 cells')",
+                           timeout=STEP_MS)
+    assert fact(page, "shape") == "##./.##" and fact(page, "chiral") == "yes"
+    assert fact(page, "orientations").startswith("4 with reflections")
+    assert fact(page, "Doodle CUT").startswith("yes")
+    assert fact(page, "placements").startswith("224 on an empty 9x9 board")
+    page.select_option("#shape-deck", "mine.yaml")
+    page.wait_for_selector("#shape-card:not([hidden])", timeout=STEP_MS)
+    assert fact(page, "twins") == "P27, P28 in mine"  # the classic S tetrominoes
+    assert page.is_hidden("label[data-field=copies]") and page.is_visible("label[data-field=cost]")
+    # a click on a shaded cell clears it
+    page.click("#shape-board rect[data-r='3'][data-c='4']")
+    page.wait_for_function("document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('3 cells')",
+                           timeout=STEP_MS)
+    page.click("#shape-board rect[data-r='3'][data-c='4']")
+    page.wait_for_function("document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('4 cells')",
+                           timeout=STEP_MS)
+    shot(page, "studio-shape")
+    page.fill("#save-file", "drawn.yaml")
+    page.fill("#field-id", "N07")
+    page.click("#shape-save")
+    page.wait_for_function("document.getElementById('save-result').textContent.startsWith('saved')", timeout=STEP_MS)
+    assert page.inner_text("#save-result") == "saved N07 into drawn.yaml"
+
+
+def test_the_deck_view_follows_an_edit_on_disk(page, folder):
+    tab(page, "deck")
+    page.select_option("#deck-ref", "mine.yaml")
+    page.wait_for_selector("#deck-tiles[data-ref='mine.yaml'] .tile[data-id=P05]", timeout=STEP_MS)
+    page.wait_for_function("document.querySelector('.tile[data-id=P05] .numbers')?.textContent.startsWith('cost 3')",
+                           timeout=STEP_MS)
+    assert page.locator(".tile").count() == 33 and page.locator(".tile img").count() == 33
+    page.select_option("#deck-sort", "cost")
+    page.check("#deck-desc")
+    costs = [int(t.split(" ")[1]) for t in page.locator(".tile .numbers").all_inner_texts()]
+    assert costs == sorted(costs, reverse=True)
+    spec = folder / "mine.yaml"
+    spec.write_text(spec.read_text().replace("cost: 3", "cost: 30"))
+    page.wait_for_function("document.querySelector('.tile[data-id=P05] .numbers')?.textContent.startsWith('cost 30')",
+                           timeout=STEP_MS)
+    assert page.locator(".tile").first.get_attribute("data-id") == "P05"  # still sorted by cost, dearest first
+    spec.write_text(spec.read_text().replace("cost: 30", "cost: -1"))
+    page.wait_for_selector("#deck-problems li", timeout=STEP_MS)
+    assert page.inner_text("#deck-problems li").startswith("mine.yaml:6:")
+    spec.write_text(spec.read_text().replace("cost: -1", "cost: 3"))
+    page.wait_for_selector("#deck-problems:not(:has(li))", state="attached", timeout=STEP_MS)
+    page.wait_for_selector(".tile[data-id=P05]", timeout=STEP_MS)
+    shot(page, "studio-deck")
+
+
+def play_by_clicks(page, limit: int = 120) -> int:
+    """Click through a game: the first piece at its first legal place, else the first button."""
+    steps = 0
+    while page.get_attribute("body", "data-play-over") != "yes":
+        assert steps < limit, "the game did not end"
+        moves = page.get_attribute("body", "data-play-moves")
+        pieces = page.locator("#play-pieces button")
+        if pieces.count():
+            pieces.first.click()
+            r, c = page.evaluate("window.studioPlay.firstLegalCell()")
+            cell = f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']"
+            page.hover(cell)
+            page.wait_for_selector("#play-boards svg.active rect.ghost.ok")
+            page.click(cell)
+        else:
+            page.locator("#play-buttons button").first.click()
+        page.wait_for_function(f"document.body.dataset.playMoves !== '{moves}' && document.body.dataset.playBusy !== 'yes'",
+                               timeout=STEP_MS)
+        steps += 1
+    return steps
+
+
+def test_play_a_doodle_game_to_the_end_by_clicks(page):
+    tab(page, "play")
+    page.select_option("#play-edition", "doodle")
+    page.fill("#play-seats", "human")
+    page.fill("#play-seed", "3")
+    page.click("#play-start")
+    page.wait_for_selector("body[data-play-over=no]", timeout=FIRST_GAME_MS)
+    # the start card: turn it with the keys, see the ghost, put it back
+    page.locator("#play-pieces button").first.click()
+    page.hover("#play-boards svg.active rect[data-r='4'][data-c='4']")
+    page.wait_for_selector("#play-boards svg.active rect.ghost")
+    before = page.evaluate("window.studioPlay.orientation")
+    page.keyboard.press("r")
+    assert page.evaluate("window.studioPlay.orientation") != before
+    page.keyboard.press("Escape")
+    assert page.evaluate("window.studioPlay.piece") is None
+    steps = play_by_clicks(page)
+    assert steps >= 20
+    assert page.inner_text("#play-status").startswith("Game over")
+    shot(page, "studio-play")
+    href = page.evaluate("document.getElementById('play-record').href")
+    record = json.loads(page.request.get(href).text())
+    assert record["format"] == "patchwork-toolkit/game-record" and record["final_scores"] is not None
+
+
+def test_undo_and_hint_against_a_bot(page):
+    tab(page, "play")
+    page.select_option("#play-edition", "classic")
+    page.fill("#play-seats", "human,greedy")
+    page.click("#play-start")
+    page.wait_for_selector("body[data-play-over=no] #play-pieces button", timeout=FIRST_GAME_MS)
+    page.locator("#play-pieces button").first.click()
+    r, c = page.evaluate("window.studioPlay.firstLegalCell()")
+    page.click(f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']")
+    page.wait_for_function("document.body.dataset.playMoves !== '0' && document.body.dataset.playBusy !== 'yes'",
+                           timeout=STEP_MS)
+    assert "player 2 (greedy)" in page.inner_text("#play-log")
+    page.click("#play-undo")
+    page.wait_for_function("document.body.dataset.playMoves === '0'", timeout=STEP_MS)
+    page.click("#play-hint")
+    page.wait_for_function("document.getElementById('play-hint-text').textContent.includes('would play')",
+                           timeout=STEP_MS)
+    # a few moves more, then a piece under the pointer, for the picture
+    for _ in range(4):
+        moves = page.get_attribute("body", "data-play-moves")
+        pieces = page.locator("#play-pieces button")
+        if pieces.count():
+            pieces.last.click()
+            page.keyboard.press("r")
+            r, c = page.evaluate("window.studioPlay.firstLegalCell()")
+            page.click(f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']")
+        else:
+            page.locator("#play-buttons button").first.click()
+        page.wait_for_function(f"document.body.dataset.playMoves !== '{moves}' && document.body.dataset.playBusy !== 'yes'",
+                               timeout=STEP_MS)
+    if page.locator("#play-pieces button").count():
+        page.locator("#play-pieces button").first.click()
+        r, c = page.evaluate("window.studioPlay.firstLegalCell()")
+        page.hover(f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']")
+        page.wait_for_selector("#play-boards svg.active rect.ghost.ok")
+    shot(page, "studio-play-classic")
+
+
+def test_step_through_a_record(page, folder):
+    record = json.loads((folder / "doodle-game.json").read_text())
+    tab(page, "records")
+    page.wait_for_selector("#record-path option[value='doodle-game.json']", state="attached", timeout=STEP_MS)
+    page.select_option("#record-path", "doodle-game.json")
+    page.wait_for_function("document.body.dataset.recordStep === '0'", timeout=STEP_MS)
+    for step in (1, 2, 3):
+        page.click("#record-next")
+        page.wait_for_function(f"document.body.dataset.recordStep === '{step}'", timeout=STEP_MS)
+    assert page.inner_text("#record-step").startswith(f"action 3 of {len(record['actions'])}: {record['actions'][2]}")
+    assert page.locator("#record-chance tr").count() >= 2
+    assert page.locator("#record-boards svg").count() == 2
+    page.click("#record-prev")
+    page.wait_for_function("document.body.dataset.recordStep === '2'", timeout=STEP_MS)
+    page.click("#record-last")
+    page.wait_for_function(f"document.body.dataset.recordStep === '{len(record['actions'])}'", timeout=STEP_MS)
+    assert "game over" in page.inner_text("#record-step")
+    shot(page, "studio-record")
+
+
+def test_start_and_stop_a_run(page, folder):
+    tab(page, "runs")
+    page.select_option("#run-command", "balance")
+    page.fill("#run-form input[name=variants]", "six-buttons.yaml")
+    page.fill("#run-form input[name=bots]", "random,random")
+    page.fill("#run-form input[name=games]", "4000000")
+    page.click("#run-start")
+    page.wait_for_selector(".run[data-state=running] code", timeout=STEP_MS)
+    assert page.inner_text(".run code").startswith("patchwork balance classic six-buttons.yaml --bots random,random")
+    page.wait_for_function("(document.querySelector('.run[data-state=running] progress')?.value || 0) > 0",
+                           timeout=STEP_MS)
+    shot(page, "studio-run")
+    page.click(".run[data-state=running] button.stop")
+    page.wait_for_selector(".run[data-state=stopped]", timeout=STEP_MS)
+    assert "interrupted" in page.inner_text(".run[data-state=stopped] pre.stderr")
+    # a short run to its report
+    page.fill("#run-form input[name=games]", "200")
+    page.click("#run-start")
+    page.wait_for_selector(".run[data-state=finished] button.report", timeout=STEP_MS * 4)
+    page.click(".run[data-state=finished] button.report")
+    page.wait_for_selector(".report img[alt='report page 1']", timeout=STEP_MS)
+    page.wait_for_function("document.querySelector(\".report img[alt='report page 1']\").naturalWidth > 0",
+                           timeout=STEP_MS)
+    assert "six-buttons" in page.inner_text(".report pre.markdown")
