@@ -15,6 +15,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from toolkit.cli.console import echo_error
 from toolkit.errors import Interrupted, ToolkitError
 
 def _click_class(name: str) -> type:
@@ -53,7 +54,14 @@ def _silence_stdout() -> None:
 
 
 class _Group(TyperGroup):
-    """typer's group with plain one-line errors instead of its boxed multi-line ones."""
+    """typer's group with plain one-line errors instead of its boxed multi-line ones; once built,
+    every command gets its examples, plain metavars and completion (toolkit.cli.habits)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from toolkit.cli.habits import apply
+
+        apply(self)
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
@@ -71,19 +79,19 @@ class _Group(TyperGroup):
             if type(error).__name__ == "NoArgsIsHelpError":  # `patchwork`, `patchwork render`
                 typer.echo(error.ctx.get_help())
                 sys.exit(0)
-            typer.echo(error_line(_usage_message(error)), err=True)
+            echo_error(error_line(_usage_message(error)))
             sys.exit(USAGE_EXIT)
         except _ClickException as error:  # e.g. a file argument click could not open
-            typer.echo(error_line(" ".join(error.format_message().split())), err=True)
+            echo_error(error_line(" ".join(error.format_message().split())))
             sys.exit(error.exit_code)
         except (typer.Abort, KeyboardInterrupt):
-            typer.echo(error_line("interrupted"), err=True)
+            echo_error(error_line("interrupted"))
             sys.exit(INTERRUPT_EXIT)
         except OSError as error:  # the terminal or pipe we print to failed (full disk, closed reader)
             _silence_stdout()
             if error.errno != errno.EPIPE:  # a closed reader (`| head`) wants no message
                 where = f": {error.filename}" if error.filename else " (while printing the output)"
-                typer.echo(error_line(f"{error.strerror or error}{where}"), err=True)
+                echo_error(error_line(f"{error.strerror or error}{where}"))
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
@@ -100,21 +108,38 @@ app = typer.Typer(
 )
 
 
+def version_text() -> str:
+    """`patchwork 0.1.0` with the git commit when it is known (see toolkit.source_commit)."""
+    from toolkit import __version__, source_commit
+
+    commit = source_commit()
+    return f"{PROG} {__version__}" + (f" (commit {commit})" if commit else "")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, expose_value=False, callback=_show_version,
+                                 help="Print the version (and the git commit when known) and exit."),
+) -> None:
     """Specs, print kits, rules engines, bots and balance simulation for the Patchwork games."""
 
 
 # Each module defines register(app). Order = order in --help.
-from toolkit.cli import specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds, deck_cmds, workbench_cmds, studio_cmd  # noqa: E402
+from toolkit.cli import specs_cmds, init_cmd, shape_cmd, render_cmds, game_cmds, sim_cmds, deck_cmds, workbench_cmds, studio_cmd  # noqa: E402
 
-for _module in (specs_cmds, shape_cmd, render_cmds, game_cmds, sim_cmds, workbench_cmds, deck_cmds, studio_cmd):
+for _module in (specs_cmds, init_cmd, shape_cmd, render_cmds, game_cmds, sim_cmds, workbench_cmds, deck_cmds, studio_cmd):
     _module.register(app)
 
 
 def fail(error: ToolkitError) -> None:
     """Print a toolkit error as the user should see it and exit with its code."""
-    typer.echo(error_line(error.render()), err=True)
+    echo_error(error_line(error.render()))
     raise typer.Exit(error.exit_code)
 
 
@@ -123,8 +148,8 @@ def main() -> None:
     try:
         app()
     except ToolkitError as error:  # errors raised outside a command body (e.g. option callbacks)
-        typer.echo(error_line(error.render()), err=True)
+        echo_error(error_line(error.render()))
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
-        typer.echo(error_line("interrupted"), err=True)
+        echo_error(error_line("interrupted"))
         sys.exit(INTERRUPT_EXIT)

@@ -32,20 +32,34 @@ def _exists(path: Path) -> bool:
 def validate(
     paths: Optional[List[Path]] = typer.Argument(
         None, metavar="PATH", help="Spec files or folders (folders are searched for *.yaml and *.yml). Default: all bundled specs."),
+    watch: bool = typer.Option(False, "--watch", help="Keep running: check again whenever one of the files, or a file "
+                                                      "they refer to, changes (Ctrl-C stops)."),
 ) -> None:
-    """Validate spec files: every problem as file:line:col: key.path: message."""
+    """Validate spec files: every problem as file:line:col: key.path: message.
+
+    A file without `kind:` is checked as the kind its keys say, and the guess is reported."""
     try:
-        _validate(paths)
+        if watch:
+            _watch(paths)
+        else:
+            _validate(paths)
     except ToolkitError as error:
         _failing(error)
 
 
-def _validate(paths: Optional[List[Path]]) -> None:
-    from toolkit.fileio import path_kind
-    from toolkit.specs import bundled_specs_dir, validate_report
-    from toolkit.specs.loader import SPEC_SUFFIXES, spec_files
+def _watch(paths: Optional[List[Path]]) -> None:
+    from toolkit.cli.watch import spec_files_of, watch
+    from toolkit.specs import bundled_specs_dir
 
     targets = list(paths) if paths else [bundled_specs_dir()]
+    _check_paths(paths, targets)  # a wrong name on the command line is a mistake, not a bad save
+    watch(lambda again: _validate(paths), lambda: spec_files_of(targets))
+
+
+def _check_paths(paths: Optional[List[Path]], targets: List[Path]) -> None:
+    from toolkit.fileio import path_kind
+    from toolkit.specs.loader import SPEC_SUFFIXES, spec_files
+
     missing = [str(p) for p in targets if not _exists(p) and path_kind(p) is None]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
@@ -59,15 +73,38 @@ def _validate(paths: Optional[List[Path]]) -> None:
         empty = [str(p) for p in targets if p.is_dir() and not spec_files([p])]
         if empty:
             raise UsageError(f"no spec files (*.yaml, *.yml) in folder: {', '.join(empty)}")
+
+
+def _validate(paths: Optional[List[Path]]) -> None:
+    from toolkit.specs import bundled_specs_dir, validate_report
+
+    targets = list(paths) if paths else [bundled_specs_dir()]
+    _check_paths(paths, targets)
     report = validate_report(targets)
     for problem in report.problems:
-        typer.echo(str(problem))
+        typer.echo(_problem_line(problem))
     summary = (f"{report.files} file(s), {report.editions} edition(s), {report.patches} patch(es) "
                f"checked: {len(report.errors)} error(s), {len(report.warnings)} warning(s)")
     if report.errors:
         typer.echo(summary, err=True)
         raise typer.Exit(1)
     typer.echo(summary)
+
+
+def _problem_line(problem) -> str:
+    """`file:line:col: key.path: message`, the place in bold and a warning in yellow on a terminal."""
+    from toolkit.cli.console import BOLD, RED, YELLOW, paint
+
+    place = f"{problem.file}:{problem.line}:{problem.column}:"
+    text = str(problem)
+    if not text.startswith(place):
+        return text
+    rest = text[len(place):]
+    label = "warning:" if problem.severity == "warning" else ""
+    if label and f" {label} " in rest:
+        head, _, tail = rest.partition(f" {label} ")
+        rest = f"{head} {paint(label, YELLOW)} {tail}"
+    return paint(place, BOLD, *(() if label else (RED,))) + rest
 
 
 def schema(

@@ -116,6 +116,14 @@ class _Session:
             self.problems.append(exc.problem)
             self.trees[path] = (None, None)
             return None, None
+        guessed = _guess_kind(tree)
+        if guessed is not None:
+            kind, keys = guessed
+            shown = ", ".join(f"`{k}`" for k in keys)
+            problems.append(tree.loc.problem("kind", f"missing `kind:`; its keys ({shown}) say this is a {kind} "
+                                                     f"file, so it was checked as one: add `kind: {kind}`"))
+            tree = tree.copy()
+            tree.put("kind", kind, tree.loc)
         kind, more = check_file(tree, Loc(display_name(path)))
         self.problems.extend(problems + more)
         self.trees[path] = (kind, tree)
@@ -130,6 +138,34 @@ class _Session:
         for p in self.problems:
             seen.setdefault(p, None)
         return list(seen)
+
+
+KIND_SIGNS = (
+    ("variant", ("extends", "add_patches", "remove_patches", "patch_changes")),
+    ("edition", ("family", "players", "board")),
+    ("start-cards", ("cards", "card_size")),
+    ("time-track", ("final_space", "income_marks", "leather_patches")),
+    ("automa", ("levels", "decks")),
+    ("patch-set", ("patches",)),
+)
+"""Keys that tell a file's kind when `kind:` is missing, most telling first: a variant may set
+any key of an edition, and an edition lists patches too, so a later kind counts only when no
+earlier one matched."""
+
+
+def _guess_kind(tree) -> tuple[str, tuple[str, ...]] | None:
+    """(kind, the keys that say it) for a mapping without `kind:` whose keys point to one kind."""
+    if not isinstance(tree, LDict) or "kind" in tree:
+        return None
+    found = [(kind, tuple(k for k in keys if k in tree)) for kind, keys in KIND_SIGNS]
+    found = [(kind, keys) for kind, keys in found if keys]
+    if not found:
+        return None
+    kind, keys = found[0]
+    if kind in ("variant", "edition"):
+        others = [k for k, _ in found if k not in ("variant", "edition", "patch-set")]
+        return None if others else (kind, keys)
+    return (kind, keys) if len(found) == 1 else None
 
 
 # ----- references and extends ------------------------------------------------------------------
@@ -270,9 +306,13 @@ def _resolve(s: _Session, path: Path, chain: tuple[Path, ...] = ()) -> LDict | N
     s.set_rank(tree.loc, s.rank_of(parent.loc) + 1)
     tree = _with_defaults(s, tree, path, parent)
     merged = _apply_variant(s, parent, tree)
-    if not s.errors:
-        # the merge can leave a nested mapping incomplete, e.g. `bonus: {points: 3}` over null
-        RESOLVED_EDITION.check(merged, merged.loc, "", s.problems)
+    # the merge can leave a nested mapping incomplete, e.g. `bonus: {points: 3}` over null; checked
+    # even when other problems were found, so that all are reported at once (a value already
+    # reported where it was written is not reported again)
+    again: list[Problem] = []
+    RESOLVED_EDITION.check(merged, merged.loc, "", again)
+    known = {(p.file, p.line, p.column, p.key_path) for p in s.problems}
+    s.problems.extend(p for p in again if (p.file, p.line, p.column, p.key_path) not in known)
     return merged
 
 
@@ -886,6 +926,8 @@ class ValidationReport:
     files: int
     editions: int
     patches: int
+    involved: tuple[Path, ...] = ()
+    """Every file read, the ones referred to included (what `validate --watch` watches)."""
 
     @property
     def errors(self) -> list[Problem]:
@@ -940,7 +982,7 @@ def validate_report(paths: Sequence[Path]) -> ValidationReport:
                 for p in listed if isinstance(listed, LList) else ():
                     if isinstance(p, LDict):
                         patch_ids.add((p.loc.file, str(p.get("id"))))
-    return ValidationReport(_sorted(s.unique_problems()), len(files), editions, len(patch_ids))
+    return ValidationReport(_sorted(s.unique_problems()), len(files), editions, len(patch_ids), tuple(s.involved))
 
 
 def _sorted(problems: list[Problem]) -> list[Problem]:
