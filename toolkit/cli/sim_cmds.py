@@ -16,8 +16,8 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
+from toolkit.cli.console import json_option, print_document, print_table
 from toolkit.cli.notes import note_compile_for
 from toolkit.cli.options import MAX_SEED, bot_list, capped_workers, output_folder, path_text
 from toolkit.errors import ToolkitError, UsageError
@@ -66,12 +66,7 @@ def _run_with_progress(request, show: bool):
 
 
 def _print_summary(title: str, rows: list[tuple[str, str]]) -> None:
-    table = Table(title=title, show_header=True, header_style="bold")
-    table.add_column("figure")
-    table.add_column("value (95% interval)")
-    for label, value in rows:
-        table.add_row(label, value)
-    Console().print(table)
+    print_table(title, ("figure", "value (95% interval)"), rows)
 
 
 def _speed_line(request, outcome) -> str:
@@ -108,6 +103,7 @@ def simulate(
     automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    as_json: bool = json_option(),
 ) -> None:
     """Play many seeded bot games of one edition and report seat, bot, score, bonus and patch figures."""
     from toolkit.reports import simulation as report
@@ -125,6 +121,8 @@ def simulate(
     family = doc["edition"]["family"]
     md = render_markdown(report.simulation_report(doc)) if out else ""
     pdf = render_pdf(report.simulation_report(doc)) if out else b""
+    if as_json:
+        print_document(doc)
     _print_summary(
         f"{doc['edition']['title']} ({doc['edition']['name']}): {request.games} games, seed {seed}",
         report.summary_rows(doc["figures"], family),
@@ -155,6 +153,7 @@ def balance(
                                                "(default 0.05 for seat-win, 2 points for score and margin)."),
     sprt_alpha: float = typer.Option(0.05, "--sprt-alpha", help="Bound on calling an identical variant different."),
     sprt_beta: float = typer.Option(0.05, "--sprt-beta", help="Bound on calling a variant --sprt-delta away the same."),
+    as_json: bool = json_option(),
 ) -> None:
     """Play variants on the same deals as the base and report paired differences with 95% intervals."""
     from toolkit.reports import simulation as report
@@ -190,14 +189,12 @@ def balance(
             variant["sprt"] = verdict
     md = render_markdown(report.balance_report(doc)) if out else ""
     pdf = render_pdf(report.balance_report(doc)) if out else b""
-    console = Console()
+    if as_json:
+        print_document(doc)
     for variant in doc["variants"]:
-        table = Table(title=f"{variant['ref']} vs {base} ({request.games} games each, paired by deal)", header_style="bold")
-        for column in ("figure", "base", "variant", "difference (95%)", "p", "significant"):
-            table.add_column(column)
-        for row in report.balance_rows(variant):
-            table.add_row(*[cell.replace("**", "") for cell in row])
-        console.print(table)
+        print_table(f"{variant['ref']} vs {base} ({request.games} games each, paired by deal)",
+                    ("figure", "base", "variant", "difference (95%)", "p", "significant"),
+                    [[cell.replace("**", "") for cell in row] for row in report.balance_rows(variant)])
         typer.echo(f"time track: {report.track_line(variant['edition'])}")
         if "sprt" in variant:
             typer.echo(report.sprt_line(variant["sprt"]))

@@ -18,9 +18,9 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from toolkit.errors import UsageError
+from toolkit.cli.console import json_option, print_document, print_table
 from toolkit.cli.options import output_folder, path_text
 from toolkit.fileio import check_targets, write_files
 
@@ -77,12 +77,7 @@ def speed_line(games: int, elapsed: float, workers: int, scheduler: Optional[str
 
 
 def _table(title: str, header: list[str], rows: list[list]) -> None:
-    table = Table(title=title, header_style="bold")
-    for h in header:
-        table.add_column(h)
-    for row in rows:
-        table.add_row(*[str(c) for c in row])
-    Console().print(table)
+    print_table(title, header, rows)
 
 
 def _bots(text: str, edition, automa_level: int = 1, automa_deck: str = "normal"):
@@ -123,6 +118,7 @@ def price(
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     width: Optional[float] = typer.Option(None, "--width", help="Stop as soon as the fair value's 95% interval is no wider "
                                           "than this; --games is then the most to play per value."),
+    as_json: bool = json_option(),
 ) -> None:
     """Fair price of one patch: buy rate, timing and the buyer's advantage at each value, and where it is neutral."""
     from toolkit.sim.botspec import games_per_deal
@@ -158,6 +154,8 @@ def price(
                 "reference": f"the same deals with {patch} at cost {pr.REFERENCE_COST} (out of reach: never bought)",
                 "estimator": pr.ESTIMATOR, "bias": pr.BIAS, **body})
     _reproducibility(doc, bot_specs)
+    if as_json:
+        print_document(doc)
     _table(f"{patch} in {ed.name}: {request.games} games per value, seed {seed}", report.PRICE_HEADER, report.price_rows(doc))
     typer.echo(f"fair {over}: {report.fair_text(doc['fair'], over)}")
     if "stopping" in doc:
@@ -186,6 +184,7 @@ def sweep(
     sprt_delta: Optional[float] = typer.Option(None, "--sprt-delta", help="Smallest difference that matters, per game."),
     sprt_alpha: float = typer.Option(0.05, "--sprt-alpha", help="Bound on calling a point that changes nothing different."),
     sprt_beta: float = typer.Option(0.05, "--sprt-beta", help="Bound on calling a point --sprt-delta away the same."),
+    as_json: bool = json_option(),
 ) -> None:
     """Play the base with keys set to each value (a grid for several --set) on the same deals."""
     from toolkit.sim.botspec import games_per_deal
@@ -238,6 +237,8 @@ def sweep(
                 "grid": "; ".join(f"{s.path} = {', '.join(setpath.value_text(v) for v in s.values)}" for s in parsed),
                 "touched_patches": sw.touched_patches(parsed), "points": rows})
     _reproducibility(doc, bot_specs)
+    if as_json:
+        print_document(doc)
     header, table_rows = report.sweep_rows(doc)
     _table(f"sweep of {ed.name}: {played.games} games per point, seed {seed}", header, table_rows)
     for row in rows[1:]:
@@ -280,6 +281,7 @@ def ladder(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    as_json: bool = json_option(),
 ) -> None:
     """Paired round robin of bots and their Bradley-Terry ratings on the Elo scale, with 95% intervals."""
     from toolkit.bots.registry import parse_bot
@@ -312,6 +314,8 @@ def ladder(
                 "wins": {"bots": [s.label for s in specs], "matrix": wins.tolist()},
                 "ratings": ld.ratings([s.label for s in specs], wins), "pairs": pair_rows})
     _reproducibility(doc, specs)
+    if as_json:
+        print_document(doc)
     _table(f"ladder on {ed.name}: {games} games per pair, seed {seed}", report.LADDER_HEADER, report.ladder_rows(doc))
     typer.echo(speed_line(games * pairs, elapsed, workers, scheduler))
     if out:
