@@ -7,9 +7,9 @@ import pytest
 
 from toolkit.bots import make_bot
 from toolkit.errors import IllegalAction, UsageError
-from toolkit.games.rng import seed_state
 from toolkit.games.timetrack import kernel as k
 from toolkit.games.timetrack.game import AutomaTurn, TimeTrackGame
+from toolkit.play import new_game, play, seat
 from toolkit.specs import load_edition
 
 ANNIVERSARY = load_edition("anniversary")
@@ -215,24 +215,27 @@ def test_the_automa_bot_carries_its_game_options_and_seat():
     assert bot.game_options == {"automa_level": 4, "automa_deck": "tactical"}
     assert bot.seat == 1
     assert make_bot("automa:2", ANNIVERSARY).game_options["automa_level"] == 2
-    with pytest.raises(UsageError, match="no Automa deck"):
+    assert make_bot("automa:2:tactical", ANNIVERSARY).game_options == {"automa_level": 2, "automa_deck": "tactical"}
+    assert make_bot("automa", ANNIVERSARY).game_options["automa_level"] == 3  # the prompt's default
+    with pytest.raises(UsageError, match="classic has no Automa deck: the automa bot needs an edition with one"):
         make_bot("automa", load_edition("classic"))
-    with pytest.raises(UsageError, match="level must be one of"):
+    with pytest.raises(UsageError, match=r"bot 'automa:9': the Automa level must be 1\.\.5, got 9"):
         make_bot("automa:9", ANNIVERSARY)
-    with pytest.raises(UsageError, match="unknown Automa deck"):
+    with pytest.raises(UsageError, match="the Automa level must be a whole number"):
+        make_bot("automa:hard", ANNIVERSARY)
+    with pytest.raises(UsageError, match="the Automa deck is missing"):
+        make_bot("automa:3:", ANNIVERSARY)
+    with pytest.raises(UsageError, match="unknown Automa deck 'cheating' for 'anniversary'"):
         make_bot("automa", ANNIVERSARY, deck="cheating")
 
 
 @pytest.mark.parametrize("level", [1, 3, 5])
 def test_random_human_against_automa_plays_to_the_end(level):
-    game = new(level=level, deck="tactical", seed=level)
-    human = make_bot("random", ANNIVERSARY)
-    automa = make_bot("automa", ANNIVERSARY, level=level)
-    rng = seed_state(level)
-    while not game.is_over:
-        bot = human if game.current_player == 0 else automa
-        game.apply(bot.choose(game, rng))
-    assert game.empty_cells[1] == 81
+    seats = seat(ANNIVERSARY, "random", automa_level=level, automa_deck="tactical")  # the options seat Automa
+    assert [bot.name for bot in seats.bots] == ["random", f"automa:{level}"]
+    assert seats.options == {"automa_level": level, "automa_deck": "tactical"}
+    game = play(new_game(ANNIVERSARY, level, seats=seats), seats, level)
+    assert game.is_over and game.empty_cells[1] == 81
     assert len(game.winners()) == 1
 
 

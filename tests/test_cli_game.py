@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import fails, ok
+from cli_helpers import fails, ok, runner
 
-from toolkit.errors import UsageError
+from toolkit.cli.app import app
+from toolkit.errors import ToolkitError, UsageError
 
 PATCHWORK = [sys.executable, "-m", "toolkit"]
 
@@ -155,3 +156,56 @@ def test_unknown_edition_exits_2_without_output_file(tmp_path):
     assert result.returncode == 2 and result.stderr.startswith("patchwork: error: ")
     assert "Traceback" not in result.stderr
     assert not record.exists()
+
+
+# ----- one way from text to a bot: play and simulate read --bots alike ----------------------------
+
+
+def refusal(*args: str) -> str:
+    """The one-line message a command refuses with (play raises it, simulate prints it)."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code != 0
+    if isinstance(result.exception, ToolkitError):
+        return str(result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("patchwork: error: "), result.stderr
+    return lines[0].removeprefix("patchwork: error: ")
+
+
+@pytest.mark.parametrize("bots", ["greedy,automa:3", "random,automa:2:tactical"])
+def test_play_and_simulate_seat_the_same_automa_texts(bots, tmp_path):
+    record = tmp_path / "solo.json"
+    ok("play", "anniversary", "--seed", "1", "--bots", bots, "--record", str(record))
+    level, _, deck = bots.split(":", 1)[1].partition(":")
+    options = json.loads(record.read_text())["options"]
+    assert options == {"automa_level": int(level), "automa_deck": deck or "normal"}
+    out = ok("simulate", "anniversary", "--bots", bots, "--games", "2").stdout
+    assert f"automa L{level} {deck or 'normal'}" in out
+
+
+@pytest.mark.parametrize("bots, message", [
+    ("mcts:abc,random", "bot 'mcts:abc': the MCTS budget must be an integer"),
+    ("greedy:3,random", "bot 'greedy:3': greedy takes no argument"),
+    ("expert,random", "bot 'expert' plays the doodle editions only"),
+    ("nobody,random", "unknown bot 'nobody'"),
+    ("random,automa:9", "bot 'automa:9': the Automa level must be 1..5, got 9"),
+    ("random,automa:x", "bot 'automa:x': the Automa level must be a whole number"),
+    ("random,automa:3:cheating", "unknown Automa deck 'cheating' for 'anniversary'"),
+])
+def test_play_and_simulate_refuse_a_bad_bot_text_with_the_same_line(bots, message):
+    played = refusal("play", "anniversary", "--seed", "1", "--bots", bots)
+    simulated = refusal("simulate", "anniversary", "--bots", bots, "--games", "2")
+    assert played == simulated and message in played
+
+
+def test_automa_on_an_edition_without_its_deck_is_one_message_for_both():
+    played = refusal("play", "classic", "--seed", "1", "--bots", "random,automa")
+    simulated = refusal("simulate", "classic", "--bots", "random,automa", "--games", "2")
+    assert played == simulated == "classic has no Automa deck: the automa bot needs an edition with one (anniversary)"
+
+
+def test_human_sits_at_the_prompt_only():
+    error = refusal("simulate", "classic", "--bots", "human,random", "--games", "2")
+    assert "bot 'human': a person plays only at the prompt (patchwork play)" in error
+    out = ok("play", "classic", "--seed", "1", "--bots", "human,random", input="quit\n").stdout
+    assert "game stopped" in out

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from toolkit.cli.game_cmds import BOT_RNG_SALT, setup_seats
 from toolkit.errors import UnknownEdition
 from toolkit import records
 from toolkit.families import engine_for
 from toolkit.games.rng import seed_state
+from toolkit.play import BOT_RNG_SALT, seat
 from toolkit.specs import list_editions, list_variants, load_edition
 from toolkit.specs.models import Family
 
@@ -49,11 +49,9 @@ def engine_or_skip(edition):
 def start(name: str, seed: int, bots: str, players: int | None, automa: dict):
     edition = load_edition(name)
     engine_or_skip(edition)
-    seat_bots, options = setup_seats(
-        edition, bots, players, automa.get("automa_level"), automa.get("automa_deck")
-    )
-    game = engine_for(edition).new_game(edition, seed, players, **options)
-    return game, seat_bots, options
+    seats = seat(edition, bots, players, automa.get("automa_level"), automa.get("automa_deck"))
+    game = engine_for(edition).new_game(edition, seed, players, **seats.options)
+    return game, list(seats.bots), seats.options
 
 
 def play_out(game, seat_bots, seed: int, each=None) -> None:

@@ -1,5 +1,5 @@
 """The strong Doodle tier: legal, deterministic choices, played by the one turn loop, registered
-for Doodle only, and the play prompt's hint."""
+for Doodle only, and the hint (toolkit.play.hint, what the prompt's `hint` prints)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,11 +8,12 @@ import pytest
 from toolkit.bots.base import make_bot
 from toolkit.bots.doodle.expert import DoodleExpertBot
 from toolkit.bots.doodle.loop import play_doodle
-from toolkit.cli.game_cmds import play_game
 from toolkit.errors import UsageError
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
-from toolkit.sim.botspec import EXPERT, GREEDY, RANDOM, BotSpec, parse_bot, parse_bots
+from toolkit.play import Seats, Session, hint
+from toolkit.bots.registry import EXPERT, GREEDY, RANDOM, BotSpec, parse_bot
+from toolkit.sim.botspec import parse_bots
 from toolkit.specs import load_edition
 from toolkit.specs.models import Family
 
@@ -64,14 +65,13 @@ def test_expert_does_at_least_as_well_as_greedy_on_a_small_sample():
     assert expert.mean() >= 120 and expert.mean() > greedy.mean()
 
 
-def test_hint_at_the_prompt_names_the_move_the_rectangle_and_the_specials():
+def test_hint_names_the_move_the_rectangle_and_the_specials():
     game = DoodleGame(EDITION, 7, 1)
-    lines = iter(["hint", game.legal_actions()[0].__str__(), "hint", "quit"])
-    said = []
-    finished = play_game(game, [None], 7, echo=said.append, read_line=lambda prompt: next(lines))
-    assert finished is False
-    hints = [text for text in said if text.startswith("hint for player 1: ")]
-    assert len(hints) == 2
+    session = Session(game, Seats((None,)), 7)
+    hints = [hint(game)]
+    session.move(str(game.legal_actions()[0]))
+    hints.append(hint(game))
+    assert all(text.startswith("hint for player 1: ") for text in hints)
     assert "best rectangle now: none (the sheet is empty)" in hints[0]
     assert "best rectangle now: 'score r" in hints[1]
     assert "value it puts on keeping a special action for later: " in hints[1]
@@ -82,13 +82,13 @@ def test_hint_at_the_prompt_names_the_move_the_rectangle_and_the_specials():
     assert game.parse_action(action) in game.legal_actions()
 
 
-def test_hint_for_an_edition_without_the_expert_says_so():
-    from toolkit.cli.game_cmds import _hint_text
-    from toolkit.families import engine_for
+def test_hint_from_a_bot_that_cannot_explain_says_so_in_one_line():
+    from toolkit.families import engine_for, family_of
 
     classic = load_edition("classic")
     game = engine_for(classic).new_game(classic, 1)
-    assert _hint_text(game).startswith("no hint for classic: bot 'expert' plays the doodle editions only")
+    assert family_of(classic).info.hint_bot == "mcts"
+    assert hint(game) == "no hint for classic: the mcts bot does not explain its moves yet"
 
 
 def test_hint_in_the_last_round_gives_the_chance_of_a_full_sheet():

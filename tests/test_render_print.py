@@ -315,13 +315,11 @@ def test_challenge_sequence_is_the_seeds_game_whatever_is_drawn():
     assert game.deal()["start_cards"][0] == start
 
 
-def test_par_bot_prefers_expert_and_falls_back_to_greedy(monkeypatch):
-    from toolkit.bots import registry
+def test_the_par_is_set_by_the_familys_strongest_bot():
+    from toolkit.families import family_of
 
-    monkeypatch.setattr(registry, "bot_names", lambda family: ["greedy", "random"])
-    assert par_bot() == "greedy"
-    monkeypatch.setattr(registry, "bot_names", lambda family: ["expert", "greedy", "random"])
-    assert par_bot() == "expert"
+    doodle = load_edition("doodle")
+    assert par_bot(doodle) == family_of(doodle).info.strong_bot == "expert"
 
 
 def test_build_has_no_pdf_without_a_rules_reference():

@@ -11,12 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.bots.base import register_bot
 from toolkit.errors import UsageError
-from toolkit.specs.models import Edition
-
-DEFAULT_LEVEL = 3
-DEFAULT_DECK = "normal"
 
 
 class AutomaBot:
@@ -39,24 +34,3 @@ class AutomaBot:
             )
         return actions[0]
 
-
-def _factory(edition: Edition, arg: str | None, level: int | None = None, deck: str | None = None, **options: Any) -> AutomaBot:
-    if edition.automa is None:
-        raise UsageError(f"edition '{edition.name}' has no Automa deck (Automa plays 'anniversary')")
-    if arg:
-        try:
-            level = int(arg)
-        except ValueError:
-            raise UsageError(f"'automa:{arg}': the argument is the level, 1 to 5") from None
-    level = DEFAULT_LEVEL if level is None else int(level)
-    known = sorted(lv.level for lv in edition.automa.levels)
-    if level not in known:
-        raise UsageError(f"Automa level must be one of {known}, got {level}")
-    deck = deck or DEFAULT_DECK
-    decks = [name for name, _ in edition.automa.decks]
-    if deck not in decks:
-        raise UsageError(f"unknown Automa deck '{deck}' (decks: {', '.join(decks)})")
-    return AutomaBot(level, deck)
-
-
-register_bot("automa", _factory)

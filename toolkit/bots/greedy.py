@@ -18,8 +18,8 @@ generator, so the same seed gives the same choices.
 
 `choose(t, s, q, rng, weights) -> action` is the compiled entry point, called with the kernel's
 tables, state and quilts; `choose_with(..., *choose_scratch(t))` is the same choice with scratch
-allocated once (the simulator's turn loop); `GreedyBot` is the Python face for the CLI,
-registered as `greedy`.
+allocated once (the simulator's turn loop); `GreedyBot` is the Python face (toolkit.bots.registry
+builds it as `greedy`).
 `WEIGHTS` holds the tuned weights; `G_*` name the entries that follow the packing weights.
 """
 from __future__ import annotations
@@ -29,7 +29,6 @@ from typing import Any
 import numpy as np
 from toolkit.jit import njit, no_alloc
 
-from toolkit.bots.base import register_bot
 from toolkit.bots.packing import (
     COUNT_SQUARE,
     DEFAULT_PACK_WEIGHTS,
@@ -70,7 +69,6 @@ from toolkit.games.timetrack.tables import (
     P_WIDTH,
     P_WINDOW,
 )
-from toolkit.specs.models import Edition, Family
 
 # ----- greedy's own weights, after the packing weights (toolkit.bots.packing.PACK_*) -----------
 G_TIME = N_PACK_WEIGHTS
@@ -314,21 +312,3 @@ class GreedyBot:
         if code < 0:
             raise UsageError("the greedy bot was asked to move in a finished game")
         return game.decode(code)
-
-
-def require_time_track(bot: str, edition: Edition) -> None:
-    """Refuse an edition outside the time-track family, naming the bot."""
-    if edition.family != Family.TIME_TRACK:
-        raise UsageError(
-            f"bot '{bot}' plays the time-track editions; '{edition.name}' is a {edition.family.value} edition"
-        )
-
-
-def _factory(edition: Edition, arg: str | None, **options: Any) -> GreedyBot:
-    require_time_track("greedy", edition)
-    if arg:
-        raise UsageError(f"the greedy bot takes no argument, got 'greedy:{arg}'")
-    return GreedyBot()
-
-
-register_bot("greedy", _factory)

@@ -29,7 +29,7 @@ compiled entry points a time budget travels as a negative `iterations`: -microse
 
 `choose(t, s, q, rng, iterations) -> action` is the compiled entry point for the simulator;
 `choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS` are the tuned values);
-`MctsBot` is the Python face for the CLI (`make_bot('mcts:2000', edition)`).
+`MctsBot` is the Python face (toolkit.bots.registry builds it from `mcts:2000`).
 """
 from __future__ import annotations
 
@@ -44,9 +44,8 @@ from numba.extending import intrinsic
 
 from toolkit.jit import njit, no_alloc
 
-from toolkit.bots.base import register_bot
 from toolkit.bots.registry import (MAX_MCTS_ITERATIONS, MAX_SECONDS, MIN_SECONDS, budget_name,  # noqa: F401
-                                   parse_budget, time_budget)
+                                   time_budget)
 from toolkit.bots.greedy import (
     G_INCOME,
     G_LEATHER,
@@ -57,7 +56,6 @@ from toolkit.bots.greedy import (
     leather_crossed,
     marks_ahead,
     placement_score,
-    require_time_track,
     row_prefix,
 )
 from toolkit.bots.packing import (
@@ -97,7 +95,6 @@ from toolkit.games.timetrack.tables import (
     P_WIDTH,
     P_WINDOW,
 )
-from toolkit.specs.models import Edition
 
 # ----- search parameters ---------------------------------------------------------------------
 M_EXPLORE = 0
@@ -499,13 +496,3 @@ class MctsBot:
         if code < 0:
             raise UsageError(f"the {self.name} bot was asked to move in a finished game")
         return game.decode(code)
-
-
-def _factory(edition: Edition, arg: str | None, **options: Any) -> MctsBot:
-    require_time_track("mcts", edition)
-    if arg is None:
-        return MctsBot()
-    return MctsBot(parse_budget(arg, f"mcts:{arg}"))
-
-
-register_bot("mcts", _factory)

@@ -10,11 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.bots.base import register_bot
 from toolkit.errors import UsageError
 from toolkit.games.rng import randbelow
 from toolkit.games.timetrack.kernel import random_action as choose_timetrack
-from toolkit.specs.models import Edition, Family
 
 __all__ = ["RandomBot", "choose_timetrack"]
 
@@ -31,12 +29,3 @@ class RandomBot:
         if not actions:
             raise UsageError("the random bot was asked to move in a game with no legal action")
         return actions[int(randbelow(rng, len(actions)))]
-
-
-def _factory(edition: Edition, arg: str | None, **options: Any) -> RandomBot:
-    if arg:
-        raise UsageError(f"the random bot takes no argument, got 'random:{arg}'")
-    return RandomBot()
-
-
-register_bot("random", _factory, families=(Family.TIME_TRACK, Family.DOODLE))

@@ -1,124 +1,36 @@
 """`patchwork deal`, `patchwork replay` and `patchwork play`: one game of any edition in the terminal.
 
-The commands work for both rules families through the Game protocol (toolkit.games.base):
-the engine comes from engine_for(edition), bots from toolkit.bots.make_bot, records from
-toolkit.records.
+The commands read their options, call toolkit.play (seating, the play loop, the hint) and
+toolkit.records, and do the prompt's input and printing; they work for both rules families
+through the Game protocol (toolkit.games.base) and the family objects (toolkit.families).
 """
 from __future__ import annotations
 
-import importlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
-from toolkit.bots import make_bot
+from toolkit import play as playing
+from toolkit import records
+from toolkit.cli.notes import note_compile, note_compile_for
 from toolkit.cli.options import MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text
 from toolkit.errors import ToolkitError, UsageError
-from toolkit import records
-from toolkit.families import engine_for
-from toolkit.cli.notes import note_compile, note_compile_for
 from toolkit.families import family_of
 from toolkit.games.text import draw_side_by_side
 from toolkit.geometry import Shape
 from toolkit.specs import load_edition
-from toolkit.specs.catalogue import list_editions
 from toolkit.specs.models import Edition
-
-HUMAN = "human"
-BOT_RNG_SALT = 1
-"""Bot of seat i draws from seed_state(seed, BOT_RNG_SALT, i): independent of the game's chance."""
-
-
-def new_game(edition: Edition, seed: int, players: int | None, options: dict[str, Any]) -> Any:
-    return engine_for(edition).new_game(edition, seed, players, **options)
 
 
 def deal_game(edition_ref: str, seed: int, players: int | None) -> Any:
     """The game right after the deal."""
     edition = load_edition(edition_ref)
-    _seat_count(edition, players)  # a bad --players is refused before the compile note, not after it
+    family_of(edition).seats(edition, players)  # a bad --players is refused before the compile note, not after it
     note_compile_for(edition)
-    return new_game(edition, seed, players, {})
-
-
-def _seat_count(edition: Edition, players: int | None) -> int:
-    return family_of(edition).seats(edition, players)
-
-
-def setup_seats(
-    edition: Edition,
-    bots: str | None,
-    players: int | None,
-    automa_level: int | None,
-    automa_deck: str | None,
-) -> tuple[list[Any | None], dict[str, Any]]:
-    """One entry per seat (None = a human at the keyboard) and the game options the bots need.
-
-    With fewer bot names than seats, the humans take the first seats (a human moves first).
-    """
-    names = [name.strip() for name in bots.split(",")] if bots else []
-    if any(not name for name in names):
-        raise UsageError(f"--bots {bots!r}: empty bot name (expected e.g. random,greedy)")
-    automa_options = [o for o, v in (("--automa-level", automa_level), ("--automa-deck", automa_deck)) if v is not None]
-    wants_automa = any(name.split(":")[0].lower() == "automa" for name in names)
-    if (automa_options or wants_automa) and edition.automa is None:
-        what = " and ".join(automa_options) if automa_options else "the automa bot"
-        raise UsageError(
-            f"{edition.name} has no Automa: {what} need{'s' if len(automa_options) < 2 else ''} an edition"
-            f" with an Automa deck ({', '.join(_automa_editions()) or 'none bundled'})"
-        )
-    if automa_options:
-        if not any(name.split(":")[0].lower() == "automa" for name in names):
-            names.append("automa")
-    seats = _seat_count(edition, players)
-    if len(names) > seats:
-        hint = ""
-        if players is None:
-            try:
-                _seat_count(edition, len(names))
-                hint = f" (say --players {len(names)} for more)"
-            except ToolkitError:
-                pass
-        raise UsageError(f"--bots names {len(names)} players but {edition.name} is played by {seats} here{hint}")
-    names = [HUMAN] * (seats - len(names)) + names
-    options: dict[str, Any] = {}
-    seat_bots: list[Any | None] = []
-    for seat, name in enumerate(names):
-        if name.lower() == HUMAN:
-            seat_bots.append(None)
-            continue
-        extra: dict[str, Any] = {}
-        if name.split(":")[0].lower() == "automa":
-            if automa_level is not None:
-                extra["level"] = automa_level
-            if automa_deck is not None:
-                extra["deck"] = automa_deck
-        bot = make_bot(name, edition, **extra)
-        wanted = getattr(bot, "seat", None)
-        if wanted is not None and wanted != seat:
-            raise UsageError(
-                f"bot '{name}' can only play seat {wanted + 1}"
-                + (" (the human moves first; Automa takes the second seat)" if wanted == 1 else "")
-            )
-        options.update(getattr(bot, "game_options", {}) or {})
-        seat_bots.append(bot)
-    return seat_bots, options
-
-
-def _automa_editions() -> list[str]:
-    """Bundled editions with an Automa deck (for messages only)."""
-    found = []
-    for name in list_editions():
-        try:
-            if load_edition(name).automa is not None:
-                found.append(name)
-        except ToolkitError:
-            continue
-    return found
+    return playing.new_game(edition, seed, players)
 
 
 PROMPT_HELP = """\
@@ -158,12 +70,9 @@ def _show_legal(game: Any, prefix: str) -> str:
 
 
 def _find_shape(edition: Edition, ident: str) -> tuple[str, Shape] | None:
-    """The patch or start card with this id (any case)."""
+    """The patch or card with this id (any case)."""
     wanted = ident.strip().upper()
-    for item in (*edition.all_patches(), *edition.start_cards):
-        if item.id.upper() == wanted:
-            return item.id, item.shape
-    return None
+    return next(((pid, shape) for pid, shape in family_of(edition).shapes(edition) if pid.upper() == wanted), None)
 
 
 def _shapes_in_play(game: Any) -> list[tuple[str, str]]:
@@ -174,14 +83,14 @@ def _shapes_in_play(game: Any) -> list[tuple[str, str]]:
 def _shapes_text(game: Any, args: list[str]) -> str:
     """Every orientation of the named shapes (or of the shapes in play), numbered as the notation."""
     edition = game.edition
+    example = family_of(edition).shapes(edition)[0][0]
     ids = args or [pid for _, pid in _shapes_in_play(game)]
     if not ids:
-        return "no shapes in play now; name one, e.g. 'shapes " + edition.all_patches()[0].id + "'"
+        return f"no shapes in play now; name one, e.g. 'shapes {example}'"
     parts = []
     for ident in ids:
         found = _find_shape(edition, ident)
         if found is None:
-            example = edition.all_patches()[0].id
             parts.append(f"no patch or card '{ident}' in {edition.name} (ids look like {example})")
             continue
         pid, shape = found
@@ -196,40 +105,36 @@ def _board_text(game: Any) -> str:
     return family_of(game.edition).board_text(game)
 
 
-def _note_compile(edition: Edition, seat_bots: list[Any | None]) -> None:
+def _note_compile(edition: Edition, seats: playing.Seats) -> None:
     modules = list(family_of(edition).kernel_modules)
-    modules += sorted({type(bot).__module__ for bot in seat_bots if bot is not None})
+    modules += sorted({type(bot).__module__ for bot in seats.bots if bot is not None})
     note_compile(modules)
 
 
-def play_game(
-    game: Any,
-    seat_bots: list[Any | None],
-    seed: int,
-    echo=typer.echo,
-    read_line=None,
-) -> bool:
-    """Play to the end (True) or until a human quits (False). Bots move by themselves."""
-    from toolkit.games.rng import seed_state  # compiled: imported only once a game is played
-
-    rngs = [seed_state(seed, BOT_RNG_SALT, seat) for seat in range(len(seat_bots))]
+def play_game(game: Any, seats: playing.Seats, seed: int, echo=typer.echo, read_line=None) -> bool:
+    """Play to the end (True) or until a person quits (False): the bots move through the library's
+    play loop (toolkit.play.Session), people type at the prompt."""
     read_line = read_line or _read_line
-    interactive = any(bot is None for bot in seat_bots)
-    if interactive:
-        echo(_board_text(game))
-        echo("type 'help' for the notation, 'legal' for the legal actions, 'shapes' for the orientations")
-    while not game.is_over:
-        seat = game.current_player
-        bot = seat_bots[seat]
+    interactive = seats.people
+
+    def said(seat: int, bot: Any, action: Any) -> None:
         if bot is not None:
-            action = bot.choose(game, rngs[seat])
-            game.apply(action)
             event = getattr(game, "last_event", "")
             detail = f" ({event})" if event and event != f"{_seat_label(game, seat)}: {action}" else ""
             echo(f"{_seat_label(game, seat)} ({bot.name}): {action}{detail}")
-            if interactive:
-                echo(_board_text(game))
-            continue
+            if not interactive:
+                return
+        echo(_board_text(game))
+
+    session = playing.Session(game, seats, seed, on_action=said)
+    if interactive:
+        echo(_board_text(game))
+        echo("type 'help' for the notation, 'legal' for the legal actions, 'shapes' for the orientations")
+    while True:
+        session.run_bots()
+        if game.is_over:
+            break
+        seat = game.current_player
         line = read_line(f"{_seat_label(game, seat)}> ")
         if line is None:
             raise UsageError("input ended before the game did (type 'quit' to stop a game)")
@@ -244,7 +149,7 @@ def play_game(
         elif word == "board":
             echo(_board_text(game))
         elif word == "hint":
-            echo(_hint_text(game))
+            echo(playing.hint(game))
         elif word in ("shapes", "shape", "orient"):
             echo(_shapes_text(game, text.split()[1:]))
         elif word in ("quit", "exit"):
@@ -252,26 +157,12 @@ def play_game(
             return False
         else:
             try:
-                game.apply(game.parse_action(text))
+                session.move(text)
             except ToolkitError as error:
                 echo(f"error: {error.render()}")
-                continue
-            echo(_board_text(game))
     if not interactive:
         echo(game.render_text())
     return True
-
-
-HINT_BOT = "expert"
-"""The bot whose `explain(game)` answers `hint` at the prompt."""
-
-
-def _hint_text(game: Any) -> str:
-    try:
-        bot = make_bot(HINT_BOT, game.edition)
-    except ToolkitError as error:
-        return f"no hint for {game.edition.name}: {error}"
-    return bot.explain(game)
 
 
 def _seat_label(game: Any, seat: int) -> str:
@@ -337,15 +228,14 @@ def register(app: typer.Typer) -> None:
         if players is not None and players < 1:
             raise UsageError(f"--players must be at least 1, got {players}")
         spec = load_edition(edition)
-        seat_bots, options = setup_seats(spec, bots, players, automa_level, automa_deck)
+        seats = playing.seat(spec, bots, players, automa_level, automa_deck)
         if record is not None:
             records.check_record_path(record)
-        _note_compile(spec, seat_bots)
-        game = new_game(spec, seed, players, options)
-        finished = play_game(game, seat_bots, seed)
+        _note_compile(spec, seats)
+        game = playing.new_game(spec, seed, players, seats)
+        finished = play_game(game, seats, seed)
         if record is not None:
-            names = [HUMAN if bot is None else bot.name for bot in seat_bots]
-            records.write_record(record, records.make_record(game, names, options))
+            records.write_record(record, records.make_record(game, seats.names, seats.options))
             typer.echo(f"record written to {record}")
         if finished:
             scores = game.scores()

@@ -162,6 +162,10 @@ class RulesFamily:
         """(role, id) of the shapes the player to move chooses among now."""
         raise NotImplementedError
 
+    def shapes(self, edition: Edition) -> tuple[tuple[str, Any], ...]:
+        """(id, Shape) of every patch or card a player of `edition` may draw or place."""
+        return tuple((p.id, p.shape) for p in edition.patches)
+
     def board_text(self, game) -> str:
         """The board as the play prompt shows it."""
         return game.render_text()
@@ -186,6 +190,10 @@ class RulesFamily:
     def check_edited(self, edition: Edition) -> str | None:
         """Why an edition edited by key (sweep, price) cannot be played, or None."""
         return None
+
+    def warm_ups(self) -> list:
+        """The jobs that compile every kernel this family's commands call (toolkit.warmup.WarmUp)."""
+        return []
 
     def play(self, edition: Edition, bots: tuple, game_rngs: np.ndarray, bot_rngs: np.ndarray,
              swap: np.ndarray) -> dict[str, np.ndarray]:

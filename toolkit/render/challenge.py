@@ -7,7 +7,8 @@ round, and the cards left for the final free choice. The sequence is read from t
 itself (it depends on the seed only, never on what the player draws), so
 `patchwork play doodle --seed S` replays exactly this game and checks a score.
 
-The par is the score of the strongest Doodle bot the simulator has (see `par_bot`).
+The par is the score of the family's strongest bot playing that seed solo through the library's
+play loop (toolkit.play), as seat 1 of `patchwork play --seed S --bots BOT` does.
 """
 from __future__ import annotations
 
@@ -32,10 +33,6 @@ from toolkit.render.scene import (
 from toolkit.render.theme import GREY, INK, LIGHT_GREY, patch_colour, shape_cells
 from toolkit.specs.models import Edition
 
-PAR_BOTS = ("expert", "greedy")
-"""Doodle bots asked for the par, strongest first; the first the simulator can run sets it."""
-BOT_SEED_SALT = 1
-"""The par bot draws from seed_state(seed, 1, 0), as seat 0 of `patchwork play --seed`."""
 MAX_COUNT = 366
 
 
@@ -67,43 +64,28 @@ class Challenge:
     par_bot: str
 
 
-def par_bot() -> str:
-    """The strongest Doodle bot registered: `expert` when present, else `greedy`."""
-    from toolkit.bots.registry import bot_names
-    from toolkit.specs.models import Family
+def par_bot(edition: Edition) -> str:
+    """The bot that sets the par: the family's strongest (`expert` for Doodle)."""
+    from toolkit.families import family_of
 
-    names = set(bot_names(Family.DOODLE))  # challenge sheets are Doodle sheets
-    return next((name for name in PAR_BOTS if name in names), "greedy")
+    return family_of(edition).info.strong_bot
 
 
 def par_score(edition: Edition, seed: int) -> tuple[int, str]:
-    """(score, bot name) of the best available bot playing this seed solo, through the simulator."""
-    import numpy as np
+    """(score, bot name) of the strongest bot playing this seed solo."""
+    from toolkit.play import play_bots
 
-    from toolkit.bots.registry import parse_bot
-    from toolkit.families import family_of
-    from toolkit.games.rng import seed_state
-
-    names = [par_bot()] + (["greedy"] if par_bot() != "greedy" else [])
-    last: UsageError | None = None
-    for name in names:
-        try:
-            spec = parse_bot(name, edition.family)
-            result = family_of(edition).play(edition, (spec,), seed_state(seed)[None, :],
-                                             seed_state(seed, BOT_SEED_SALT, 0)[None, :], np.zeros(1, dtype=np.int64))
-        except UsageError as error:  # registered as a bot but not (yet) in the simulator
-            last = error
-            continue
-        return int(result["score"][0, 0]), name
-    raise last if last is not None else UsageError("no Doodle bot available for the par")
+    name = par_bot(edition)
+    game = play_bots(edition, name, seed)
+    return int(game.scores()[0]), name
 
 
 def seeded_game(edition: Edition, seed: int) -> tuple[str, tuple[Turn, ...], tuple[str, ...]]:
     """The start card, rolled turns and final choice of a solo game of this seed, by playing it
     through the rules engine while passing every turn (the cards do not depend on the drawing)."""
-    from toolkit.games.doodle.game import DoodleGame
+    from toolkit.play import new_game
 
-    game = DoodleGame(edition, seed, 1)
+    game = new_game(edition, seed, 1)
     start = game.deal()["start_cards"][0]
     turns: list[Turn] = []
     final: tuple[str, ...] = ()

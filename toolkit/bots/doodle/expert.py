@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.bots import base
 from toolkit.bots.doodle.endgame import choose_endgame
 from toolkit.bots.doodle.greedy import (
     G_HOLE3,
@@ -82,7 +81,6 @@ from toolkit.games.doodle.kernel import (
 )
 from toolkit.geometry.board import rectangle_score
 from toolkit.jit import njit
-from toolkit.specs.models import Edition, Family
 
 
 def _expert_weights() -> np.ndarray:
@@ -282,12 +280,3 @@ def _open_specials(tables: Any, st: np.ndarray, seat: int) -> list[str]:
     """The special actions the seat may still use, first or through AGAIN (the kernel's
     special_mode), in SPECIAL_NAMES order."""
     return [name for s, name in enumerate(SPECIAL_NAMES) if special_mode(tables.params, st, seat, s) != 0]
-
-
-def _factory(edition: Edition, arg: str | None, **options: Any) -> Any:
-    if arg:
-        raise UsageError(f"the Doodle expert bot takes no argument, got 'expert:{arg}'")
-    return DoodleExpertBot()
-
-
-base.register_bot("expert", _factory, families=(Family.DOODLE,))

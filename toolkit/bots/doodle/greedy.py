@@ -26,9 +26,8 @@ The weights (G_* indices into a float array) trade strength for speed; `GREEDY_W
 fast tier's, and the `expert` tier (toolkit.bots.doodle.expert) reuses the same machinery with a
 wider search. `choose_greedy(tables, aux, st, occ, bot_rng, act)` is the compiled chooser the turn
 loop (toolkit.bots.doodle.loop) runs, `aux = greedy_tables(tables)`; `DoodleGreedyBot` is the
-same chooser behind the Bot protocol for validated games. For time-track editions the name
-`greedy` keeps meaning the time-track greedy bot: the factory registered here hands those
-editions to the one registered before it.
+same chooser behind the Bot protocol for validated games (toolkit.bots.registry builds it as
+`greedy` for the Doodle editions; the time-track `greedy` is toolkit.bots.greedy).
 """
 from __future__ import annotations
 
@@ -37,7 +36,6 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.bots import base
 from toolkit.bots.packing import popcount
 from toolkit.errors import UsageError
 from toolkit.games.doodle.kernel import (
@@ -87,7 +85,6 @@ from toolkit.games.doodle.kernel import (
     walk_sources,
 )
 from toolkit.jit import njit, no_alloc
-from toolkit.specs.models import Edition, Family
 
 
 @no_alloc
@@ -1065,12 +1062,3 @@ class DoodleGreedyBot:
         act = np.zeros(NA, dtype=np.int64)
         choose_greedy(tables, greedy_tables(tables), st, occ, rng, act)
         return game.action_of_row(act)
-
-
-def _factory(edition: Edition, arg: str | None, **options: Any) -> Any:
-    if arg:
-        raise UsageError(f"the Doodle greedy bot takes no argument, got 'greedy:{arg}'")
-    return DoodleGreedyBot()
-
-
-base.register_bot("greedy", _factory, families=(Family.DOODLE,))

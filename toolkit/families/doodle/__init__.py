@@ -79,6 +79,9 @@ class DoodleFamily(RulesFamily):
             return shown
         return []
 
+    def shapes(self, edition: Edition) -> tuple[tuple[str, object], ...]:
+        return tuple((item.id, item.shape) for item in (*edition.patches, *edition.rules.start_cards))
+
     def quilt_cells(self, game, seat: int) -> dict[tuple[int, int], str]:
         return {cell: "#" for cell in game.sheet(seat).shaded}
 
@@ -105,6 +108,13 @@ class DoodleFamily(RulesFamily):
         rule = ("Doodle solo: one seat, no swap" if len(bots) == 1 else
                 "Doodle with several players: seat k is played by bot k in every game, nothing rotates")
         return Seating(tuple(bots), 1, rule)
+
+    def warm_ups(self) -> list:
+        from toolkit.warmup import WarmUp
+
+        return [WarmUp("Doodle simulator: random and greedy", "toolkit.families.doodle.warm:simulator"),
+                WarmUp("Doodle expert, its last-round search and hints", "toolkit.families.doodle.warm:expert"),
+                WarmUp("Doodle rules at the prompt", "toolkit.families.doodle.warm:prompt")]
 
     def check_tables(self, edition: Edition) -> None:
         from toolkit.games.doodle.kernel import build_tables

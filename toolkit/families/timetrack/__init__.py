@@ -83,6 +83,9 @@ class TimeTrackFamily(RulesFamily):
     def quilt_cells(self, game, seat: int) -> dict[tuple[int, int], str]:
         return {(r, c): mark for r, row in enumerate(game.quilt_text(seat)) for c, mark in enumerate(row) if mark != "."}
 
+    def shapes(self, edition: Edition) -> tuple[tuple[str, object], ...]:
+        return tuple((p.id, p.shape) for p in edition.all_patches())
+
     def default_bots(self, edition: Edition) -> str:
         return self.info.default_bots
 
@@ -113,6 +116,13 @@ class TimeTrackFamily(RulesFamily):
         player = bots[0] if bots[1].kind == AUTOMA else bots[1]
         return Seating((player, automa), 1,
                        "Automa: the player bot sits in seat 0 and always moves first (Automa rules); no swap")
+
+    def warm_ups(self) -> list:
+        from toolkit.warmup import WarmUp
+
+        return [WarmUp("time-track simulator: random, greedy, mcts and Automa in the turn loop",
+                       "toolkit.families.timetrack.warm:simulator"),
+                WarmUp("time-track rules and the bots at the prompt", "toolkit.families.timetrack.warm:prompt")]
 
     def check_tables(self, edition: Edition) -> None:
         from toolkit.games.timetrack.tables import tables_for

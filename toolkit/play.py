@@ -1,0 +1,182 @@
+"""Seating and the one Python play loop: who plays each seat of a game (people and bots, from the
+`--bots` texts and the family's seat rules), the loop that lets the bots move, one callback per
+action, and the hint. The play prompt (`patchwork play`), the Doodle challenge's par, the
+seeded bot goldens and the tests all play through here, so the same seed gives the same game
+whichever of them plays it.
+
+    seats = seat(edition, "greedy,automa:3")
+    game = new_game(edition, seed=1, seats=seats)
+    play(game, seats, seed=1, on_action=lambda seat, bot, action: print(seat, action))
+
+A prompt drives a `Session` instead: `run_bots()` plays until a person is to move, `move(text)`
+plays that person's action.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit.bots.base import Bot
+from toolkit.bots.registry import (AUTOMA_DECK, PROMPT_AUTOMA_LEVEL, HUMAN, build_bot, bot_for, is_human,
+                                   no_solo_opponent, parse_bot, solo_opponent_entry, split_bots)
+from toolkit.errors import ToolkitError, UsageError
+from toolkit.families import family_of
+from toolkit.specs.models import Edition
+
+BOT_RNG_SALT = 1
+"""Bot of seat i draws from seed_state(seed, BOT_RNG_SALT, i): independent of the game's chance."""
+
+OnAction = Callable[[int, "Bot | None", Any], None]
+"""on_action(seat, bot, action), called after each action is applied (bot None: a person's)."""
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Who plays each seat of one game, and how the game is set up for them."""
+
+    bots: tuple[Bot | None, ...]
+    """The bot of each seat; None: a person at the prompt."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Keyword arguments of new_game the bots need (the Automa's level and deck)."""
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's player as a game record names it (`human`, `greedy`, `automa:3`)."""
+        return [HUMAN if bot is None else bot.name for bot in self.bots]
+
+    @property
+    def people(self) -> bool:
+        """Some seat is a person's: the game waits for input."""
+        return any(bot is None for bot in self.bots)
+
+
+def seat(
+    edition: Edition,
+    bots: str | None,
+    players: int | None = None,
+    automa_level: int | None = None,
+    automa_deck: str | None = None,
+) -> Seats:
+    """The seats of a game of `edition` from `--bots` text (None: people in every seat).
+
+    Fewer bot names than seats: people take the first seats (a person moves first).
+    --automa-level/--automa-deck imply the solo opponent when no name is given for it; it takes
+    the seat its bot plays (the second: the person moves first)."""
+    family = family_of(edition)
+    names = split_bots(bots) if bots else []
+    options_given = [o for o, v in (("--automa-level", automa_level), ("--automa-deck", automa_deck)) if v is not None]
+    if options_given and family.solo_opponent(edition) is None:
+        raise UsageError(no_solo_opponent(edition, " and ".join(options_given)))
+    level = PROMPT_AUTOMA_LEVEL if automa_level is None else automa_level
+    deck = automa_deck or AUTOMA_DECK
+    specs = [None if is_human(name) else bot_for(name, edition, level, deck) for name in names]
+    if options_given and not any(spec is not None and spec.solo_opponent for spec in specs):
+        opponent = solo_opponent_entry(edition.family)
+        assert opponent is not None  # the family has a solo opponent deck, so it has its bot
+        names.append(opponent.name)
+        specs.append(parse_bot(opponent.name, edition.family, level, deck))
+    seats = family.seats(edition, players)
+    if len(specs) > seats:
+        hint = ""
+        if players is None:
+            try:
+                family.seats(edition, len(specs))
+                hint = f" (say --players {len(specs)} for more)"
+            except ToolkitError:
+                pass
+        raise UsageError(f"--bots names {len(specs)} players but {edition.name} is played by {seats} here{hint}")
+    names = [HUMAN] * (seats - len(specs)) + names
+    specs = [None] * (seats - len(specs)) + specs
+    options: dict[str, Any] = {}
+    seated: list[Bot | None] = []
+    for at, (name, spec) in enumerate(zip(names, specs)):
+        if spec is None:
+            seated.append(None)
+            continue
+        bot = build_bot(spec, edition)
+        wanted = getattr(bot, "seat", None)
+        if wanted is not None and wanted != at:
+            raise UsageError(
+                f"bot '{name}' can only play seat {wanted + 1}"
+                + (" (the human moves first; Automa takes the second seat)" if wanted == 1 else "")
+            )
+        options.update(getattr(bot, "game_options", {}) or {})
+        seated.append(bot)
+    return Seats(tuple(seated), options)
+
+
+def new_game(edition: Edition, seed: int, players: int | None = None, seats: Seats | None = None) -> Any:
+    """A validated game of `edition` right after the deal, set up for its seats' bots."""
+    return family_of(edition).new_game(edition, seed, players, **(seats.options if seats else {}))
+
+
+def bot_rngs(seed: int, seats: int) -> list[Any]:
+    """Each seat's own generator: seed_state(seed, BOT_RNG_SALT, seat)."""
+    from toolkit.games.rng import seed_state  # compiled: imported only once a game is played
+
+    return [seed_state(seed, BOT_RNG_SALT, at) for at in range(seats)]
+
+
+class Session:
+    """One game being played: bots move by themselves, people through `move`."""
+
+    def __init__(self, game: Any, seats: Seats | Sequence[Bot | None], seed: int, on_action: OnAction | None = None):
+        self.game = game
+        self.bots: tuple[Bot | None, ...] = tuple(seats.bots if isinstance(seats, Seats) else seats)
+        self.rngs = bot_rngs(seed, len(self.bots))
+        self.on_action = on_action
+
+    def run_bots(self) -> None:
+        """Let the bots move until the game ends or a person is to move."""
+        while not self.game.is_over:
+            at = self.game.current_player
+            bot = self.bots[at]
+            if bot is None:
+                return
+            action = bot.choose(self.game, self.rngs[at])
+            self.game.apply(action)
+            if self.on_action is not None:
+                self.on_action(at, bot, action)
+
+    def move(self, text: str) -> Any:
+        """A person's action in the edition's notation (ToolkitError when it cannot be played)."""
+        at = self.game.current_player
+        action = self.game.parse_action(text)
+        self.game.apply(action)
+        if self.on_action is not None:
+            self.on_action(at, None, action)
+        return action
+
+
+def play(game: Any, seats: Seats | Sequence[Bot | None], seed: int, on_action: OnAction | None = None) -> Any:
+    """Play `game` to the end with a bot in every seat; the game (its history and scores)."""
+    session = Session(game, seats, seed, on_action)
+    if any(bot is None for bot in session.bots):
+        raise UsageError("play: every seat needs a bot (a person plays through a Session)")
+    session.run_bots()
+    return game
+
+
+def play_bots(edition: Edition, bots: str, seed: int, on_action: OnAction | None = None) -> Any:
+    """A seeded game of `edition` played to the end by the bots named, one per seat (`greedy,mcts:200`;
+    a family whose editions take a range of players seats as many as are named)."""
+    players = len(split_bots(bots)) if family_of(edition).info.fixed_seats is None else None
+    seats = seat(edition, bots, players)
+    if seats.people:
+        raise UsageError(f"--bots '{bots}': name a bot for every seat")
+    return play(new_game(edition, seed, players, seats), seats, seed, on_action)
+
+
+def hint(game: Any) -> str:
+    """What the family's hint bot would do now and why (one line when it cannot say)."""
+    edition = game.edition
+    name = family_of(edition).info.hint_bot
+    try:
+        bot = build_bot(bot_for(name, edition), edition)
+    except ToolkitError as error:
+        return f"no hint for {edition.name}: {error}"
+    explain = getattr(bot, "explain", None)
+    if explain is None:
+        return f"no hint for {edition.name}: the {name} bot does not explain its moves yet"
+    return explain(game)
