@@ -515,3 +515,52 @@ def test_stopping_the_studio_stops_its_runs(folder):
         process = app.studio.runs.get(run["id"]).process
         assert process.poll() is None
     assert process.poll() is not None
+
+
+def test_ctrl_c_stops_the_studio_and_its_runs(folder):
+    """`patchwork studio` as a person runs it: it prints its address, and Ctrl-C stops it and the
+    runs it started, with no process left behind."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    env = dict(os.environ, PATCHWORK_STUDIO_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
+    studio = subprocess.Popen([sys.executable, "-m", "toolkit", "studio", str(folder)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        while not any("token=" in line for line in lines):
+            line = studio.stdout.readline()
+            assert line, "".join(lines) + studio.stderr.read()
+            lines.append(line)
+        url = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=(\S+)", "".join(lines))
+        assert url and url.group(2) == TOKEN
+        request = urllib.request.Request(url.group(1) + "api/runs", data=json.dumps(LONG_RUN).encode(),
+                                         headers={"x-studio-token": TOKEN, "content-type": "application/json"})
+        run = json.loads(urllib.request.urlopen(request, timeout=60).read())
+        assert run["state"] == "running"
+        os.kill(studio.pid, signal.SIGINT)
+        out, err = studio.communicate(timeout=30)
+        assert studio.returncode == 130 and out.endswith("studio stopped\n") and err == "", (out, err)
+        with pytest.raises(ProcessLookupError):  # the run's process group is gone too
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                os.killpg(run["pid"], 0)
+                time.sleep(0.1)
+    finally:
+        if studio.poll() is None:
+            studio.kill()
+            studio.wait()
+
+
+def test_the_command_refuses_a_bad_folder_or_port(tmp_path):
+    from typer.testing import CliRunner
+
+    from toolkit.cli.app import app
+
+    result = CliRunner().invoke(app, ["studio", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2 and "not a folder" in result.output
+    result = CliRunner().invoke(app, ["studio", str(tmp_path), "--port", "70000"])
+    assert result.exit_code == 2

@@ -12,6 +12,7 @@ import typer
 
 from toolkit.errors import ToolkitError, UsageError
 
+INTERRUPT_EXIT = 130
 TOKEN_ENV = "PATCHWORK_STUDIO_TOKEN"
 """An access token to use instead of a random one (for scripts that open the studio)."""
 
@@ -52,7 +53,11 @@ def _serve(folder: Path, host: str, port: int, open_browser: bool) -> None:
         import webbrowser
 
         webbrowser.open(url)
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again: exit as every command does
+        typer.echo("studio stopped")
+        raise typer.Exit(INTERRUPT_EXIT) from None
     typer.echo("studio stopped")
 
 

@@ -231,7 +231,7 @@ class Run:
 
     def view(self) -> dict[str, Any]:
         state = self.state
-        return {"id": self.id, "command_name": self.name, "command": self.command, "state": state,
+        return {"id": self.id, "command_name": self.name, "command": self.command, "state": state, "pid": self.process.pid,
                 "exit_code": self.process.poll(), "done": self.done, "total": self.total,
                 "seconds": round((self.ended or time.time()) - self.started, 1),
                 "folder": shown(self.root, self.folder), "files": self.files(),
