@@ -48,6 +48,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "patchwork play doodle --seed 7",
         "patchwork play anniversary --seed 7 --automa-level 3 --record game.json",
     ),
+    "compile": (
+        "patchwork compile",
+        "patchwork compile --processes 1",
+    ),
     "simulate": (
         "patchwork simulate classic --bots greedy,random --games 2000 --seed 1",
         "patchwork simulate doodle --bots greedy --games 200 --json",

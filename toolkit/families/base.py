@@ -191,6 +191,10 @@ class RulesFamily:
         """Why an edition edited by key (sweep, price) cannot be played, or None."""
         return None
 
+    def warm_ups(self) -> list:
+        """The jobs that compile every kernel this family's commands call (toolkit.warmup.WarmUp)."""
+        return []
+
     def play(self, edition: Edition, bots: tuple, game_rngs: np.ndarray, bot_rngs: np.ndarray,
              swap: np.ndarray) -> dict[str, np.ndarray]:
         """One game per row of the generator arrays in the compiled turn loop: the result arrays."""

@@ -109,6 +109,13 @@ class DoodleFamily(RulesFamily):
                 "Doodle with several players: seat k is played by bot k in every game, nothing rotates")
         return Seating(tuple(bots), 1, rule)
 
+    def warm_ups(self) -> list:
+        from toolkit.warmup import WarmUp
+
+        return [WarmUp("Doodle simulator: random and greedy", "toolkit.families.doodle.warm:simulator"),
+                WarmUp("Doodle expert, its last-round search and hints", "toolkit.families.doodle.warm:expert"),
+                WarmUp("Doodle rules at the prompt", "toolkit.families.doodle.warm:prompt")]
+
     def check_tables(self, edition: Edition) -> None:
         from toolkit.games.doodle.kernel import build_tables
 

@@ -117,6 +117,13 @@ class TimeTrackFamily(RulesFamily):
         return Seating((player, automa), 1,
                        "Automa: the player bot sits in seat 0 and always moves first (Automa rules); no swap")
 
+    def warm_ups(self) -> list:
+        from toolkit.warmup import WarmUp
+
+        return [WarmUp("time-track simulator: random, greedy, mcts and Automa in the turn loop",
+                       "toolkit.families.timetrack.warm:simulator"),
+                WarmUp("time-track rules and the bots at the prompt", "toolkit.families.timetrack.warm:prompt")]
+
     def check_tables(self, edition: Edition) -> None:
         from toolkit.games.timetrack.tables import tables_for
 

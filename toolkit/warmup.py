@@ -1,0 +1,85 @@
+"""Compile every kernel ahead of use: `patchwork compile`.
+
+numba compiles a kernel the first time it is called and keeps the machine code in the toolkit's
+cache (toolkit.jit), so without this the first game, hint or simulation of each kind waits for it.
+Each family names its warm-up jobs: tiny seeded workloads that call every compiled entry point its
+commands use (the validated game, the simulator's turn loop with each bot, the search bots).
+Jobs run in separate processes, so two cores compile two groups at once; a job whose kernels are
+cached already costs a fraction of a second.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import importlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from toolkit.families import all_families
+
+
+@dataclass(frozen=True)
+class WarmUp:
+    """One group of kernels and the workload that compiles it."""
+
+    label: str
+    """What it compiles, for the progress line."""
+    target: str
+    """`module:function` of the workload (a top-level function, so a worker process can run it)."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    label: str
+    cpu_seconds: float
+    """CPU time the job's process spent (compiling, or loading from the cache, and the workload)."""
+
+
+def jobs() -> list[WarmUp]:
+    """Every family's warm-up jobs, in the families' order."""
+    return [job for family in all_families() for job in family.warm_ups()]
+
+
+def run_job(target: str) -> float:
+    """Run one workload in this process; its CPU seconds."""
+    started = time.process_time()
+    module, _, name = target.partition(":")
+    getattr(importlib.import_module(module), name)()
+    return time.process_time() - started
+
+
+def compile_all(processes: int = 2, on_done: Callable[[Compiled], None] | None = None) -> list[Compiled]:
+    """Run every warm-up job on `processes` worker processes (1: in this process)."""
+    found = jobs()
+    done: list[Compiled] = []
+
+    def record(job: WarmUp, seconds: float) -> None:
+        item = Compiled(job.label, seconds)
+        done.append(item)
+        if on_done is not None:
+            on_done(item)
+
+    if processes <= 1:
+        for job in found:
+            record(job, run_job(job.target))
+        return done
+    import multiprocessing
+
+    # fork would copy this process's state; a fresh interpreter per worker is what a command sees.
+    context = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=min(processes, len(found)), mp_context=context) as pool:
+        futures = {pool.submit(run_job, job.target): job for job in found}
+        try:
+            for future in cf.as_completed(futures):
+                record(futures[future], future.result())
+        except BaseException:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return done
+
+
+def default_processes() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
