@@ -378,13 +378,20 @@ def test_illegal_and_unreadable_actions_undo_and_hint(client):
     ({"edition": "doodle", "seed": -1, "seats": ["human"]}, "seed"),
     ({"edition": "doodle", "seed": 1, "seats": []}, "seats"),
     ({"edition": "doodle", "seed": 1, "seats": "human"}, "seats"),
-    ({"edition": "classic", "seed": 1, "seats": ["human"]}, "2"),
+    ({"edition": "classic", "seed": 1, "seats": ["human", "human", "greedy"]}, "names 3 players"),
     ({"edition": "classic", "seed": 1, "seats": ["human", "automa"]}, "Automa"),
     ({"edition": "../x.yaml", "seed": 1, "seats": ["human"]}, "'..'"),
 ])
 def test_a_bad_game_setup_is_one_clear_line(client, body, message):
     text = error_of(client.post("/api/play", json=body))
     assert message in text and "\n" not in text
+
+
+def test_fewer_names_than_seats_seat_people_first(client):
+    view = client.post("/api/play", json={"edition": "classic", "seed": 1, "seats": ["human"]}).json()
+    assert view["players"] == ["human", "human"] and view["your_turn"]
+    view = client.post(f"/api/play/{view['id']}/act", json={"action": "advance"}).json()
+    assert view["your_turn"] and view["current"] == 1 and view["bot_moves"] == []
 
 
 def test_automa_plays_its_own_seat(client):

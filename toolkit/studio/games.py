@@ -22,9 +22,8 @@ from typing import Any
 from toolkit.errors import RecordError, ToolkitError, UsageError
 from toolkit.studio.security import inside, shown
 
-HUMAN = "human"
 BOT_RNG_SALT = 1
-"""Seat k's bot draws from seed_state(seed, BOT_RNG_SALT, k), as at `patchwork play`."""
+"""The hint bot draws from seed_state(seed, BOT_RNG_SALT, 99), apart from every seat's bot."""
 MAX_GAMES = 8
 """Games kept in memory; starting another forgets the one left alone longest."""
 MAX_RECORDS = 4
@@ -118,80 +117,68 @@ def moves(game: Any) -> dict[str, Any]:
 # ----- playing ------------------------------------------------------------------------------------
 
 class PlaySession:
-    """One game in the studio: the seats (a person or a bot each), the game, and an undo stack."""
+    """One game in the studio: the seats (a person or a bot each, seated by toolkit.play as at
+    `patchwork play`), the library's play session, and an undo stack."""
 
     def __init__(self, edition, seed: int, names: list[str]):
-        from toolkit.bots import make_bot
+        from toolkit import play
         from toolkit.families import family_of
-        from toolkit.games.rng import seed_state
 
-        family = family_of(edition)
-        family.seats(edition, len(names))
-        bots: list[Any] = []
-        options: dict[str, Any] = {}
-        for seat, name in enumerate(names):
-            if name == HUMAN:
-                bots.append(None)
-                continue
-            bot = make_bot(name, edition)
-            wanted = getattr(bot, "seat", None)
-            if wanted is not None and wanted != seat:
-                raise UsageError(f"bot '{name}' can only play seat {wanted + 1}")
-            options.update(getattr(bot, "game_options", {}) or {})
-            bots.append(bot)
-        if all(bot is not None for bot in bots):
+        players = len(names) if family_of(edition).info.fixed_seats is None else None
+        seats = play.seat(edition, ",".join(names), players)
+        if not seats.people:
             raise UsageError("seat a person ('human') in at least one seat to play here; a game of bots "
                              "alone is a run (simulate), or a record to step through")
         self.id = f"g{next(_counter)}"
-        self.names = [HUMAN if bot is None else bot.name for bot in bots]
-        self.bots = bots
-        self.options = options
-        self.game = family.new_game(edition, seed, len(names), **options)
-        self.rngs = [seed_state(seed, BOT_RNG_SALT, seat) for seat in range(len(bots))]
+        self.names = seats.names
+        self.bots = seats.bots
+        self.options = dict(seats.options)
+        self.bot_moves: list[str] = []
+        self.session = play.Session(play.new_game(edition, seed, players, seats), seats, seed, self._note)
         self.undo_stack: list[tuple[Any, list]] = []
         self.lock = threading.Lock()
         self.used = time.monotonic()
-        self.bot_moves: list[str] = []
+
+    @property
+    def game(self) -> Any:
+        return self.session.game
+
+    def _note(self, seat: int, bot: Any, action: Any) -> None:
+        if bot is not None:
+            self.bot_moves.append(f"{_seat_label(self.game, seat)} ({bot.name}): {action}")
 
     def run_bots(self) -> None:
         """Bots play until a person is to act or the game ends."""
-        game = self.game
-        while not game.is_over and self.bots[game.current_player] is not None:
-            seat = game.current_player
-            action = self.bots[seat].choose(game, self.rngs[seat])
-            game.apply(action)
-            self.bot_moves.append(f"{_seat_label(game, seat)} ({self.bots[seat].name}): {action}")
+        self.session.run_bots()
 
     def act(self, text: str) -> None:
-        game = self.game
-        if game.is_over:
+        if self.game.is_over:
             raise UsageError("the game is over")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise UsageError("action: the action's text, e.g. the one a button shows")
-        action = game.parse_action(text.strip())
-        snapshot = (game.copy(), [rng.copy() for rng in self.rngs])
-        game.apply(action)
+        snapshot = (self.game.copy(), [rng.copy() for rng in self.session.rngs])
+        self.session.move(text.strip())
         self.undo_stack.append(snapshot)
         del self.undo_stack[:-200]
         self.bot_moves = []
-        self.run_bots()
+        self.session.run_bots()
 
     def undo(self) -> None:
         if not self.undo_stack:
             raise UsageError("nothing to undo: no move of yours yet")
-        self.game, self.rngs = self.undo_stack.pop()
+        self.session.game, self.session.rngs = self.undo_stack.pop()
         self.bot_moves = []
 
     def hint(self) -> dict[str, Any]:
-        from toolkit.bots import make_bot
+        """What the family's hint bot would play, and why when it can say."""
+        from toolkit.bots.registry import bot_for, build_bot
         from toolkit.families import family_of
         from toolkit.games.rng import seed_state
 
         game = self.game
         if game.is_over:
             return {"text": "the game is over: no hint", "action": None}
-        name = family_of(game.edition).info.hint_bot
-        bot = make_bot(name, game.edition)
+        bot = build_bot(bot_for(family_of(game.edition).info.hint_bot, game.edition), game.edition)
         action = str(bot.choose(game.copy(), seed_state(game.seed, BOT_RNG_SALT, 99)))
         explain = getattr(bot, "explain", None)
         text = explain(game) if explain else f"the {bot.name} bot would play: {action}"
@@ -234,7 +221,7 @@ class Games:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise UsageError(f"seed: a whole number 0..{MAX_SEED}")
         edition = load(root, body.get("edition"))
-        session = PlaySession(edition, seed, [s.strip().lower() for s in seats])
+        session = PlaySession(edition, seed, [s.strip() for s in seats])
         session.run_bots()
         with self.lock:
             self.sessions[session.id] = session
