@@ -63,8 +63,7 @@ def position(game: Any, players: list[str]) -> dict[str, Any]:
         boards.append({"seat": seat, "name": _seat_label(game, seat),
                        "player": players[seat] if seat < len(players) else "",
                        "cells": [[r, c, label] for (r, c), label in sorted(cells.items())]})
-    shapes = {p.id: p.shape for p in edition.all_patches()}
-    shapes.update({card.id: card.shape for card in getattr(edition, "start_cards", ()) or ()})
+    shapes = dict(family.shapes(edition))
     pieces = [{"role": role, "id": pid, "rows": shapes[pid].rows() if pid in shapes else []}
               for role, pid in family.shapes_in_play(game)]
     view = {"edition": edition.name, "title": edition.title, "seed": game.seed,
