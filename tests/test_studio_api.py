@@ -83,6 +83,8 @@ def test_the_token_in_the_address_sets_a_same_site_cookie(folder):
         cookie = page.headers["set-cookie"]
         assert f"{TOKEN_COOKIE}={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
         assert c.get("/static/main.js").status_code == 200  # the cookie now carries the token
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        assert page.headers["x-content-type-options"] == "nosniff" and page.headers["x-frame-options"] == "DENY"
         assert c.get("/api/info").json()["folder"] == str(folder.resolve())
 
 

@@ -107,11 +107,25 @@ def page(browser_context, studio_url):
     page = browser_context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None)
     page.goto(studio_url)
     page.wait_for_selector("body[data-ready=yes]", timeout=STEP_MS)
     yield page
     page.close()
     assert errors == []
+
+
+def wait_js(page, expression: str, timeout: int = STEP_MS):
+    """Wait until `expression` is truthy in the page. Polled through page.evaluate (DevTools
+    evaluation): the page's Content-Security-Policy forbids the in-page eval that
+    wait_for_function uses, and the pages are tested under their real policy."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        page.wait_for_timeout(50)
 
 
 def tab(page, name: str) -> None:
@@ -133,7 +147,7 @@ def test_the_page_refuses_a_visitor_without_the_token(browser_context, studio_ur
 def test_draw_a_shape_by_clicks_and_see_its_facts(page):
     for r, c in ((2, 2), (2, 3), (3, 3), (3, 4)):
         page.click(f"#shape-board rect[data-r='{r}'][data-c='{c}']")
-    page.wait_for_function("document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('4 cells')",
+    wait_js(page, "document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('4 cells')",
                            timeout=STEP_MS)
     assert fact(page, "shape") == "##./.##" and fact(page, "chiral") == "yes"
     assert fact(page, "orientations").startswith("4 with reflections")
@@ -145,16 +159,16 @@ def test_draw_a_shape_by_clicks_and_see_its_facts(page):
     assert page.is_hidden("label[data-field=copies]") and page.is_visible("label[data-field=cost]")
     # a click on a shaded cell clears it
     page.click("#shape-board rect[data-r='3'][data-c='4']")
-    page.wait_for_function("document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('3 cells')",
+    wait_js(page, "document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('3 cells')",
                            timeout=STEP_MS)
     page.click("#shape-board rect[data-r='3'][data-c='4']")
-    page.wait_for_function("document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('4 cells')",
+    wait_js(page, "document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('4 cells')",
                            timeout=STEP_MS)
     shot(page, "studio-shape")
     page.fill("#save-file", "drawn.yaml")
     page.fill("#field-id", "N07")
     page.click("#shape-save")
-    page.wait_for_function("document.getElementById('save-result').textContent.startsWith('saved')", timeout=STEP_MS)
+    wait_js(page, "document.getElementById('save-result').textContent.startsWith('saved')", timeout=STEP_MS)
     assert page.inner_text("#save-result") == "saved N07 into drawn.yaml"
 
 
@@ -162,7 +176,7 @@ def test_the_deck_view_follows_an_edit_on_disk(page, folder):
     tab(page, "deck")
     page.select_option("#deck-ref", "mine.yaml")
     page.wait_for_selector("#deck-tiles[data-ref='mine.yaml'] .tile[data-id=P05]", timeout=STEP_MS)
-    page.wait_for_function("document.querySelector('.tile[data-id=P05] .numbers')?.textContent.startsWith('cost 3')",
+    wait_js(page, "document.querySelector('.tile[data-id=P05] .numbers')?.textContent.startsWith('cost 3')",
                            timeout=STEP_MS)
     assert page.locator(".tile").count() == 33 and page.locator(".tile img").count() == 33
     page.select_option("#deck-sort", "cost")
@@ -171,7 +185,7 @@ def test_the_deck_view_follows_an_edit_on_disk(page, folder):
     assert costs == sorted(costs, reverse=True)
     spec = folder / "mine.yaml"
     spec.write_text(spec.read_text().replace("cost: 3", "cost: 30"))
-    page.wait_for_function("document.querySelector('.tile[data-id=P05] .numbers')?.textContent.startsWith('cost 30')",
+    wait_js(page, "document.querySelector('.tile[data-id=P05] .numbers')?.textContent.startsWith('cost 30')",
                            timeout=STEP_MS)
     assert page.locator(".tile").first.get_attribute("data-id") == "P05"  # still sorted by cost, dearest first
     spec.write_text(spec.read_text().replace("cost: 30", "cost: -1"))
@@ -199,7 +213,7 @@ def play_by_clicks(page, limit: int = 120) -> int:
             page.click(cell)
         else:
             page.locator("#play-buttons button").first.click()
-        page.wait_for_function(f"document.body.dataset.playMoves !== '{moves}' && document.body.dataset.playBusy !== 'yes'",
+        wait_js(page, f"document.body.dataset.playMoves !== '{moves}' && document.body.dataset.playBusy !== 'yes'",
                                timeout=STEP_MS)
         steps += 1
     return steps
@@ -239,13 +253,13 @@ def test_undo_and_hint_against_a_bot(page):
     page.locator("#play-pieces button").first.click()
     r, c = page.evaluate("window.studioPlay.firstLegalCell()")
     page.click(f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']")
-    page.wait_for_function("document.body.dataset.playMoves !== '0' && document.body.dataset.playBusy !== 'yes'",
+    wait_js(page, "document.body.dataset.playMoves !== '0' && document.body.dataset.playBusy !== 'yes'",
                            timeout=STEP_MS)
     assert "player 2 (greedy)" in page.inner_text("#play-log")
     page.click("#play-undo")
-    page.wait_for_function("document.body.dataset.playMoves === '0'", timeout=STEP_MS)
+    wait_js(page, "document.body.dataset.playMoves === '0'", timeout=STEP_MS)
     page.click("#play-hint")
-    page.wait_for_function("document.getElementById('play-hint-text').textContent.includes('would play')",
+    wait_js(page, "document.getElementById('play-hint-text').textContent.includes('would play')",
                            timeout=STEP_MS)
     # a few moves more, then a piece under the pointer, for the picture
     for _ in range(4):
@@ -258,7 +272,7 @@ def test_undo_and_hint_against_a_bot(page):
             page.click(f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']")
         else:
             page.locator("#play-buttons button").first.click()
-        page.wait_for_function(f"document.body.dataset.playMoves !== '{moves}' && document.body.dataset.playBusy !== 'yes'",
+        wait_js(page, f"document.body.dataset.playMoves !== '{moves}' && document.body.dataset.playBusy !== 'yes'",
                                timeout=STEP_MS)
     if page.locator("#play-pieces button").count():
         page.locator("#play-pieces button").first.click()
@@ -273,17 +287,17 @@ def test_step_through_a_record(page, folder):
     tab(page, "records")
     page.wait_for_selector("#record-path option[value='doodle-game.json']", state="attached", timeout=STEP_MS)
     page.select_option("#record-path", "doodle-game.json")
-    page.wait_for_function("document.body.dataset.recordStep === '0'", timeout=STEP_MS)
+    wait_js(page, "document.body.dataset.recordStep === '0'", timeout=STEP_MS)
     for step in (1, 2, 3):
         page.click("#record-next")
-        page.wait_for_function(f"document.body.dataset.recordStep === '{step}'", timeout=STEP_MS)
+        wait_js(page, f"document.body.dataset.recordStep === '{step}'", timeout=STEP_MS)
     assert page.inner_text("#record-step").startswith(f"action 3 of {len(record['actions'])}: {record['actions'][2]}")
     assert page.locator("#record-chance tr").count() >= 2
     assert page.locator("#record-boards svg").count() == 2
     page.click("#record-prev")
-    page.wait_for_function("document.body.dataset.recordStep === '2'", timeout=STEP_MS)
+    wait_js(page, "document.body.dataset.recordStep === '2'", timeout=STEP_MS)
     page.click("#record-last")
-    page.wait_for_function(f"document.body.dataset.recordStep === '{len(record['actions'])}'", timeout=STEP_MS)
+    wait_js(page, f"document.body.dataset.recordStep === '{len(record['actions'])}'", timeout=STEP_MS)
     assert "game over" in page.inner_text("#record-step")
     shot(page, "studio-record")
 
@@ -297,7 +311,7 @@ def test_start_and_stop_a_run(page, folder):
     page.click("#run-start")
     page.wait_for_selector(".run[data-state=running] code", timeout=STEP_MS)
     assert page.inner_text(".run code").startswith("patchwork balance classic six-buttons.yaml --bots random,random")
-    page.wait_for_function("(document.querySelector('.run[data-state=running] progress')?.value || 0) > 0",
+    wait_js(page, "(document.querySelector('.run[data-state=running] progress')?.value || 0) > 0",
                            timeout=STEP_MS)
     shot(page, "studio-run")
     page.click(".run[data-state=running] button.stop")
@@ -309,6 +323,6 @@ def test_start_and_stop_a_run(page, folder):
     page.wait_for_selector(".run[data-state=finished] button.report", timeout=STEP_MS * 4)
     page.click(".run[data-state=finished] button.report")
     page.wait_for_selector(".report img[alt='report page 1']", timeout=STEP_MS)
-    page.wait_for_function("document.querySelector(\".report img[alt='report page 1']\").naturalWidth > 0",
+    wait_js(page, "document.querySelector(\".report img[alt='report page 1']\").naturalWidth > 0",
                            timeout=STEP_MS)
     assert "six-buttons" in page.inner_text(".report pre.markdown")

@@ -20,6 +20,16 @@ TOKEN_HEADER = "x-studio-token"
 MAX_BODY_BYTES = 256 * 1024
 """Largest request body accepted: a posted patch or run is a few hundred bytes."""
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+SECURITY_HEADERS = (
+    # the pages load only the studio's own scripts and styles, show images of the studio or data:
+    # URLs (the printed pieces), talk only to the studio, and may not be framed by another page
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; script-src 'self'; "
+                                 b"style-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+                                 b"base-uri 'none'; form-action 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
 
 
 def host_name(host_header: str) -> str:
@@ -57,18 +67,19 @@ class Guard:
             cookie_token = self.check(scope, headers)
         except Refusal as refusal:
             return await _refuse(send, refusal)
-        if cookie_token:
-            return await self.app(scope, receive, send)
-
-        async def send_with_cookie(message):
+        extra = list(SECURITY_HEADERS)
+        if not cookie_token:
             # the first visit carries the token in the URL; later requests (scripts, styles,
             # API calls) carry it as a same-site cookie the page's scripts cannot read
+            cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+            extra.append((b"set-cookie", cookie.encode()))
+
+        async def send_with_headers(message):
             if message["type"] == "http.response.start":
-                cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
-                message = dict(message, headers=[*message.get("headers", []), (b"set-cookie", cookie.encode())])
+                message = dict(message, headers=[*message.get("headers", []), *extra])
             await send(message)
 
-        return await self.app(scope, receive, send_with_cookie)
+        return await self.app(scope, receive, send_with_headers)
 
     def check(self, scope, headers: dict[str, str]) -> bool:
         """Refusal unless the request may pass; True when the token came in the cookie."""
