@@ -41,6 +41,18 @@ def address(host: str, port: int, token: str) -> str:
     return f"http://{shown}:{port}/?token={token}"
 
 
+def _wildcard_names(host: str) -> frozenset[str]:
+    """The names this machine answers to, when listening on every address (0.0.0.0 or ::)."""
+    if host not in ("0.0.0.0", "::"):
+        return frozenset()
+    names = {socket.gethostname(), socket.getfqdn()}
+    try:
+        names.update(info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None))
+    except OSError:
+        pass
+    return frozenset(name.lower() for name in names if name)
+
+
 def server(folder: Path, sock: socket.socket, token: str, allowed_hosts: frozenset[str] | None = None,
            max_running: int | None = None, log_level: str = "warning"):
     """A uvicorn Server for the studio on a bound socket (run it with `server.run(sockets=[sock])`)."""
@@ -50,7 +62,7 @@ def server(folder: Path, sock: socket.socket, token: str, allowed_hosts: frozens
     from toolkit.studio.security import LOOPBACK_NAMES
 
     host = sock.getsockname()[0]
-    hosts = allowed_hosts or (LOOPBACK_NAMES | {host.lower()})
+    hosts = allowed_hosts or (LOOPBACK_NAMES | {host.lower()} | _wildcard_names(host))
     app = create_app(folder, token, hosts, max_running)
     config = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False,
                             timeout_graceful_shutdown=3, limit_concurrency=64, h11_max_incomplete_event_size=64 * 1024)

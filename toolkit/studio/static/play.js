@@ -68,6 +68,19 @@ function drawGhost() {
   setGhost(board, placed.cells.filter(([r, c]) => r >= 0 && c >= 0 && r < height && c < width), placed.action !== null);
 }
 
+const RECT = /r(\d+) c(\d+) (\d+)x(\d+)/;
+
+function showRect(text) {
+  const board = activeBoard();
+  const m = text ? RECT.exec(text) : null;
+  if (!board) return;
+  if (!m) { drawGhost(); return; }
+  const [r, c, w, h] = m.slice(1).map(Number);
+  const cells = [];
+  for (let dr = 0; dr < h; dr++) for (let dc = 0; dc < w; dc++) cells.push([r + dr, c + dc]);
+  setGhost(board, cells, true);
+}
+
 function select(index) {
   const moves = state.game && state.game.moves;
   state.piece = moves && index !== null ? moves.pieces[index] : null;
@@ -126,7 +139,12 @@ function show(view) {
   const moves = view.moves || { pieces: [], buttons: [] };
   $("play-pieces").replaceChildren(...moves.pieces.map((p, i) => el("button", { "data-label": p.label, onclick: () => select(i) },
     miniShape({ cells: p.orientations[0].cells }), el("span", { text: p.label }))));
-  const buttons = moves.buttons.map((text) => el("button", { "data-action": text, onclick: () => act(text) }, text));
+  // an action naming a rectangle (`score r0 c1 5x4`) shows it on the board while pointed at;
+  // the largest come first
+  const area = (text) => { const m = RECT.exec(text); return m ? Number(m[3]) * Number(m[4]) : -1; };
+  const listed = [...moves.buttons].sort((a, b) => area(b) - area(a));
+  const buttons = listed.map((text) => el("button", { "data-action": text, onclick: () => act(text),
+    onmouseenter: () => showRect(text), onmouseleave: () => showRect(null) }, text));
   if (moves.more_buttons) buttons.push(el("span", { class: "muted", text: `and ${moves.more_buttons} more: type one` }));
   $("play-buttons").replaceChildren(...buttons);
   const index = moves.pieces.findIndex((p) => p.label === keep);
