@@ -436,6 +436,19 @@ def test_a_record_is_stepped_move_by_move(client, folder):
     assert last["step"] == last["steps"]
 
 
+def test_a_records_rectangles_are_drawn_on_their_sheets(client, folder):
+    from toolkit import play, records
+
+    from toolkit.specs import load_edition
+
+    edition = load_edition("doodle")
+    game = play.play_bots(edition, "greedy,greedy", 3)
+    (folder / "whole.json").write_text(records.dumps(records.make_record(game, ["greedy", "greedy"], {})))
+    view = client.get("/api/record", params={"path": "whole.json", "step": 10**6}).json()
+    scored = [a for a in records.make_record(game, ["greedy", "greedy"], {})["actions"] if a.startswith("score r")]
+    assert sum(len(b.get("rectangles", [])) for b in view["boards"]) == len(scored) > 0
+
+
 def test_bad_records_are_one_clear_line(client, folder):
     assert "step" in error_of(client.get("/api/record", params={"path": "game.json", "step": -1}))
     assert "expected a .json file" in error_of(client.get("/api/record", params={"path": "mine.yaml"}))

@@ -31,6 +31,8 @@ MAX_SEATS = 6
 MAX_SEED = 2**63 - 1
 MAX_BUTTONS = 400
 _PLACE_WORD = re.compile(r"^([orc])(\d+)$")
+_RECTANGLE = re.compile(r"\br(\d+) c(\d+) (\d+)x(\d+)\b")
+"""An action that names a rectangle: row, column, width x height."""
 _counter = itertools.count(1)
 
 
@@ -254,7 +256,10 @@ class RecordSteps:
         self.players = [str(p) for p in data.get("players", [])]
         self.actions = list(data["actions"])
         self.positions = [game.copy()]
+        self.seats: list[int | None] = []
+        """The seat that played each action."""
         for text in self.actions:
+            self.seats.append(game.current_player)
             game.apply(game.parse_action(text))
             self.positions.append(game.copy())
 
@@ -263,6 +268,12 @@ class RecordSteps:
             raise UsageError(f"step: 0..{len(self.positions) - 1}, got {step}")
         game = self.positions[step]
         view = position(game, self.players)
+        # rectangles named so far (a Doodle scoring: `score r0 c1 5x4`), drawn on their seat's sheet
+        for text, seat in zip(self.actions[:step], self.seats):
+            match = _RECTANGLE.search(text)
+            if match and seat is not None and seat < len(view["boards"]):
+                row, col, width, height = (int(g) for g in match.groups())
+                view["boards"][seat].setdefault("rectangles", []).append([row, col, width, height])
         view.update({"record": self.name, "step": step, "steps": len(self.positions) - 1,
                      "action": self.actions[step - 1] if step else None, "players": self.players,
                      "chance": game.chance_log() if hasattr(game, "chance_log") else []})

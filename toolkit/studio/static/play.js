@@ -1,6 +1,6 @@
 // Play: a game against bots, placed by clicks with a ghost under the pointer.
 import { get, post, guarded, el, showError, clearError, withToken } from "./api.js";
-import { drawBoard, cellAt, setGhost, miniShape, sameCells, rotate, mirror } from "./board.js";
+import { drawBoard, cellAt, setGhost, miniShape, sameCells, rotate, mirror, svg, CELL } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { game: null, piece: null, orientation: 0, pointer: null, busy: false };
@@ -10,6 +10,9 @@ window.studioPlay = state;
 export function drawPosition(view, { boards, inPlay, text }, active = null) {
   boards.replaceChildren(...view.boards.map((b) => {
     const board = drawBoard(view.width, view.height, b.cells, { seat: b.seat });
+    for (const [r, c, w, h] of b.rectangles || []) {
+      board.append(svg("rect", { class: "named", x: c * CELL + 1.5, y: r * CELL + 1.5, width: w * CELL - 3, height: h * CELL - 3 }));
+    }
     if (active === b.seat) board.classList.add("active");
     const score = view.scores[b.seat];
     const caption = `${b.name}${b.player ? ` (${b.player})` : ""}: score ${score}`;
