@@ -16,38 +16,13 @@ from toolkit.games.timetrack.tables import P_ACTIONS, P_PLACEMENTS, build_tables
 from toolkit.specs import load_edition
 from toolkit.specs.loader import edition_from_spec, resolved_spec
 
+from positions import arrange, describe, timetrack
+
 
 # ----- helpers -----------------------------------------------------------------------------
 
 def new(name: str = "classic", seed: int = 1, **options) -> TimeTrackGame:
     return TimeTrackGame(load_edition(name), seed, **options)
-
-
-def set_circle(game: TimeTrackGame, ids: list[str]) -> None:
-    """Circle clockwise from the neutral token."""
-    idx = [game.tables.patch_index[i] for i in ids]
-    game.state[k.S_CIRCLE : k.S_CIRCLE + len(idx)] = idx
-    game.state[k.S_CIRCLE_LEN] = len(idx)
-
-
-def set_pos(game: TimeTrackGame, a: int, b: int, top: int = 0) -> None:
-    game.state[k.S_POS] = a
-    game.state[k.S_POS + 1] = b
-    game.state[k.S_TOP] = top
-
-
-def cover(game: TimeTrackGame, seat: int, cells: list[tuple[int, int]]) -> None:
-    """Mark cells covered on a quilt (as if earlier patches had been placed there)."""
-    width = game.edition.board_width
-    for r, c in cells:
-        bit = r * width + c
-        game.quilts[seat, bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
-        game._cover[seat][bit] = "X"
-    game.state[k.S_FILLED + seat] = bin(game.quilt_mask(seat)).count("1")
-
-
-def all_cells(game: TimeTrackGame) -> list[tuple[int, int]]:
-    return [(r, c) for r in range(game.edition.board_height) for c in range(game.edition.board_width)]
 
 
 def buys_of(game: TimeTrackGame) -> set[str]:
@@ -88,17 +63,15 @@ def test_starting_buttons_come_from_the_spec():
 # ----- turn order (RULINGS 1) ----------------------------------------------------------------
 
 def test_the_token_furthest_behind_moves():
-    game = new()
-    set_pos(game, 10, 4)
-    assert game.current_player == 1
-    set_pos(game, 3, 4)
-    assert game.current_player == 0
+    assert timetrack("track: 10 4").current_player == 1
+    assert timetrack("track: 3 4").current_player == 0
 
 
 def test_on_a_shared_space_the_token_that_arrived_last_moves_first():
-    game = new()
-    set_circle(game, ["P00", "P01", "P02", "P03"])
-    set_pos(game, 4, 3)
+    game = timetrack("""
+        track: 4 3
+        market: P00 P01 P02 P03
+    """)
     game.apply(first_buy(game, "P00"))  # seat 1 moves 1 space onto seat 0's space, on top
     assert game.positions == (4, 4)
     assert game.current_player == 1
@@ -109,26 +82,25 @@ def test_on_a_shared_space_the_token_that_arrived_last_moves_first():
 # ----- action A (RULINGS 2) ------------------------------------------------------------------
 
 def test_advance_moves_in_front_of_the_opponent_and_pays_a_button_per_space():
-    game = new()
-    set_pos(game, 12, 6)
+    game = timetrack("track: 12 6")
     game.apply("advance")
     assert game.positions == (12, 13)
     assert game.buttons == (5, 5 + 7)
 
 
 def test_advance_stops_at_the_final_space_and_pays_only_real_spaces():
-    game = new()
-    set_pos(game, 53, 50)
+    game = timetrack("track: 53 50")
     game.apply("advance")
     assert game.positions == (53, 53)
     assert game.buttons == (5, 5 + 3)
 
 
 def test_buying_moves_the_token_by_the_patch_time_capped_at_the_final_space():
-    game = new()
-    set_circle(game, ["P04", "P01", "P02"])
-    game.state[k.S_BUTTONS] = 10
-    set_pos(game, 51, 53)
+    game = timetrack("""
+        track: 51 53
+        buttons: 10 5
+        market: P04 P01 P02
+    """)
     game.apply(first_buy(game, "P04"))  # time 5
     assert game.positions == (53, 53)
 
@@ -136,59 +108,68 @@ def test_buying_moves_the_token_by_the_patch_time_capped_at_the_final_space():
 # ----- action B (RULINGS 3) ------------------------------------------------------------------
 
 def test_only_the_three_patches_after_the_neutral_token_may_be_bought():
-    game = new()
-    set_circle(game, ["P01", "P02", "P05", "P13", "P00"])
-    game.state[k.S_BUTTONS] = 20
+    game = timetrack("""
+        buttons: 20 5
+        market: P01 P02 P05 P13 P00
+    """)
     assert buys_of(game) == {"P01", "P02", "P05"}
     with pytest.raises(IllegalAction, match="only the 3 patches after the neutral token"):
         game.apply("buy P13 o0 r0 c0")
 
 
 def test_with_fewer_patches_left_the_window_holds_those_left():
-    game = new()
-    set_circle(game, ["P01", "P02"])
+    game = timetrack("market: P01 P02")
     assert game.window == ["P01", "P02"]
     assert buys_of(game) == {"P01", "P02"}
 
 
 def test_the_neutral_token_moves_to_the_bought_patch():
-    game = new()
-    set_circle(game, ["P01", "P02", "P05", "P13", "P00"])
+    game = timetrack("market: P01 P02 P05 P13 P00")
     game.apply(first_buy(game, "P05"))
     assert game.circle == ["P13", "P00", "P01", "P02"]
     assert game.window == ["P13", "P00", "P01"]
 
 
 def test_a_patch_must_be_affordable():
-    game = new()
-    set_circle(game, ["P05", "P01", "P02"])
-    game.state[k.S_BUTTONS] = 1
+    game = timetrack("""
+        buttons: 1 5
+        market: P05 P01 P02
+    """)
     assert "P05" not in buys_of(game)
     with pytest.raises(IllegalAction, match="P05 costs 2 buttons, you have 1"):
         game.apply("buy P05 o0 r0 c0")
 
 
 def test_paying_spends_the_cost():
-    game = new()
-    set_circle(game, ["P05", "P01", "P02"])
+    game = timetrack("market: P05 P01 P02")
     game.apply("buy P05 o0 r0 c0")
     assert game.buttons[0] == 3
 
 
 def test_a_patch_must_fit_somewhere_on_the_quilt():
-    game = new()
-    set_circle(game, ["P00", "P01", "P02"])
-    holes = {(0, 0), (2, 2), (4, 4)}
-    cover(game, 0, [cell for cell in all_cells(game) if cell not in holes])
+    game = timetrack("""
+        market: P00 P01 P02
+        quilts:
+          .######## .........
+          ######### .........
+          ##.###### .........
+          ######### .........
+          ####.#### .........
+          ######### .........
+          ######### .........
+          ######### .........
+          ######### .........
+    """)
     assert game.legal_actions() == [Advance()]
     with pytest.raises(IllegalAction, match=r"cell \(0,1\) is already covered"):
         game.apply("buy P00 o0 r0 c0")
 
 
 def test_patches_never_overhang():
-    game = new()
-    set_circle(game, ["P03", "P01", "P02"])
-    game.state[k.S_BUTTONS] = 10
+    game = timetrack("""
+        buttons: 10 5
+        market: P03 P01 P02
+    """)
     with pytest.raises(IllegalAction, match="does not lie inside the 9x9 quilt"):
         game.apply("buy P03 o0 r0 c5")
 
@@ -203,9 +184,10 @@ def test_patches_may_be_rotated_and_flipped_unless_the_spec_forbids_it():
 
 
 def test_placed_patches_stay_and_cover_their_cells():
-    game = new()
-    set_circle(game, ["P04", "P01", "P02"])
-    game.state[k.S_BUTTONS] = 6
+    game = timetrack("""
+        buttons: 6 5
+        market: P04 P01 P02
+    """)
     game.apply("buy P04 o0 r3 c3")
     assert game.quilt_text(0)[3][3:5] == "AA" and game.quilt_text(0)[4][3:5] == "AA"
     assert game.empty_cells[0] == 77
@@ -214,44 +196,47 @@ def test_placed_patches_stay_and_cover_their_cells():
 # ----- marks: income and leather (RULINGS 4, 5) ------------------------------------------------
 
 def test_income_pays_when_moving_onto_a_mark():
-    game = new()
-    set_circle(game, ["P00", "P01", "P02"])
-    game.state[k.S_INCOME] = 3
-    set_pos(game, 4, 10)
+    game = timetrack("""
+        track: 4 10
+        income: 3 0
+        market: P00 P01 P02
+    """)
     game.apply(first_buy(game, "P00"))  # 4 -> 5, the first income mark
     assert game.buttons[0] == 5 - 2 + 3
 
 
 def test_income_does_not_pay_when_starting_on_a_mark():
-    game = new()
-    set_circle(game, ["P00", "P01", "P02"])
-    game.state[k.S_INCOME] = 3
-    set_pos(game, 5, 10)
+    game = timetrack("""
+        track: 5 10
+        income: 3 0
+        market: P00 P01 P02
+    """)
     game.apply(first_buy(game, "P00"))  # 5 -> 6
     assert game.buttons[0] == 5 - 2
 
 
 def test_income_counts_the_patch_just_placed():
-    game = new()
-    set_circle(game, ["P02", "P01", "P00"])
-    set_pos(game, 4, 10)
+    game = timetrack("""
+        track: 4 10
+        market: P02 P01 P00
+    """)
     game.apply(first_buy(game, "P02"))  # income 1, 4 -> 7 passes the mark at 5
     assert game.buttons[0] == 5 - 3 + 1
     assert game.income[0] == 1
 
 
 def test_every_mark_passed_in_one_move_triggers():
-    game = new()
-    game.state[k.S_INCOME] = 2
-    set_pos(game, 4, 20)
+    game = timetrack("""
+        track: 4 20
+        income: 2 0
+    """)
     game.apply("advance")  # 4 -> 21: income at 5, 11, 17 and the leather patch at 20
     assert game.buttons[0] == 5 + 17 + 3 * 2
     assert game.pending_leather == 1
 
 
 def test_a_leather_patch_must_be_placed_at_once_by_the_player_who_passed_it():
-    game = new()
-    set_pos(game, 19, 20)
+    game = timetrack("track: 19 20")
     game.apply("advance")  # seat 0 to 21: ahead, yet it must place the leather patch first
     assert game.current_player == 0
     actions = game.legal_actions()
@@ -267,17 +252,26 @@ def test_a_leather_patch_must_be_placed_at_once_by_the_player_who_passed_it():
 
 
 def test_a_leather_patch_cannot_go_on_a_covered_cell():
-    game = new()
-    cover(game, 0, [(0, 0)])
-    set_pos(game, 19, 20)
+    game = timetrack("""
+        track: 19 20
+        quilts:
+          #........ .........
+          ......... .........
+          ......... .........
+          ......... .........
+          ......... .........
+          ......... .........
+          ......... .........
+          ......... .........
+          ......... .........
+    """)
     game.apply("advance")
     with pytest.raises(IllegalAction, match=r"cell \(0,0\) is already covered"):
         game.apply("leather r0 c0")
 
 
 def test_several_leather_patches_in_one_move_are_all_collected():
-    game = new()
-    set_pos(game, 19, 40)
+    game = timetrack("track: 19 40")
     game.apply("advance")  # passes 20, 26, 32
     assert game.pending_leather == 3
     for col in range(3):
@@ -287,18 +281,29 @@ def test_several_leather_patches_in_one_move_are_all_collected():
 
 
 def test_a_leather_patch_leaves_play_when_the_quilt_is_full():
-    game = new()
-    cover(game, 0, all_cells(game))
-    set_pos(game, 19, 22)
+    game = timetrack("""
+        track: 19 22
+        empty: 0 81
+    """)
     game.apply("advance")
     assert game.pending_leather == 0
     assert 20 not in game.leather_left
 
 
 def test_only_the_last_empty_cell_takes_a_leather_patch():
-    game = new()
-    cover(game, 0, [cell for cell in all_cells(game) if cell != (8, 8)])
-    set_pos(game, 19, 30)
+    game = timetrack("""
+        track: 19 30
+        quilts:
+          ######### .........
+          ######### .........
+          ######### .........
+          ######### .........
+          ######### .........
+          ######### .........
+          ######### .........
+          ######### .........
+          ########. .........
+    """)
     game.apply("advance")  # passes 20 and 26; one empty cell
     assert game.pending_leather == 1
     game.apply("leather r8 c8")
@@ -313,29 +318,44 @@ def test_time_boards_come_in_both_leather_layouts():
 
 # ----- the bonus tile (RULINGS 6, 10) --------------------------------------------------------
 
-def seven_by_seven(skip: tuple[int, int] | None = None) -> list[tuple[int, int]]:
-    return [(r, c) for r in range(7) for c in range(7) if (r, c) != skip]
-
-
 def test_the_first_to_fill_a_7x7_square_takes_the_bonus_tile():
-    game = new()
-    cover(game, 0, seven_by_seven(skip=(3, 3)))
-    cover(game, 1, [(r, c) for r in range(2, 9) for c in range(2, 9) if (r, c) != (5, 5)])
-    set_pos(game, 19, 30)
+    game = timetrack("""
+        track: 19 30
+        quilts:
+          #######.. .........
+          #######.. .........
+          #######.. ..#######
+          ###.###.. ..#######
+          #######.. ..#######
+          #######.. ..###.###
+          #######.. ..#######
+          ......... ..#######
+          ......... ..#######
+    """)
     game.apply("advance")  # passes the leather patches at 20 and 26
     game.apply("leather r3 c3")
     assert game.bonus_owner == 0
     game.apply("leather r8 c8")
-    set_pos(game, 40, 19)
+    arrange(game, "track: 40 19")
     game.apply("advance")
     game.apply("leather r5 c5")  # seat 1 completes a 7x7 too, later
     assert game.bonus_owner == 0
 
 
 def test_a_filled_square_anywhere_counts():
-    game = new()
-    cover(game, 1, [(r, c) for r in range(1, 8) for c in range(2, 9) if (r, c) != (7, 8)])
-    set_pos(game, 30, 19)
+    game = timetrack("""
+        track: 30 19
+        quilts:
+          ......... .........
+          ......... ..#######
+          ......... ..#######
+          ......... ..#######
+          ......... ..#######
+          ......... ..#######
+          ......... ..#######
+          ......... ..######.
+          ......... .........
+    """)
     game.apply("advance")
     assert game.bonus_owner is None
     game.apply("leather r7 c8")
@@ -343,9 +363,17 @@ def test_a_filled_square_anywhere_counts():
 
 
 def test_express_has_no_bonus_tile():
-    game = new("express")
-    cover(game, 0, all_cells(game)[:-1])
-    set_pos(game, 6, 10)
+    game = timetrack("""
+        track: 6 10
+        quilts:
+          ####### .......
+          ####### .......
+          ####### .......
+          ####### .......
+          ####### .......
+          ####### .......
+          ######. .......
+    """, edition="express")
     game.apply("advance")  # passes the leather patch at 7
     game.apply("leather r6 c6")
     assert game.empty_cells[0] == 0
@@ -355,8 +383,7 @@ def test_express_has_no_bonus_tile():
 # ----- game end, scoring, tie-break (RULINGS 7) -----------------------------------------------
 
 def test_the_game_ends_when_both_tokens_are_on_the_final_space():
-    game = new()
-    set_pos(game, 53, 52)
+    game = timetrack("track: 53 52")
     assert not game.is_over
     game.apply("advance")
     assert game.is_over and game.current_player is None
@@ -366,8 +393,7 @@ def test_the_game_ends_when_both_tokens_are_on_the_final_space():
 
 
 def test_the_game_is_not_over_while_a_leather_patch_waits():
-    game = new()
-    set_pos(game, 49, 53)
+    game = timetrack("track: 49 53")
     game.apply("advance")  # to 53 passing leather 50
     assert game.positions == (53, 53)
     assert not game.is_over and game.current_player == 0
@@ -375,30 +401,32 @@ def test_the_game_is_not_over_while_a_leather_patch_waits():
     assert game.is_over
 
 
-def finish(game: TimeTrackGame, buttons, empty, first: int, bonus: int | None = None) -> None:
-    cells = game.edition.board_width * game.edition.board_height
-    final = game.edition.time_track.final_space
-    set_pos(game, final, final)
-    for seat in (0, 1):
-        game.state[k.S_BUTTONS + seat] = buttons[seat]
-        game.state[k.S_FILLED + seat] = cells - empty[seat]
-    game.state[k.S_FIRST_FINISHER] = first
-    game.state[k.S_BONUS_OWNER] = -1 if bonus is None else bonus
-
-
 def test_classic_scoring_example():
     # Doris: 14 buttons + 7 bonus - 5 empty x 2 = 11; Andrea: 18 - 2 x 2 = 14 and wins.
-    game = new()
-    finish(game, (14, 18), (5, 2), first=0, bonus=0)
+    game = timetrack("""
+        track: 53 53
+        buttons: 14 18
+        empty: 5 2
+        first to finish: 0
+        bonus: 0
+    """)
     assert game.scores() == [11, 14]
     assert game.winners() == [1]
+
+
+# Eiko and Keno at the end of an Express game (the rulebook's example).
+EXPRESS_ENDING = """
+    track: 29 29
+    buttons: 14 8
+    empty: 4 1
+    first to finish: {first}
+"""
 
 
 @pytest.mark.parametrize("first", [0, 1])
 def test_express_scoring_example_and_the_tie_break(first):
     # Eiko: 14 - 4 x 2 = 6; Keno: 8 - 1 x 2 = 6; the first to reach the last space wins.
-    game = new("express")
-    finish(game, (14, 8), (4, 1), first=first)
+    game = timetrack(EXPRESS_ENDING.format(first=first), edition="express")
     assert game.scores() == [6, 6]
     assert game.winners() == [first]
 
@@ -407,36 +435,37 @@ def test_express_scoring_example_and_the_tie_break(first):
 def test_a_shared_tie_break_leaves_equal_scores_without_a_single_winner(first):
     # The same 6 = 6 ending with `tie_break: shared`: both seats share the victory.
     edition = edition_from_spec({**resolved_spec("express"), "tie_break": "shared"}, "shared-ties")
-    game = TimeTrackGame(edition, 1)
-    finish(game, (14, 8), (4, 1), first=first)
+    game = timetrack(EXPRESS_ENDING.format(first=first), edition=edition)
     assert game.scores() == [6, 6]
     assert game.winners() == [0, 1]
     assert k.winner(game.tables.arrays, game.state) == k.NO_WINNER
     assert "shared victory" in game.render_text()
-    finish(game, (15, 8), (4, 1), first=first)  # unequal scores: tie_break plays no part
+    arrange(game, "buttons: 15 8")  # unequal scores: tie_break plays no part
     assert game.winners() == [0]
 
 
 def test_the_first_to_reach_the_final_space_is_remembered():
-    game = new()
-    set_pos(game, 50, 52)
+    game = timetrack("track: 50 52")
     game.apply("advance")  # seat 0 to 53 first
     game.apply("advance")  # seat 1 to 53
     assert game.first_finisher == 0
 
 
 def test_scores_can_be_negative():
-    game = new()
-    finish(game, (0, 0), (81, 81), first=1)
+    game = timetrack("""
+        track: 53 53
+        buttons: 0 0
+        empty: 81 81
+        first to finish: 1
+    """)
     assert game.scores() == [-162, -162]
 
 
 # ----- Express late patches (RULINGS 11) ------------------------------------------------------
 
 def test_express_blue_patches_join_behind_the_neutral_token_when_five_remain():
-    game = new("express", 5)
+    game = timetrack("market: E15 E02 E03 E04 E05 E06", edition="express", seed=5)
     blue = [p.id for p in game.edition.late_patches]
-    set_circle(game, ["E15", "E02", "E03", "E04", "E05", "E06"])
     with pytest.raises(IllegalAction, match="not in the circle yet"):
         game.apply(f"buy {blue[0]} o0 r0 c0")
     game.apply(first_buy(game, "E15"))
@@ -448,8 +477,7 @@ def test_express_blue_patches_join_behind_the_neutral_token_when_five_remain():
 def test_express_blue_patch_order_is_shuffled_by_the_seed():
     orders = set()
     for seed in range(6):
-        game = new("express", seed)
-        set_circle(game, ["E15", "E02", "E03", "E04", "E05", "E06"])
+        game = timetrack("market: E15 E02 E03 E04 E05 E06", edition="express", seed=seed)
         game.apply(first_buy(game, "E15"))
         orders.add(tuple(game.circle[5:]))
     assert len(orders) > 1
@@ -486,6 +514,24 @@ def test_the_python_random_bot_and_the_compiled_chooser_agree():
         game.apply(action)
 
 
+# ----- the test positions' notation (tests/positions.py) --------------------------------------
+
+@pytest.mark.parametrize("name, options", [("classic", {}), ("express", {}),
+                                           ("anniversary", {"automa_level": 2, "automa_deck": "tactical"})])
+def test_a_written_position_arranged_on_another_deal_reads_back_and_plays_the_same(name, options):
+    game = new(name, 7, **options)
+    bots = {0: make_bot("random", game.edition), 1: make_bot("automa" if options else "random", game.edition, level=2)}
+    rng = seed_state(8)
+    while True:
+        text = describe(game)
+        other = timetrack(text, edition=game.edition, seed=8, **options)
+        assert describe(other) == text
+        assert other.legal_actions() == game.legal_actions() and other.scores() == game.scores()
+        if game.is_over:
+            break
+        game.apply(bots[game.current_player].choose(game, rng))
+
+
 # ----- one source of truth: the validator agrees with the legal-action generator ---------------
 
 @pytest.mark.parametrize("name, options", [("classic", {}), ("express", {}), ("anniversary", {"automa_level": 2})])
@@ -497,7 +543,7 @@ def test_check_action_accepts_exactly_the_legal_actions(name, options):
     rng = seed_state(5)
     positions = 0
     while not game.is_over:
-        if game.state[k.S_PLIES] % 4 == 0 or game.pending_leather:
+        if len(game.history) % 4 == 0 or game.pending_leather:
             legal = set(game.legal_codes().tolist())
             accepted = {a for a in everything if k.check_action(t, game.state, game.quilts, a) == k.R_OK}
             assert accepted == legal
@@ -507,18 +553,19 @@ def test_check_action_accepts_exactly_the_legal_actions(name, options):
 
 
 def test_the_final_space_is_an_income_mark():
-    game = new()
-    game.state[k.S_INCOME] = 4
-    set_pos(game, 52, 53)
+    game = timetrack("""
+        track: 52 53
+        income: 4 0
+    """)
     game.apply("advance")
     assert game.buttons[0] == 5 + 1 + 4
 
 
 def test_only_the_moving_player_receives_income():
-    game = new()
-    game.state[k.S_INCOME] = 2
-    game.state[k.S_INCOME + 1] = 3
-    set_pos(game, 4, 8)
+    game = timetrack("""
+        track: 4 8
+        income: 2 3
+    """)
     game.apply("advance")  # seat 0 passes the mark at 5
     assert game.buttons == (5 + 5 + 2, 5)
 
@@ -536,9 +583,12 @@ def test_messages_for_leather_out_of_turn_and_patches_already_bought():
         game.apply("leather r0 c0")
     with pytest.raises(IllegalAction, match="not on the 9x9 quilt"):
         game.apply("leather r9 c0")
-    set_circle(game, ["P01", "P02", "P05", "P13"])
+    arrange(game, "market: P01 P02 P05 P13")
     game.apply(first_buy(game, "P01"))
-    set_pos(game, 2, 2, top=1)
+    arrange(game, """
+        track: 2 2
+        on top: 1
+    """)
     with pytest.raises(IllegalAction, match="P01 was already bought by player 1"):
         game.apply("buy P01 o0 r5 c0")
 
