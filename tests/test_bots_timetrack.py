@@ -14,6 +14,8 @@ from toolkit.games.rng import seed_state
 from toolkit.games.timetrack import kernel as k
 from toolkit.specs import load_edition
 
+from positions import timetrack
+
 
 @pytest.fixture(scope="module")
 def classic():
@@ -180,16 +182,19 @@ def test_greedy_and_mcts_only_play_legal_actions(name):
 
 
 def test_a_pending_leather_patch_fills_the_isolated_hole(classic):
-    game = engine_for(classic).new_game(classic, 1)
-    covered = {(r, c) for r in range(3) for c in range(9)} - {(1, 4)}
-    mask = 0
-    for r, c in covered:
-        mask |= 1 << (r * 9 + c)
-    game.quilts[0, 0] = np.uint64(mask & (2**64 - 1))
-    game.quilts[0, 1] = np.uint64(mask >> 64)
-    game.state[k.S_FILLED] = len(covered)
-    game.state[k.S_PENDING_LEATHER] = 1
-    game.state[k.S_PENDING_PLAYER] = 0
+    game = timetrack("""
+        pending leather: 1 0
+        quilts:
+          ######### .........
+          ####.#### .........
+          ######### .........
+          ......... .........
+          ......... .........
+          ......... .........
+          ......... .........
+          ......... .........
+          ......... .........
+    """, edition=classic)
     action = make_bot("greedy", classic).choose(game, seed_state(1))
     assert str(action) == str(game.decode(game.encode(action)))
     assert (action.row, action.col) == (1, 4)
