@@ -43,6 +43,7 @@ Doodle keys (`doodle(text, players=2)`; rounds and turns count from 1, as the ga
     circle: D03 [D07] D12      the circle clockwise from position 0; [D07] the token card of a
                                rolled turn, `|` the token between turns (D03 | D07: D07 is next)
     roll: 2                    the last die roll
+    start cards: S01 S04       each seat's start card
     specials used: single,again -     per seat, the special actions spent (a name twice: used
                                       twice, once through AGAIN)
     sheets:                    then one line per row, the sheets side by side: # shaded, . empty
@@ -367,7 +368,7 @@ _PHASE_OF = {dk.PH_TURN: "turn", dk.PH_FREE: "free-choice", dk.PH_SCORE: "scorin
 
 def _arrange_doodle(game: DoodleGame, fields: dict, rows: list) -> None:
     keys = set(fields)
-    known = {"at", "circle", "roll", "specials used", "sheets"}
+    known = {"at", "circle", "roll", "start cards", "specials used", "sheets"}
     if keys - known:
         raise ValueError(f"unknown Doodle position key(s): {', '.join(sorted(keys - known))}")
     if "at" in fields:
@@ -377,6 +378,12 @@ def _arrange_doodle(game: DoodleGame, fields: dict, rows: list) -> None:
         _set_circle(game, fields["circle"])
     if "roll" in fields:
         st[dk.S_ROLL] = _number("roll", fields["roll"], False)
+    if "start cards" in fields:
+        ids, words = [card.id for card in game.edition.start_cards], fields["start cards"].split()
+        if len(words) != game.players or set(words) - set(ids):
+            raise ValueError(f"start cards: one per seat ({game.players}) of {', '.join(ids)}")
+        for seat, card in enumerate(words):
+            st[int(st[dk.S_START_AT]) + seat] = ids.index(card)
     if "specials used" in fields:
         words = fields["specials used"].split()
         if len(words) != game.players:
@@ -474,6 +481,7 @@ def _describe_doodle(game: DoodleGame) -> str:
         names = [name for name, count in game.sheet(seat).specials_used.items() for _ in range(count)]
         used.append(",".join(names) or "-")
     lines = [f"at: {at}", f"circle: {' '.join(shown)}".rstrip(), f"roll: {game.roll}",
+             f"start cards: {' '.join(game.sheet(seat).start_card for seat in range(game.players))}",
              f"specials used: {' '.join(used)}", "sheets:"]
     board = _board(game)
     lines.extend(_rows(game, [board.mask_of(sorted(game.sheet(seat).shaded)) for seat in range(game.players)]))

@@ -6,24 +6,20 @@ import dataclasses
 
 import pytest
 
+from toolkit.bots import make_bot
 from toolkit.errors import IllegalAction, UsageError
 from toolkit.families import engine_for
 from toolkit.games.doodle import DoodleAction, DoodleGame
 from toolkit.games.doodle import kernel as K
-from toolkit.geometry.board import Board, mask_words, rectangle_score
+from toolkit.geometry.board import Board, rectangle_score
+from toolkit.games.rng import seed_state
 from toolkit.geometry.shape import Shape
 from toolkit.specs import load_edition
 
+from positions import arrange, describe, doodle, set_cells
+
 EDITION = load_edition("doodle")
 BOARD = Board(EDITION.board_width, EDITION.board_height)
-
-
-def set_sheet(game: DoodleGame, seat: int, cells) -> None:
-    """Test set-up: make a sheet's shaded cells exactly `cells`."""
-    _, st, occ = game.kernel_state()
-    mask = BOARD.mask_of(cells)
-    occ[seat] = mask_words(mask, BOARD).view("int64")
-    st[st[K.S_FILLED_AT] + seat] = len(set(cells))
 
 
 def rect_cells(row, col, width, height):
@@ -158,9 +154,19 @@ def test_draws_must_fit_on_empty_cells_inside_the_board():
 
 
 def test_must_pass_when_the_patch_cannot_be_drawn():
-    game = DoodleGame(EDITION, 1, players=1)
-    finish_start(game)
-    set_sheet(game, 0, [cell for cell in rect_cells(0, 0, 9, 9) if cell != (4, 4)])
+    game = doodle("""
+        at: round 1, turn 1
+        sheets:
+          #########
+          #########
+          #########
+          #########
+          ####.####
+          #########
+          #########
+          #########
+          #########
+    """)
     kinds = {a.kind for a in game.legal_actions()}
     patch = EDITION.patch(game.circle()[game.token_card])
     if patch.shape.size > 1:
@@ -303,7 +309,18 @@ def test_single_shades_one_empty_cell_at_any_time_even_in_scoring():
     with pytest.raises(IllegalAction, match="already shaded"):
         game.apply("again single r8 c8")
     advance(game, "scoring")
-    set_sheet(game, 0, rect_cells(0, 0, 3, 3) + [(3, 0), (3, 1)])
+    arrange(game, """
+        sheets:
+          ###......
+          ###......
+          ###......
+          ##.......
+          .........
+          .........
+          .........
+          .........
+          .........
+    """)
     game.apply("again single r3 c2")
     game.apply("score r0 c0 3x4")
     assert game.sheet(0).round_scores[0] == rectangle_score(4, 3) == 10
@@ -416,10 +433,20 @@ def test_again_cannot_cover_two_specials_at_once():
 def test_rulebook_rectangles_4x5_is_17_and_3x8_is_14():
     assert K.rectangle_points(4, 5) == 17 == rectangle_score(4, 5)
     assert K.rectangle_points(8, 3) == 14 == rectangle_score(3, 8)
-    game = DoodleGame(EDITION, 5, players=1)
-    advance(game, "scoring")
     # The rulebook's sheet: a 3x8 strip and a separate 4x5 block.
-    set_sheet(game, 0, rect_cells(0, 0, 8, 3) + rect_cells(4, 0, 5, 4))
+    game = doodle("""
+        at: round 1, scoring
+        sheets:
+          ########.
+          ########.
+          ########.
+          .........
+          #####....
+          #####....
+          #####....
+          #####....
+          .........
+    """, seed=5)
     best = game.best_rectangle(0)
     assert (best.width, best.height) == (5, 4)
     legal_scores = [a for a in game.legal_actions() if a.kind == "score"]
@@ -432,9 +459,19 @@ def test_rulebook_rectangles_4x5_is_17_and_3x8_is_14():
 
 
 def test_named_rectangle_must_be_fully_shaded_and_on_the_board():
-    game = DoodleGame(EDITION, 5, players=1)
-    advance(game, "scoring")
-    set_sheet(game, 0, rect_cells(0, 0, 4, 4))
+    game = doodle("""
+        at: round 1, scoring
+        sheets:
+          ####.....
+          ####.....
+          ####.....
+          ####.....
+          .........
+          .........
+          .........
+          .........
+          .........
+    """, seed=5)
     with pytest.raises(IllegalAction, match=r"has an empty cell at \(row 0, col 4\)"):
         game.apply("score r0 c0 5x4")
     with pytest.raises(IllegalAction, match="does not lie on the 9x9 board"):
@@ -448,7 +485,7 @@ def test_named_rectangle_must_be_fully_shaded_and_on_the_board():
 def test_empty_sheet_scores_zero():
     game = DoodleGame(EDITION, 5, players=1)
     advance(game, "scoring")
-    set_sheet(game, 0, [])
+    set_cells(game, 0, [])
     assert [str(a) for a in game.legal_actions() if a.kind == "score"] == ["score none"]
     game.apply("score none")
     assert game.sheet(0).round_scores[0] == 0
@@ -457,15 +494,24 @@ def test_empty_sheet_scores_zero():
 def test_the_rulebook_sheet_25_36_50_minus_6_is_105_and_cells_score_again():
     game = DoodleGame(EDITION, 17, players=1)
     advance(game, "scoring")
-    set_sheet(game, 0, rect_cells(0, 0, 5, 5))
+    set_cells(game, 0, rect_cells(0, 0, 5, 5))
     game.apply("score r0 c0 5x5")
     advance(game, "scoring")
-    set_sheet(game, 0, rect_cells(0, 0, 6, 6))
+    set_cells(game, 0, rect_cells(0, 0, 6, 6))
     game.apply("score r0 c0 6x6")  # the 5x5 cells score again inside the 6x6
     advance(game, "scoring")
-    cells = rect_cells(0, 0, 7, 8)  # 56 cells: 7x8 scores 49 + 1 = 50
-    cells += [(r, c) for r in range(9) for c in range(7, 9)] + [(8, 0)]
-    set_sheet(game, 0, cells)
+    arrange(game, """
+        sheets:
+          #########
+          #########
+          #########
+          #########
+          #########
+          #########
+          #########
+          #########
+          #......##
+    """)  # 7x8 scores 49 + 1 = 50
     assert game.sheet(0).empty == 6
     game.apply("score r0 c0 7x8")
     assert game.is_over
@@ -477,7 +523,7 @@ def test_ties_are_shared():
     game = DoodleGame(EDITION, 2, players=3)
     finish_start(game)
     for seat in range(3):
-        set_sheet(game, seat, rect_cells(2, 2, 3, 4))
+        set_cells(game, seat, rect_cells(2, 2, 3, 4))
     while not game.is_over:
         if game.phase == "scoring":
             game.apply(game.best_rectangle(game.current_player))
@@ -553,3 +599,20 @@ def test_every_seat_that_scores_is_told_its_score():
         best = game.best_rectangle(seat)
         game.apply(best)
         assert game.last_event.startswith(f"player {seat + 1} scores {rectangle_score(best.width, best.height)}")
+
+
+# ----- the test positions' notation (tests/positions.py) -------------------------------------------
+
+
+def test_a_written_position_arranged_on_another_deal_reads_back_and_plays_the_same():
+    game = DoodleGame(EDITION, 7, players=1)
+    bot = make_bot("greedy", EDITION)
+    rng = seed_state(8)
+    while True:
+        text = describe(game)
+        other = doodle(text, seed=8)
+        assert describe(other) == text
+        assert other.legal_actions() == game.legal_actions()
+        if game.is_over:
+            break
+        game.apply(bot.choose(game, rng))
