@@ -11,19 +11,13 @@ from toolkit.bots.doodle.loop import play_doodle
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import seed_state
-from toolkit.geometry.board import Board, mask_words
 from toolkit.bots.registry import GREEDY, BotSpec
 from toolkit.specs import load_edition
 
+from positions import set_cells
+
 EDITION = load_edition("doodle")
-BOARD = Board(9, 9)
 BOT = make_bot("greedy", EDITION)
-
-
-def set_sheet(game, seat, cells):
-    _, st, occ = game.kernel_state()
-    occ[seat] = mask_words(BOARD.mask_of(cells), BOARD).view("int64")
-    st[st[K.S_FILLED_AT] + seat] = len(set(cells))
 
 
 def rect_cells(row, col, width, height):
@@ -51,7 +45,7 @@ def test_make_bot_builds_the_doodle_greedy():
 def test_scores_the_best_rectangle():
     game = DoodleGame(EDITION, 1, 1)
     to_scoring(game)
-    set_sheet(game, 0, rect_cells(0, 0, 8, 3) + rect_cells(4, 0, 5, 4))
+    set_cells(game, 0, rect_cells(0, 0, 8, 3) + rect_cells(4, 0, 5, 4))
     action = BOT.choose(game, seed_state(1))
     assert str(action) == "score r4 c0 5x4"
 
@@ -60,7 +54,7 @@ def test_single_completes_a_much_better_rectangle_before_scoring():
     game = DoodleGame(EDITION, 1, 1)
     to_scoring(game)
     cells = [c for c in rect_cells(0, 0, 5, 5) if c != (4, 4)]
-    set_sheet(game, 0, cells)
+    set_cells(game, 0, cells)
     action = BOT.choose(game, seed_state(1))
     assert str(action) == "single r4 c4"
     game.apply(action)
@@ -71,14 +65,14 @@ def test_single_completes_a_much_better_rectangle_before_scoring():
 def test_single_is_kept_when_it_gains_little_mid_game():
     game = DoodleGame(EDITION, 1, 1)
     to_scoring(game)
-    set_sheet(game, 0, rect_cells(0, 0, 4, 4) + [(4, 0)])
+    set_cells(game, 0, rect_cells(0, 0, 4, 4) + [(4, 0)])
     assert BOT.choose(game, seed_state(1)).kind == "score"
 
 
 def test_last_scoring_spends_single_and_again():
     game = DoodleGame(EDITION, 1, 1)
     to_scoring(game, rounds_done=2)
-    set_sheet(game, 0, rect_cells(0, 0, 4, 4))
+    set_cells(game, 0, rect_cells(0, 0, 4, 4))
     first = BOT.choose(game, seed_state(1))
     assert first.kind == "single" and first.again is None
     game.apply(first)
