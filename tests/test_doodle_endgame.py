@@ -7,26 +7,43 @@ import pytest
 from toolkit.bots.doodle import endgame as E
 from toolkit.bots.doodle.expert import choose_expert
 from toolkit.bots.doodle.greedy import greedy_tables
+from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import derive_seed
+from toolkit.geometry.board import Board, words_to_mask
 from toolkit.specs import load_edition
+
+from positions import arrange, set_cells
+
+EDITION = load_edition("doodle")
+BOARD = Board(EDITION.board_width, EDITION.board_height)
+PATCH_IDS = [p.id for p in EDITION.patches]
+"""Patch index (as the kernel tables number patches) -> patch id."""
 
 
 @pytest.fixture(scope="module")
 def tables():
-    return K.build_tables(load_edition("doodle"))
+    return K.build_tables(EDITION)
 
 
-def _play_to(tables, seed, phase, rnd, turn=None):
-    """A seeded solo game played by the expert until the step (phase, round[, turn])."""
+def _play_to(tables, seed, phase, rnd, turn=None) -> DoodleGame:
+    """A seeded solo game (the deal of game 0 of a run seeded `seed`) played by the expert until
+    the step (phase, 0-based round[, turn])."""
+    game = DoodleGame(EDITION, derive_seed(seed, 0), 1)
     aux = greedy_tables(tables)
-    st, occ = K.new_state(tables, 1, K.game_rng_words([derive_seed(seed, 0)])[0])
     act = np.zeros(K.NA, dtype=np.int64)
-    while not (st[K.S_PHASE] == phase and st[K.S_ROUND] == rnd and (turn is None or st[K.S_TURN] == turn)):
-        assert st[K.S_PHASE] != K.PH_OVER
+    while not (game.phase == phase and game.round == rnd and (turn is None or game.turn == turn)):
+        assert not game.is_over
+        _, st, occ = game.kernel_state()
         choose_expert(tables, aux, st, occ, np.zeros(4, dtype=np.int64), act)
-        K.apply_action(tables, st, occ, act)
-    return st, occ
+        game.apply(game.action_of_row(act))
+    return game
+
+
+def _sheet_without(tables, g) -> list[tuple[int, int]]:
+    """Every cell of the sheet but those of placement g."""
+    placed = words_to_mask(tables.place_masks[g].view(np.uint64))
+    return BOARD.cells_of(BOARD.full_mask & ~placed)
 
 
 def _full(tables):
@@ -72,7 +89,7 @@ def _patch_of_cells(tables, cells):
 
 
 def test_the_die_sequences_are_every_roll_to_come_weighted_by_the_die(tables):
-    st, _ = _play_to(tables, 3, K.PH_TURN, 2, turn=0)
+    _, st, _ = _play_to(tables, 3, "turn", 2, turn=0).kernel_state()
     weight, n_turns, opt_patch, opt_nb, opt_count = E._sequences(tables, st)
     # Turn 0 of the last round is being played: 4 rolled turns and the free choice are to come,
     # and the die [1, 1, 2, 2, 3, 3] has three faces, each a third.
@@ -85,10 +102,9 @@ def test_the_die_sequences_are_every_roll_to_come_weighted_by_the_die(tables):
 
 
 def test_the_cards_left_for_the_free_choice_follow_the_circle(tables):
-    st, _ = _play_to(tables, 3, K.PH_TURN, 2, turn=4)
-    weight, n_turns, opt_patch, _, opt_count = E._sequences(tables, st)
-    oc, n, cur = st[K.S_CIRCLE_AT], st[K.S_CIRCLE_LEN], st[K.S_CUR]
-    left = sorted({int(st[oc + i]) for i in range(n) if i != cur})
+    game = _play_to(tables, 3, "turn", 2, turn=4)
+    weight, n_turns, opt_patch, _, opt_count = E._sequences(tables, game.kernel_state()[1])
+    left = sorted({PATCH_IDS.index(pid) for i, pid in enumerate(game.circle()) if i != game.token_card})
     # The last rolled turn is being played: only the free choice is to come, among the others.
     assert weight.shape[0] == 1 and n_turns[0] == 1
     assert sorted(opt_patch[0, 0, : opt_count[0, 0]].tolist()) == left
@@ -132,19 +148,17 @@ def test_cut_and_neighbour_follow_the_special_action_rules(tables):
 
 @pytest.fixture(scope="module")
 def free_choice(tables):
-    return _play_to(tables, 5, K.PH_FREE, 2)
+    return _play_to(tables, 5, "free-choice", 2)
 
 
 def test_the_free_choice_completes_the_sheet_when_a_card_left_can(tables, free_choice):
-    st, occ = free_choice[0].copy(), free_choice[1].copy()
-    oc, n = st[K.S_CIRCLE_AT], st[K.S_CIRCLE_LEN]
+    game = free_choice.copy()
     # Make the sheet full but for one placement of the biggest card left.
-    patch = max((int(st[oc + i]) for i in range(n)), key=lambda p: E._patch_cells(tables, p))
+    patch = max((PATCH_IDS.index(pid) for pid in game.circle()), key=lambda p: E._patch_cells(tables, p))
     g = int(tables.shape_first[tables.patch_shape[patch]]) + 7
-    occ[0] = _without(tables, _full(tables), g)
-    st[st[K.S_FILLED_AT]] = 81 - E._patch_cells(tables, patch)
-    for s in range(4):
-        st[st[K.S_USED_AT] + s] = 1  # no special action left to help
+    set_cells(game, 0, _sheet_without(tables, g))
+    arrange(game, "specials used: neighbour,single,cut,again")  # no special action left to help
+    _, st, occ = game.kernel_state()
     act = np.zeros(K.NA, dtype=np.int64)
     info = np.zeros(3)
     E.choose_endgame(tables, greedy_tables(tables), st, occ, act, info)
@@ -154,7 +168,7 @@ def test_the_free_choice_completes_the_sheet_when_a_card_left_can(tables, free_c
 
 
 def test_same_position_same_choice(tables):
-    st, occ = _play_to(tables, 9, K.PH_TURN, 2, turn=1)
+    _, st, occ = _play_to(tables, 9, "turn", 2, turn=1).kernel_state()
     acts = []
     for _ in range(2):
         act = np.zeros(K.NA, dtype=np.int64)
@@ -168,19 +182,25 @@ def test_the_same_cells_come_from_the_source_that_spends_the_fewest_special_acti
     # straight card (its cut has a one-cell piece) before a one-cell card. Cutting the straight
     # card fills a hole as well as the one-cell card does, but spends AGAIN (to repeat CUT), which
     # SINGLE needs for the other hole: only the one-cell card completes the sheet.
-    st, occ = free_choice[0].copy(), free_choice[1].copy()
+    game = free_choice.copy()
     straight = next(p for p in range(int(tables.params[K.P_PATCHES]))
                     if E._patch_cells(tables, p) == 3 and tables.cut_count[p] > 0)
     single = _patch_of_cells(tables, 1)
-    oc = st[K.S_CIRCLE_AT]
-    st[oc], st[oc + 1] = straight, single
-    st[K.S_CIRCLE_LEN] = 2
-    board = _full(tables)
-    board[0] &= ~np.int64(1 << 10 | 1 << 30)
-    occ[0] = board
-    st[st[K.S_FILLED_AT]] = 79
-    for s, used in enumerate((1, 1, 1, 0)):
-        st[st[K.S_USED_AT] + s] = used
+    arrange(game, f"""
+        circle: {PATCH_IDS[straight]} {PATCH_IDS[single]}
+        specials used: neighbour,single,cut
+        sheets:
+          #########
+          #.#######
+          #########
+          ###.#####
+          #########
+          #########
+          #########
+          #########
+          #########
+    """)
+    _, st, occ = game.kernel_state()
     act = np.zeros(K.NA, dtype=np.int64)
     info = np.zeros(3)
     E.choose_endgame(tables, greedy_tables(tables), st, occ, act, info)
