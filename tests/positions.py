@@ -136,8 +136,14 @@ def automa_piles(game: TimeTrackGame) -> tuple[list[int], list[int]]:
 
 def bought(game: TimeTrackGame) -> dict[str, int]:
     """The seat that bought each patch bought so far, as the kernel records it."""
-    s = game.state
-    return {pid: int(s[tk.S_BUY_SEAT + i]) for i, pid in enumerate(game.tables.patch_ids) if s[tk.S_BUY_SEAT + i] >= 0}
+    seats = timetrack_kernel_buy_seats(game.state, len(game.tables.patch_ids))
+    return {pid: seat for pid, seat in zip(game.tables.patch_ids, seats) if seat >= 0}
+
+
+def timetrack_kernel_buy_seats(s: np.ndarray, patches: int) -> list[int]:
+    """Per patch index, the seat that bought it (-1: not bought), of a time-track kernel state
+    (driven with or without the Game API)."""
+    return [int(seat) for seat in s[tk.S_BUY_SEAT: tk.S_BUY_SEAT + patches]]
 
 
 def late_patches_entered(game: TimeTrackGame) -> bool:

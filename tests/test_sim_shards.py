@@ -6,11 +6,13 @@ import pytest
 
 from toolkit.games.rng import derive_seed, seed_state
 from toolkit.games.timetrack import kernel as tk
-from toolkit.games.timetrack.tables import tables_for
+from toolkit.games.timetrack.tables import P_ACTIONS, tables_for
 from toolkit.sim import experiment
 from toolkit.sim.botspec import parse_bots
 from toolkit.sim.shards import Shard, deal_generators, make_shards, merge_results, plan_shards, run_shard, shard_size
 from toolkit.specs import load_edition
+
+from positions import doodle_kernel_over, doodle_kernel_round_scores, timetrack_kernel_buy_seats
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +95,7 @@ def test_loop_plays_the_kernel_rules_move_for_move(classic):
     for g in range(4):
         rng, bot_rng = game_rngs[g].copy(), bot_rngs[g].copy()
         s, q = tk.new_state(tables, rng)
-        scratch = np.zeros(int(tables.params[19]), dtype=np.int64)
+        scratch = np.zeros(int(tables.params[P_ACTIONS]), dtype=np.int64)
         plies = 0
         while not tk.is_over(tables, s):
             tk.apply(tables, s, q, tk.random_action(tables, s, q, bot_rng, scratch), rng)
@@ -101,7 +103,7 @@ def test_loop_plays_the_kernel_rules_move_for_move(classic):
         assert out["plies"][g] == plies
         assert out["score"][g].tolist() == [tk.score(tables, s, 0), tk.score(tables, s, 1)]
         assert out["winner"][g] == tk.winner(tables, s)
-        assert out["buy_seat"][g].tolist() == s[tk.S_BUY_SEAT : tk.S_BUY_SEAT + len(classic.all_patches())].tolist()
+        assert out["buy_seat"][g].tolist() == timetrack_kernel_buy_seats(s, len(classic.all_patches()))
         assert out["leather"][g].sum() <= len(classic.time_track.leather_patches)
     # Every game of a deal starts from the same circle.
     assert (out["buy_seat"][0] >= 0).sum() > 0
@@ -135,14 +137,14 @@ def test_doodle_loop_plays_the_kernel_rules_move_for_move():
     for g in range(2):
         st, occ = dk.new_state(tables, 2, game_rngs[g].copy())
         bot_rng = bot_rngs[g].copy()
-        while st[dk.S_PHASE] != dk.PH_OVER:
+        while not doodle_kernel_over(st):
             dk.choose_random(tables, st, occ, bot_rng, act)
             assert dk.check_action(tables, st, occ, act) == dk.R_OK
             dk.apply_action(tables, st, occ, act)
         assert out["score"][g].tolist() == dk.final_scores(tables, st, occ).tolist()
         assert out["empty"][g].tolist() == [dk.empty_cells(tables, st, occ, k) for k in range(2)]
         assert out["round_scores"][g].sum(axis=1).tolist() == [
-            sum(st[st[dk.S_ROUND_SCORES_AT] + r * 2 + k] for r in range(doodle.rounds)) for k in range(2)]
+            sum(doodle_kernel_round_scores(st, k, doodle.rounds)) for k in range(2)]
 
 
 def test_compiled_loops_equal_the_loops_run_as_plain_python(tmp_path):
