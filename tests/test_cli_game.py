@@ -16,14 +16,6 @@ from toolkit.errors import ToolkitError, UsageError
 PATCHWORK = [sys.executable, "-m", "toolkit"]
 
 
-def doodle_available() -> bool:
-    try:
-        import toolkit.games.doodle  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def test_deal_json_is_the_same_for_the_same_seed():
     a = ok("deal", "classic", "--seed", "42", "--json").stdout
     b = ok("deal", "classic", "--seed", "42", "--json").stdout
@@ -108,7 +100,6 @@ def test_unknown_bot_and_too_many_bots():
     assert "names 3 players" in str(fails("play", "classic", "--seed", "1", "--bots", "random,random,random"))
 
 
-@pytest.mark.skipif(not doodle_available(), reason="the Doodle engine is not installed yet")
 def test_doodle_deal_and_bot_game(tmp_path):
     deal = json.loads(ok("deal", "doodle", "--seed", "5", "--players", "3", "--json").stdout)
     assert deal

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import json
 
+import distributed
 import pytest
 
 from toolkit.sim import experiment
-
-distributed = pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,10 @@
 """Workbench runs on a real local Dask cluster give the same files as local workers."""
 from __future__ import annotations
 
+import distributed
 import pytest
 
 from cli_helpers import ok
-
-distributed = pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")
