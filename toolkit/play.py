@@ -169,14 +169,16 @@ def play_bots(edition: Edition, bots: str, seed: int, on_action: OnAction | None
 
 
 def hint(game: Any) -> str:
-    """What the family's hint bot would do now and why (one line when it cannot say)."""
+    """What the family's hint bot would do now and why (one line when it cannot say). The hinter
+    looks at a copy of the game and draws from a generator of its own, so a hint never changes
+    the game or the bots' choices."""
     edition = game.edition
-    name = family_of(edition).info.hint_bot
+    family = family_of(edition)
     try:
-        bot = build_bot(bot_for(name, edition), edition)
+        hinter = family.hinter(edition)
     except ToolkitError as error:
         return f"no hint for {edition.name}: {error}"
-    explain = getattr(bot, "explain", None)
+    explain = getattr(hinter, "explain", None)
     if explain is None:
-        return f"no hint for {edition.name}: the {name} bot does not explain its moves yet"
-    return explain(game)
+        return f"no hint for {edition.name}: the {family.info.hint_bot} bot does not explain its moves yet"
+    return explain(game.copy())

@@ -175,6 +175,22 @@ class RulesFamily:
         of what covers it (the studio draws the boards from it)."""
         raise NotImplementedError
 
+    def view(self, game):
+        """The position as a view draws it (toolkit.families.view.Position): boards with what lies
+        on them and what is marked, the track, the pieces on offer."""
+        raise NotImplementedError
+
+    def views(self, game):
+        """The Position at the deal and after each action of the game's history."""
+        raise NotImplementedError
+
+    def hinter(self, edition: Edition):
+        """What answers `hint` at the prompt: an object with `explain(game) -> str` (by default the
+        `hint_bot` itself, built for `edition`)."""
+        from toolkit.bots.registry import bot_for, build_bot
+
+        return build_bot(bot_for(self.info.hint_bot, edition), edition)
+
     # ----- simulation --------------------------------------------------------------------
     def default_bots(self, edition: Edition) -> str:
         raise NotImplementedError

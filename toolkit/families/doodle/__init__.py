@@ -85,6 +85,16 @@ class DoodleFamily(RulesFamily):
     def quilt_cells(self, game, seat: int) -> dict[tuple[int, int], str]:
         return {cell: "#" for cell in game.sheet(seat).shaded}
 
+    def view(self, game):
+        from toolkit.families.doodle.view import view
+
+        return view(game)
+
+    def views(self, game):
+        from toolkit.families.doodle.view import views
+
+        return views(game)
+
     def board_text(self, game) -> str:
         """The sheets, then the cards a player may draw now as printed (orientation o0)."""
         text = game.render_text()

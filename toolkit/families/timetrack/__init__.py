@@ -86,6 +86,21 @@ class TimeTrackFamily(RulesFamily):
     def shapes(self, edition: Edition) -> tuple[tuple[str, object], ...]:
         return tuple((p.id, p.shape) for p in edition.all_patches())
 
+    def view(self, game):
+        from toolkit.families.timetrack.view import view
+
+        return view(game)
+
+    def views(self, game):
+        from toolkit.families.timetrack.view import views
+
+        return views(game)
+
+    def hinter(self, edition: Edition):
+        from toolkit.bots.timetrack_hint import SearchHint
+
+        return SearchHint()
+
     def default_bots(self, edition: Edition) -> str:
         return self.info.default_bots
 
