@@ -63,7 +63,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "patchwork balance doodle doodle-4-rounds --bots greedy --games 200 --json",
     ),
     "price": (
-        "patchwork price my-variant.yaml N01 --values 0..8:2 --width 1",
+        "patchwork price my-variant.yaml N01 --values 0..8 --width 2",
+        "patchwork price classic P05 --values 0..12:2 --bots greedy,greedy --bots mcts:200,mcts:200",
         "patchwork price classic P05 --over time --values 0..6 --games 400",
     ),
     "sweep": (

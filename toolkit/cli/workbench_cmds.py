@@ -109,8 +109,11 @@ def price(
     patch: str = typer.Argument(..., help="Id of the patch to price, e.g. P05."),
     values: str = typer.Option("0..10", "--values", help="Values to try: A..B[:STEP] or a,b,c."),
     over: str = typer.Option("cost", "--over", help="The stat to sweep: cost, time or income."),
-    bots: str = typer.Option("greedy,greedy", "--bots", help="Two bots: random, greedy, mcts:N, mcts:Xs."),
+    bots: List[str] = typer.Option(["greedy,greedy"], "--bots", help="Two bots: random, greedy, mcts:N, mcts:Xs; repeat "
+                                   "for several skill tiers (e.g. --bots greedy,greedy --bots mcts:200,mcts:200), each priced "
+                                   "on the same deals and compared."),
     games: int = typer.Option(1000, "--games", help="Games per value (and for the out-of-reach reference), even."),
+    search_games: int = typer.Option(200, "--search-games", help="Games per value of a tier with a search bot (mcts)."),
     seed: int = typer.Option(0, "--seed", help="Master seed: every value plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
@@ -131,36 +134,63 @@ def price(
     from toolkit.workbench.report import header
 
     check_run_options(games, seed, workers, scheduler, out)
+    if search_games <= 0:
+        raise UsageError(f"--search-games must be a positive number of games, got {search_games}")
     ed = load_edition(edition)
     vals = pr.check(ed, patch, over, values)
-    bot_specs = _bots(bots, ed)
-    per_deal = games_per_deal(bot_specs, ed)
     if width is not None and not (width > 0 and math.isfinite(width)):
         raise UsageError(f"--width must be a positive interval width, got {width:g}")
-    request = pr.PriceRequest(ed, patch, over, vals, bot_specs, deals_for(games, per_deal), seed)
+    gap = min(b - a for a, b in zip(sorted(vals), sorted(vals)[1:]))
+    if width is not None and width < gap:
+        raise UsageError(f"--width {width:g}: the interval spans at least the gap between neighbouring values ({gap}); "
+                         f"sweep a finer grid or ask for a width of {gap} or more")
+    tiers = []
+    for text in bots:
+        specs = _bots(text, ed)
+        per_deal = games_per_deal(specs, ed)
+        tier_games = search_games if any(b.iterations for b in specs) else games
+        tiers.append((text, specs, per_deal, pr.PriceRequest(ed, patch, over, vals, specs, deals_for(tier_games, per_deal), seed)))
+    if len({text for text, *_ in tiers}) < len(tiers):
+        raise UsageError("--bots: each skill tier is named once")
     started = time.perf_counter()
-    with progress_bar(request.games * (len(vals) + 1), show_progress) as advance:
-        body, played = pr.run(request, workers, scheduler, advance, width)
+    results = []
+    with progress_bar(sum(r.games for *_, r in tiers) * (len(vals) + 1), show_progress) as advance:
+        for text, specs, per_deal, request in tiers:
+            results.append(pr.run(request, workers, scheduler, advance, width))
     elapsed = time.perf_counter() - started
-    parts = ["patchwork", "price", edition, patch, "--values", values, "--over", over, "--bots", bots,
-             "--games", str(games), "--seed", str(seed)]
+    parts = ["patchwork", "price", edition, patch, "--values", values, "--over", over,
+             *[a for text in bots for a in ("--bots", text)], "--games", str(games)]
+    if len(tiers) > 1 or any(any(b.iterations for b in specs) for _, specs, _, _ in tiers):
+        parts += ["--search-games", str(search_games)]
+    parts += ["--seed", str(seed)]
     if width is not None:
         parts += ["--width", f"{width:g}"]
+    _, bot_specs, per_deal, _ = tiers[0]
+    body, played = results[0]
     doc = header("price", shlex.join(parts), bot_specs, played.games, played.deals, per_deal, seed,
-                        _seats(bot_specs, ed))
+                 _seats(bot_specs, ed))
     p = ed.patch(patch)
     doc.update({"edition": edition_facts(ed), "over": over,
                 "patch": {"id": p.id, "cost": p.cost, "time": p.time, "income": p.income, "size": p.shape.size},
                 "reference": f"the same deals with {patch} at cost {pr.REFERENCE_COST} (out of reach: never bought)",
                 "estimator": pr.ESTIMATOR, "bias": pr.BIAS, **body})
-    _reproducibility(doc, bot_specs)
+    if len(tiers) > 1:
+        doc["tiers"] = [{"bots": text, "games": tier_played.games, "deals": tier_played.deals, **tier_body}
+                        for (text, *_), (tier_body, tier_played) in zip(tiers, results)]
+        doc["agreement"] = pr.agreement(doc["tiers"])
+    _reproducibility(doc, [b for _, specs, _, _ in tiers for b in specs])
     if as_json:
         print_document(doc)
-    _table(f"{patch} in {ed.name}: {request.games} games per value, seed {seed}", report.PRICE_HEADER, report.price_rows(doc))
-    typer.echo(f"fair {over}: {report.fair_text(doc['fair'], over)}")
-    if "stopping" in doc:
-        typer.echo(report.stopping_text(doc["stopping"]))
-    typer.echo(speed_line(played.games * (len(vals) + 1), elapsed, workers, scheduler))
+    for k, ((text, *_), (tier_body, tier_played)) in enumerate(zip(tiers, results)):
+        tier_doc = {**doc, **tier_body}
+        title = f"{patch} in {ed.name}, {text}: {tier_played.games} games per value, seed {seed}"
+        _table(title, report.PRICE_HEADER, report.price_rows(tier_doc))
+        typer.echo(f"fair {over} ({text}): {report.fair_text(tier_body['fair'], over)}")
+        if "stopping" in tier_body:
+            typer.echo(report.stopping_text(tier_body["stopping"]))
+    for line in report.agreement_lines(doc):
+        typer.echo(line)
+    typer.echo(speed_line(sum(tp.games for _, tp in results) * (len(vals) + 1), elapsed, workers, scheduler))
     if out:
         write_out(out, doc, render_markdown(report.price_report(doc)), render_pdf(report.price_report(doc)))
 

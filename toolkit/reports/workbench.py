@@ -32,25 +32,51 @@ def _fmt(iv: dict, is_rate: bool) -> str:
 
 
 def price_rows(doc: dict) -> list[list[str]]:
+    fitted = {f["value"]: f["advantage"] for f in doc["fair"].get("fitted", [])}
     rows = []
     for v in doc["values"]:
         ply = v["mean_ply"]["estimate"]
+        fit = fitted.get(v["value"])
         rows.append([v["value"], pct(v["buy_rate"]), "n/a" if ply is None else f"{ply:.1f}",
-                     num(v["advantage"]), pct(v["win_advantage"]) if v["win_advantage"]["estimate"] is not None else "n/a"])
+                     num(v["advantage"]), "n/a" if fit is None else f"{fit:.2f}",
+                     pct(v["win_advantage"]) if v["win_advantage"]["estimate"] is not None else "n/a"])
     return rows
 
 
 def fair_text(fair: dict, over: str) -> str:
-    if fair["estimate"] is None:
-        return "no fair value: the advantage does not change with the value, or too few purchases"
-    text = f"{fair['estimate']:.2f}"
-    if fair["low"] is not None:
-        text += f" [{fair['low']:.2f}, {fair['high']:.2f}]"
-    else:
-        text += " (no interval: too few bootstrap resamples gave a crossing)"
-    if not fair["inside_range"]:
-        text += " (outside the swept values: an extrapolation)"
+    """The fair value in one line: estimate and interval, or why there is none and what to try."""
+    status = fair.get("status")
+    if status == "never bought":
+        return "no fair value: the patch was never bought at any swept value"
+    tried = fair.get("try")
+    if status in ("above", "below"):
+        where = "still gains at the largest" if status == "above" else "already loses at the smallest"
+        text = f"not bracketed: the buyer {where} value swept"
+        if status == "above":
+            return text + f"; try values up to {tried['value']}"
+        return text + (f"; try values down to {tried['value']}" if tried["value"] < fair["high"] else
+                       " (the fair value lies below every value the stat can take)")
+    low = "below the smallest value" if fair["low"] is None else f"{fair['low']:.2f}"
+    high = "above the largest value" if fair["high"] is None else f"{fair['high']:.2f}"
+    text = f"{fair['estimate']:.2f} [{low}, {high}]"
+    if tried:
+        text += f" (some resamples do not bracket it: try values {'up' if tried['side'] == 'above' else 'down'} to {tried['value']})"
     return text
+
+
+def agreement_lines(doc: dict) -> list[str]:
+    """One line per pair of bot tiers whose fair values were compared."""
+    lines = []
+    for a in doc.get("agreement", []):
+        first, second = a["tiers"]
+        if a["verdict"] == "disagree":
+            lines.append(f"DISAGREE: {first} and {second} price {doc['patch']['id']} differently "
+                         "(their 95% intervals do not overlap): the fair value depends on the players' skill")
+        elif a["verdict"] == "agree":
+            lines.append(f"{first} and {second} agree within their intervals")
+        else:
+            lines.append(f"{first} and {second}: no comparison (a tier has no fair value)")
+    return lines
 
 
 def stopping_text(stopping: dict) -> str:
@@ -58,19 +84,31 @@ def stopping_text(stopping: dict) -> str:
     return f"interval width {stopping['width']:g} {verb} after {stopping['games']} games per value ({stopping['rule']})"
 
 
-PRICE_HEADER = ["value", "bought in (95%)", "mean ply of purchase", "buyer's margin advantage (95%)", "buyer's win advantage (95%)"]
+PRICE_HEADER = ["value", "bought in (95%)", "mean ply of purchase", "buyer's margin advantage (95%)", "monotone fit",
+                "buyer's win advantage (95%)"]
+
+
+def price_verdict(doc: dict) -> str:
+    """The report's first sentence: the fair value, per bot tier when there are several."""
+    over, pid = doc["over"], doc["patch"]["id"]
+    if "tiers" not in doc:
+        return f"Fair {over} of {pid}: {fair_text(doc['fair'], over)}."
+    parts = [f"{t['bots']} {fair_text(t['fair'], over)}" for t in doc["tiers"]]
+    disagree = [a for a in doc["agreement"] if a["verdict"] == "disagree"]
+    tail = ("; the tiers disagree beyond their intervals (" +
+            "; ".join(" and ".join(a["tiers"]) for a in disagree) + ")") if disagree else "; the tiers agree within their intervals"
+    return f"Fair {over} of {pid} by bot skill: " + "; ".join(parts) + tail + "."
 
 
 def price_chart(doc: dict) -> IntervalChart:
     vals = doc["values"]
     fair = doc["fair"]
-    line = fair["line"]
     return IntervalChart(
         f"Buyer's margin advantage against {doc['over']} of {doc['patch']['id']}",
         tuple(str(v["value"]) for v in vals),
         tuple(v["advantage"]["estimate"] for v in vals), tuple(v["advantage"]["low"] for v in vals),
         tuple(v["advantage"]["high"] for v in vals), "points", xs=tuple(float(v["value"]) for v in vals),
-        line=None if line is None else (line["intercept"], line["slope"]), mark=fair["estimate"])
+        mark=fair["estimate"])
 
 
 def buy_chart(doc: dict) -> IntervalChart:
@@ -86,16 +124,18 @@ def price_report(doc: dict) -> Report:
     facts = [_edition_item(doc["edition"]),
              f"Patch {p['id']}: cost {p['cost']}, time {p['time']}, income {p['income']}, {p['size']} cells (as printed)",
              *_run_items(doc), f"Reference: {doc['reference']}", f"Estimator: {doc['estimator']}", f"Bias: {doc['bias']}"]
-    sections: list[Section] = [Bullets(tuple(facts)),
-                               Paragraph(f"**Fair {doc['over']}: {fair_text(doc['fair'], doc['over'])}**")]
+    sections: list[Section] = [Paragraph(f"**{price_verdict(doc)}**"), Bullets(tuple(facts))]
     if "stopping" in doc:
         sections.append(Paragraph(f"Stopping: {stopping_text(doc['stopping'])}"))
-    line = doc["fair"]["line"]
-    if line:
-        sections.append(Paragraph(f"Fitted line: advantage = {line['intercept']:.3f} {'-' if line['slope'] < 0 else '+'} "
-                                  f"{abs(line['slope']):.3f} x {doc['over']}"))
+    sections.append(Paragraph(f"Model: {doc['fair']['model']}"))
     sections += [price_chart(doc), buy_chart(doc),
                  ReportTable("", tuple(PRICE_HEADER), tuple(tuple(r) for r in price_rows(doc)), small=True)]
+    for tier in doc.get("tiers", [])[1:]:
+        tier_doc = {**doc, **tier}
+        sections += [Paragraph(f"**{tier['bots']}** ({tier['games']} games per value): fair {doc['over']} "
+                               f"{fair_text(tier['fair'], doc['over'])}"),
+                     price_chart(tier_doc),
+                     ReportTable("", tuple(PRICE_HEADER), tuple(tuple(r) for r in price_rows(tier_doc)), small=True)]
     return Report(f"Fair {doc['over']} of {p['id']} in {doc['edition']['title']}", tuple(sections))
 
 

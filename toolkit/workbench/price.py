@@ -11,10 +11,18 @@ win in the reference game. Games are paired by deal, and the deal is the samplin
 estimate is the ratio (sum of the deals' advantages) / (number of purchases), its standard error
 the cluster (delta-method) one.
 
-The fitted curve is the line through the per-value advantages, weighted by how many purchases
-each rests on; the fair value is where the line crosses 0 (buying is then worth exactly what not
-being able to buy is worth). Its 95% interval is the percentile interval of the crossing over
-BOOTSTRAP resamples of the deals (seeded from --seed, so the same run gives the same bytes).
+The model of the curve is monotone: the advantage can only fall as the patch gets dearer, so the
+per-value advantages (weighted by their purchases) are fitted by the closest non-increasing
+sequence (isotonic regression), not by a straight line, which a plateau near 0 at high values
+(the bot then buys only when the patch is worth it) would tilt towards wherever the range ends.
+The fair value is where the fitted curve crosses 0, interpolated between the two neighbouring
+values. Its 95% interval covers two kinds of uncertainty: the deals' (the fit is redone on
+BOOTSTRAP resamples of the deals, seeded from --seed) and the model's (between two swept values
+any monotone curve could cross, so each resample contributes the whole gap between the values
+around its crossing, and the interval runs from the 2.5th percentile of the gaps' lower ends to
+the 97.5th of their upper ends). When the fitted advantage never turns negative (or is never
+positive) the crossing is not bracketed: no estimate is made and the result says which values to
+try; when some resamples do not bracket it, that end of the interval is open.
 
 Bias, stated in every result: the bots choose when to buy, so the advantage is measured in the
 positions where a bot of this strength found the patch worth buying (selection), not at a random
@@ -45,19 +53,23 @@ REFERENCE_COST = 999
 """The cost that puts a patch out of reach (the schema's largest cost)."""
 BOOTSTRAP = 400
 OVER = ("cost", "time", "income")
+MODEL = (
+    "monotone: purchase-weighted isotonic (non-increasing) fit of the advantage against the value; "
+    "fair value = its crossing of 0, interpolated between neighbouring values; interval = from the "
+    f"2.5th percentile of the lower to the 97.5th percentile of the upper neighbouring value around "
+    f"the crossing over {BOOTSTRAP} bootstrap resamples of the deals (sampling and model uncertainty)"
+)
 ESTIMATOR = (
     "buyer's advantage = mean over the games where the patch was bought of (buyer's margin) minus "
     "(same seat's margin in the same deal and seat order with the patch priced out of reach); "
-    "deals are the sampling unit (ratio estimator, cluster standard error); fair value = where the "
-    "purchase-weighted least-squares line of advantage against value crosses 0; interval = "
-    f"2.5/97.5 percentiles over {BOOTSTRAP} bootstrap resamples of the deals"
+    "deals are the sampling unit (ratio estimator, cluster standard error); fair value: " + MODEL
 )
 BIAS = (
     "the bots choose when to buy, so the advantage is measured where a bot of this strength buys "
     "the patch (selection) and the price is the one at which this bot pair is indifferent; the "
     "priced and the reference game share only the deal, so the estimate carries the whole game's "
-    "noise; values never bought are left out of the fit; a crossing outside the swept range is an "
-    "extrapolation"
+    "noise; values never bought are left out of the fit; a crossing outside the swept range is not "
+    "estimated (the result names the values to try)"
 )
 
 
@@ -137,36 +149,100 @@ def crossing(line: tuple[float, float] | None) -> float | None:
     return -line[0] / line[1]
 
 
+def isotonic(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Weighted least-squares fit of `values` (in order) by a non-increasing sequence: the
+    pool-adjacent-violators algorithm. Entries of weight 0 take their block's value."""
+    blocks: list[list[float]] = []  # [mean, weight, length]
+    for y, w in zip(values.astype(float), weights.astype(float)):
+        blocks.append([y, w, 1])
+        while len(blocks) > 1 and blocks[-2][0] < blocks[-1][0]:
+            y2, w2, n2 = blocks.pop()
+            y1, w1, n1 = blocks[-1]
+            total = w1 + w2
+            blocks[-1] = [(y1 * w1 + y2 * w2) / total if total > 0 else (y1 + y2) / 2, total, n1 + n2]
+    return np.array([b[0] for b in blocks for _ in range(b[2])], dtype=float)
+
+
+def bracket(values: np.ndarray, fitted: np.ndarray) -> tuple[float, float, float]:
+    """(estimate, lowest, highest) fair value of a non-increasing fitted curve at `values`:
+    `lowest`/`highest` are the neighbouring values between which every monotone curve through
+    the fitted points crosses 0, `estimate` the linear interpolation between them. -inf / +inf
+    stand for "below the smallest value" / "above the largest" (the estimate is then that end)."""
+    below = np.nonzero(fitted < 0)[0]
+    first_neg = int(below[0]) if below.size else len(values)
+    nonpos = np.nonzero(fitted <= 0)[0]
+    first_nonpos = int(nonpos[0]) if nonpos.size else len(values)
+    if first_neg == 0:
+        return -math.inf, -math.inf, float(values[0])
+    if first_nonpos == len(values):
+        return math.inf, float(values[-1]), math.inf
+    high = float(values[first_neg]) if first_neg < len(values) else math.inf
+    if fitted[first_nonpos] == 0:  # a plateau at exactly 0: the middle of it
+        last_zero = first_neg - 1
+        estimate = (float(values[first_nonpos]) + float(values[last_zero])) / 2
+        low = float(values[first_nonpos - 1]) if first_nonpos > 0 else float(values[first_nonpos])
+        return estimate, low, high if math.isfinite(high) else float(values[last_zero])
+    i = first_nonpos - 1
+    v0, v1, a0, a1 = float(values[i]), float(values[first_nonpos]), fitted[i], fitted[first_nonpos]
+    return v0 + (v1 - v0) * a0 / (a0 - a1), v0, v1
+
+
+def suggestion(values: np.ndarray, side: str, over: str = "cost") -> int:
+    """The values to try next when the crossing is not bracketed: the range doubled on that side."""
+    span = int(values.max() - values.min()) or 1
+    if side == "above":
+        return int(values.max()) + max(span, 2)
+    return max(0, int(values.min()) - max(span, 2))
+
+
 def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, resamples: int = BOOTSTRAP) -> dict:
-    """Fitted line, crossing and its bootstrap interval from per-deal advantages of every value."""
+    """The fair value: where the monotone (non-increasing) fit of the advantage against the value
+    crosses 0, and an interval covering both the deals' sampling noise and the model's freedom
+    between the swept values (see MODEL)."""
     bought = np.stack([a.bought for a in per_value])  # (values, deals)
     margin = np.stack([a.margin for a in per_value])
     counts = bought.sum(axis=1).astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        adv = np.where(counts > 0, margin.sum(axis=1) / np.maximum(counts, 1), 0.0)
-    line = fit_line(values.astype(float), adv, counts)
-    point = crossing(line)
+    keep = counts > 0
+    xs = values.astype(float)[keep]
+    rnd = lambda x: None if x is None or not math.isfinite(x) else round(x, 4) + 0.0  # noqa: E731
+    if keep.sum() == 0:
+        return {"estimate": None, "low": None, "high": None, "status": "never bought", "fitted": [],
+                "try": None, "inside_range": False, "resamples_used": 0, "model": MODEL}
+
+    def fit(b: np.ndarray, m: np.ndarray) -> np.ndarray:
+        c = b.sum(axis=1).astype(float)
+        adv = np.where(c > 0, m.sum(axis=1) / np.maximum(c, 1), 0.0)
+        return isotonic(adv[keep], c[keep])
+
+    fitted = fit(bought, margin)
+    point, lowest, highest = bracket(xs, fitted)
     deals = bought.shape[1]
     rng = np.random.Generator(np.random.PCG64(derive_seed(seed, 2**31 - 7)))
-    roots = []
+    lows, highs = [], []
     for _ in range(resamples):
         idx = rng.integers(0, deals, deals)
-        c = bought[:, idx].sum(axis=1).astype(float)
-        a = np.where(c > 0, margin[:, idx].sum(axis=1) / np.maximum(c, 1), 0.0)
-        root = crossing(fit_line(values.astype(float), a, c))
-        if root is not None and math.isfinite(root):
-            roots.append(root)
-    low = high = None
-    if point is not None and len(roots) >= resamples // 2:
-        low, high = (float(x) for x in np.percentile(np.array(roots), [2.5, 97.5]))
-    rnd = lambda x: None if x is None else round(x, 4) + 0.0  # noqa: E731
+        _, lo, hi = bracket(xs, fit(bought[:, idx], margin[:, idx]))
+        lows.append(lo)
+        highs.append(hi)
+    low = min(float(np.percentile(np.array(lows), 2.5, method="lower")), lowest)
+    high = max(float(np.percentile(np.array(highs), 97.5, method="higher")), highest)
+    if math.isinf(point):
+        status = "above" if point > 0 else "below"
+    elif math.isinf(high) or math.isinf(low):
+        status = "open"
+    else:
+        status = "bracketed"
+    side = "above" if math.isinf(high) else "below" if math.isinf(low) else None
     return {
         "estimate": rnd(point),
         "low": rnd(low),
         "high": rnd(high),
-        "line": None if line is None else {"intercept": rnd(line[0]), "slope": rnd(line[1])},
-        "inside_range": point is not None and float(values.min()) <= point <= float(values.max()),
-        "resamples_used": len(roots),
+        "status": status,
+        "try": None if side is None else {"side": side, "value": suggestion(values, side)},
+        "fitted": [{"value": int(v), "advantage": rnd(float(a))} for v, a in zip(values[keep], fitted)],
+        "inside_range": status == "bracketed",
+        "resamples_used": resamples,
+        "model": MODEL,
     }
 
 
@@ -194,7 +270,7 @@ def run(request: PriceRequest, workers: int, scheduler: str | None,
         played = runner.combine(parts)
         body = summarise(request, played)
         fair = body["fair"]
-        reached = fair["low"] is not None and fair["high"] - fair["low"] <= width
+        reached = fair["low"] is not None and fair["high"] is not None and fair["high"] - fair["low"] <= width
         if reached:
             break
     body["stopping"] = {"width": width, "reached": reached, "games": played.games,
@@ -231,3 +307,28 @@ def summarise(request: PriceRequest, played: runner.Played) -> dict:
         })
     fair = fair_value(np.array(request.values), per_value, request.seed)
     return {"values": rows, "fair": fair}
+
+
+def _span(fair: dict) -> tuple[float, float] | None:
+    """The fair value's interval as numbers (open ends infinite); None when there is no value."""
+    if fair["status"] == "never bought":
+        return None
+    low = -math.inf if fair["low"] is None else fair["low"]
+    high = math.inf if fair["high"] is None else fair["high"]
+    return low, high
+
+
+def agreement(tiers: list[dict]) -> list[dict]:
+    """Every pair of bot tiers: do their fair values' intervals overlap? Tiers that disagree beyond
+    their intervals price the patch differently for players of those strengths."""
+    out = []
+    for i, a in enumerate(tiers):
+        for b in tiers[i + 1:]:
+            sa, sb = _span(a["fair"]), _span(b["fair"])
+            if sa is None or sb is None:
+                verdict = "unknown"
+            else:
+                verdict = "agree" if max(sa[0], sb[0]) <= min(sa[1], sb[1]) else "disagree"
+            out.append({"tiers": [a["bots"], b["bots"]], "verdict": verdict,
+                        "rule": "disagree when the two 95% intervals do not overlap"})
+    return out
