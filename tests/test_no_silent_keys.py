@@ -124,7 +124,7 @@ def _set(data: dict, path: tuple, value) -> dict:
 
 def _signature(edition) -> str:
     """A digest of the seeded deal, a batch of seeded games and the accepted player counts."""
-    from toolkit.families import engine_for
+    from toolkit.families import engine_for, family_of
     from toolkit.bots.registry import AUTOMA, RANDOM, BotSpec
     from toolkit.sim.shards import _play
 
@@ -142,9 +142,10 @@ def _signature(edition) -> str:
     game = engine.new_game(edition, seed=7, players=seats)
     digest.update(json.dumps(game.deal(), sort_keys=True, default=str).encode())
     runs = [tuple(BotSpec("random", RANDOM) for _ in range(seats))]
-    if edition.automa is not None:
-        for deck, _ in edition.automa.decks:
-            for level in edition.automa.levels:
+    automa = family_of(edition).solo_opponent(edition)
+    if automa is not None:
+        for deck, _ in automa.decks:
+            for level in automa.levels:
                 runs.append((BotSpec("random", RANDOM),
                              BotSpec("automa", AUTOMA, automa_level=level.level, automa_deck=deck)))
     for bots in runs:
@@ -236,4 +237,9 @@ def test_an_edition_model_refuses_a_key_its_family_does_not_use():
     with pytest.raises(ValueError, match="takes DoodleRules"):
         dataclasses.replace(doodle, rules=classic.rules)
     assert classic.changed(starting_buttons=9).starting_buttons == 9
-    assert doodle.time_track is None and classic.start_cards == ()  # absent components answer as absent
+    # Another family's components are not there to read, not read as absent.
+    with pytest.raises(AttributeError, match="time_track is not used by the doodle family"):
+        doodle.time_track  # noqa: B018
+    with pytest.raises(AttributeError, match="start_cards is not used by the time-track family"):
+        classic.start_cards  # noqa: B018
+    assert doodle.all_patches() == doodle.patches

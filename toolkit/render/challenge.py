@@ -124,7 +124,7 @@ def _shape_of(edition: Edition, card_id: str):
     for patch in edition.patches:
         if patch.id == card_id:
             return patch.shape, patch_colour(edition.patches.index(patch), patch.colour)
-    for card in edition.start_cards:
+    for card in edition.rules.start_cards:
         if card.id == card_id:
             return card.shape, doodle_mod.START_FILL
     raise KeyError(card_id)

@@ -200,11 +200,6 @@ def scalar_keys(rules: type) -> tuple[str, ...]:
 def required_keys(rules: type) -> tuple[str, ...]:
     """The spec keys every edition of the family must give."""
     return tuple(f.name for f in fields(rules) if f.metadata.get("required"))
-ABSENT = {"bonus": None, "time_track": None, "late_patches": (), "late_patches_enter_at": None,
-          "automa": None, "track_layout": None, "start_cards": ()}
-"""Components another family does not have, as an edition of this family answers for them (a
-Doodle edition has no time track; a time-track edition has no start cards). A scalar rule of
-another family (`market_window` of a Doodle edition) is an AttributeError instead."""
 
 
 @dataclass(frozen=True)
@@ -256,8 +251,6 @@ class Edition:
             raise AttributeError(name)
         if name in _RULE_NAMES[type(rules)]:
             return getattr(rules, name)
-        if name in ABSENT:
-            return ABSENT[name]
         raise AttributeError(f"{name} is not used by the {self.family.value} family")
 
     def changed(self, **values) -> "Edition":
@@ -275,8 +268,10 @@ class Edition:
         return self.board_width * self.board_height
 
     def all_patches(self) -> tuple[Patch, ...]:
-        """Every patch of the edition: the starting circle followed by the late patches."""
-        return self.patches + self.late_patches
+        """Every patch of the edition: the starting circle followed by the late patches (time-track
+        editions only have them)."""
+        late = self.rules.late_patches if isinstance(self.rules, TimeTrackRules) else ()
+        return self.patches + late
 
     def patch(self, patch_id: str) -> Patch:
         for p in self.all_patches():
