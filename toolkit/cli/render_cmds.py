@@ -19,6 +19,7 @@ render_app = typer.Typer(
 
 _OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[x×]\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.IGNORECASE)
 MAX_BACK_OFFSET_MM = 20.0
+BLEED_DEFAULT_MM = 3.0
 
 EDITION_ARG = typer.Argument(None, metavar="EDITION", help="Bundled edition name or a variant/edition YAML file.")
 FORMAT_OPT = typer.Option("pdf", "--format", "-f", metavar="pdf|svg|png", help="pdf, svg or png (svg and png: one file per page).")
@@ -41,6 +42,9 @@ LAYOUT_OPT = typer.Option("sheet", "--layout",
 GUTTER_OPT = typer.Option(None, "--gutter",
                           help="Space between cards and tokens, each keeping bleed up to half of it, e.g. 6mm, "
                                "3mm or 0 (default: the widest of these that needs no extra sheet).")
+BLEED_OPT = typer.Option("3mm", "--bleed", metavar="LENGTH",
+                         help="How far art runs past every cut line: 0 to 5 mm, e.g. 3mm, 0 or 1/8in "
+                              "(score sheets have nothing to cut).")
 CARD_SIZE_OPT = typer.Option(None, "--card-size", help="poker (63.5x88.9), bridge (57x89), mini (44x63) or "
                                                        "tarot (70x120 mm); default 63x88 mm.")
 
@@ -76,6 +80,8 @@ def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: i
         parts.append(f"seed-{seeds}")
     if options.card_size:
         parts.append(options.card_size)
+    if abs(options.bleed - BLEED_DEFAULT_MM) > 1e-9:
+        parts.append(f"bleed-{options.bleed:.3f}".rstrip("0").rstrip(".") + "mm")
     if options.layout.mode == "single":
         parts.append("single")
     if options.backs:
@@ -90,10 +96,11 @@ def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: i
 
 def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Optional[Path], *,
          force: bool = False, dpi: int = 300, cmyk: bool = False, margin: str = "5mm",
-         layout: str = "sheet", gutter: Optional[str] = None, page: Optional[int] = None, **extra) -> None:
+         layout: str = "sheet", gutter: Optional[str] = None, page: Optional[int] = None,
+         bleed: str = "3mm", **extra) -> None:
     from toolkit.render import (FORMATS, Duplex, RenderOptions, default_edition, parse_paper, render_component,
                                 write_document)
-    from toolkit.render.imposition import Layout, parse_length
+    from toolkit.render.imposition import Layout, parse_bleed, parse_length
     from toolkit.specs import load_edition
 
     fmt = fmt.lower()
@@ -106,7 +113,8 @@ def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Opti
     offset = parse_back_offset(extra.pop("back_offset", "0x0mm"))
     sheet_layout = Layout(parse_length(margin, "--margin"),
                           None if gutter is None else parse_length(gutter, "--gutter"), layout.strip().lower())
-    options = RenderOptions(paper=paper_value, duplex=Duplex(flip, offset), layout=sheet_layout, **extra)
+    options = RenderOptions(paper=paper_value, duplex=Duplex(flip, offset), layout=sheet_layout,
+                            bleed=parse_bleed(bleed), **extra)
     # no edition named: the default edition of the first family that prints the component
     edition = load_edition(edition_name or default_edition(kind))
     document = render_component(kind, edition, options)
@@ -127,10 +135,10 @@ def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Opti
 
 @render_app.command("sheet")
 def sheet(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+          out: Optional[Path] = OUT_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """One Doodle score sheet (board size and rounds from the spec)."""
-    _run("sheet", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page)
+    _run("sheet", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page)
 
 
 @render_app.command("pad")
@@ -143,12 +151,12 @@ def pad(
                                 help=f"Number of sheets, 1..{MAX_SHEETS} (the published pad has 80)."),
     duplex: bool = typer.Option(True, "--duplex/--simplex", help="Score sheet on both sides of each sheet."),
     numbered: bool = typer.Option(False, "--numbered", help="Print the sheet number in the corner."),
-    force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
+    bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
 ) -> None:
     """A Doodle score pad: N sheets, one- or two-sided, one drawn sheet reused on every page."""
     if sheets < 1:
         raise UsageError(f"--sheets must be at least 1, got {sheets}")
-    _run("pad", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, sheets=sheets,
+    _run("pad", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, sheets=sheets,
          double_sided=duplex, numbered=numbered)
 
 
@@ -157,10 +165,10 @@ def cards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper:
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
-          card_size: Optional[str] = CARD_SIZE_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+          card_size: Optional[str] = CARD_SIZE_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Doodle patch cards (with mirror images of chiral shapes) and start cards, n-up."""
-    _run("cards", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("cards", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
 
@@ -169,9 +177,9 @@ def cards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper:
 def tiles(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
-          margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Patch tiles at true quilt scale (19 mm squares), plus leather patches and the bonus tile."""
-    _run("tiles", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("tiles", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
@@ -180,10 +188,10 @@ def automa(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
            flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
            gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
-           card_size: Optional[str] = CARD_SIZE_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+           card_size: Optional[str] = CARD_SIZE_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
            cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Automa solo cards of every deck the edition holds, numbered as in the spec."""
-    _run("automa", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("automa", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
 
@@ -192,27 +200,27 @@ def automa(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper
 def tokens(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
            flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
-           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, force: bool = FORCE_OPT,
+           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT,
            dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided."""
-    _run("tokens", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("tokens", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("rules")
 def rules(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, force: bool = FORCE_OPT,
+          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT,
           dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """The one-page rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6)."""
-    _run("rules", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
+    _run("rules", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
 
 
 @render_app.command("boards")
 def boards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: str = LAYOUT_OPT,
-           margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Quilt boards (one per player; in two halves on paper too small) and the time board."""
-    _run("boards", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("boards", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          proof=proof)
 
 
@@ -220,9 +228,9 @@ def boards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper
 def kit(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
         out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
         flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT,
-        margin: str = MARGIN_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+        margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules)."""
-    _run("kit", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
+    _run("kit", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
@@ -233,9 +241,9 @@ def challenge(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, pa
                                                            "`patchwork play doodle --seed S` replays it."),
               count: int = typer.Option(1, "--count", "-n", help="Number of challenges, seeds S, S+1, ... "
                                                                  "(7 makes a week pad)."),
-              flip: str = FLIP_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+              flip: str = FLIP_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Solo Doodle challenge sheets: the seed's cards in order, dice rolled, and a par from the best bot."""
-    _run("challenge", edition, format, paper, out, force=force, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
+    _run("challenge", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
          flip=flip)
 
 
@@ -246,6 +254,7 @@ def build(
     edition: Optional[str] = typer.Option(None, "--edition", help="Only the kit of this edition or variant (name or YAML file), e.g. a custom deck."),
     margin: str = MARGIN_OPT,
     gutter: Optional[str] = GUTTER_OPT,
+    bleed: str = BLEED_OPT,
 ) -> None:
     """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, Automa cards, SVGs.
 
@@ -255,10 +264,11 @@ def build(
 
     from toolkit.render.build import build as run_build
     from toolkit.render.build import describe, staged
-    from toolkit.render.imposition import Layout, parse_length
+    from toolkit.render.imposition import Layout, parse_bleed, parse_length
     from toolkit.render.paper import parse_paper
 
     paper_value = parse_paper(paper)
+    bleed_mm = parse_bleed(bleed)
     sheet_layout = Layout(parse_length(margin, "--margin"), None if gutter is None else parse_length(gutter, "--gutter"))
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file; give a folder")
@@ -274,12 +284,12 @@ def build(
 
             from toolkit.specs import load_edition
 
-            built = staged(out, lambda folder: build_edition(edition, folder, paper_value, sheet_layout), note,
-                           overwrite=False)
+            built = staged(out, lambda folder: build_edition(edition, folder, paper_value, sheet_layout,
+                                                             bleed=bleed_mm), note, overwrite=False)
             written = describe(built, out, load_edition(edition))
         else:
             written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note,
-                                         sheet_layout), out)
+                                         sheet_layout, bleed_mm), out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]

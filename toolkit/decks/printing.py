@@ -25,15 +25,18 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "edition"
 
 
-def build_edition(ref: str, out_dir: str | Path, paper: Paper, layout: Layout = Layout()) -> list[Written]:
-    """Write the kit of one edition or variant into `out_dir`; what was written."""
+def build_edition(ref: str, out_dir: str | Path, paper: Paper, layout: Layout = Layout(),
+                  **options) -> list[Written]:
+    """Write the kit of one edition or variant into `out_dir`; what was written. `options` are
+    further RenderOptions fields every file shares (e.g. `bleed`)."""
     edition = load_edition(ref)
     out = Path(out_dir)
     name = _slug(edition.name)
     duplex = Duplex("long")
-    jobs = [("kit", RenderOptions(paper=paper, backs=True, duplex=duplex, layout=layout), "long")]
+    jobs = [("kit", RenderOptions(paper=paper, backs=True, duplex=duplex, layout=layout, **options), "long")]
     if "pad" in family_of(edition).info.components:
-        jobs.insert(0, ("pad", RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout), "long"))
+        jobs.insert(0, ("pad", RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout,
+                                             **options), "long"))
     written: list[Written] = []
     for kind, options, flip in jobs:
         document = render_component(kind, edition, options)

@@ -57,9 +57,9 @@ def _filter_icon(name: str, cx: float, cy: float) -> list[Item]:
     return [Circle(cx, cy, 1.8, INK, 0.35, None)]
 
 
-def automa_front(card, deck: str) -> tuple[Item, ...]:
+def automa_front(card, deck: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     colour = DECK_COLOURS.get(deck, OTHER_DECK_COLOUR)
-    b = BLEED_MM
+    b = bleed
     w, h = CARD_WIDTH, CARD_HEIGHT
     items: list[Item] = [
         Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, colour),
@@ -102,9 +102,9 @@ def automa_front(card, deck: str) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def automa_back(card, deck: str) -> tuple[Item, ...]:
+def automa_back(card, deck: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     colour = DECK_COLOURS.get(deck, OTHER_DECK_COLOUR)
-    b = BLEED_MM
+    b = bleed
     w, h = CARD_WIDTH, CARD_HEIGHT
     items: list[Item] = [
         Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, colour),
@@ -119,11 +119,12 @@ def automa_back(card, deck: str) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def automa_pieces(edition: Edition) -> list[Piece]:
+def automa_pieces(edition: Edition, bleed: float = BLEED_MM) -> list[Piece]:
+    """Every card of every deck of the edition's Automa, its art running `bleed` mm past the cut."""
     automa = require_solo_opponent(edition)
     pieces: list[Piece] = []
     for deck, cards in automa.decks:
         for card in cards:
-            pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, automa_front(card, deck), automa_back(card, deck),
-                                f"{deck}-{card.number}"))
+            pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, automa_front(card, deck, bleed),
+                                automa_back(card, deck, bleed), f"{deck}-{card.number}"))
     return pieces

@@ -41,14 +41,14 @@ MIN_SPACE_MM = 7.0
 """Smallest legible time-board space: below it the track needs a larger paper."""
 
 
-def quilt_board(edition: Edition) -> Piece:
+def quilt_board(edition: Edition, bleed: float = BLEED_MM) -> Piece:
     """A quilt board of the edition's size, at quilt scale, with coordinates in the frame."""
     require_component(edition, "boards")
     cell = QUILT_CELL_MM
     f = BOARD_FRAME_MM
     w = edition.board_width * cell + 2 * f
     h = edition.board_height * cell + 2 * f
-    b = BLEED_MM
+    b = bleed
     items: list[Item] = [Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, QUILT_FRAME)]
     items.append(Rect(f, f, w - 2 * f, h - 2 * f, None, HAIRLINE, QUILT_FILL))
     for r in range(edition.board_height):
@@ -88,9 +88,9 @@ def track_cells(spaces: int) -> tuple[int, list[tuple[int, int]]]:
     return side, order[len(order) - spaces:]
 
 
-def time_board_size(paper: Paper, margin: float = PRINTABLE_MARGIN_MM) -> float:
+def time_board_size(paper: Paper, margin: float = PRINTABLE_MARGIN_MM, bleed: float = BLEED_MM) -> float:
     """Largest square time board that fits the paper with bleed, crop marks and the printer margin."""
-    need = 2 * (BLEED_MM + MARK_GAP_MM + MARK_MIN_MM + margin) + 4.0
+    need = 2 * (bleed + MARK_GAP_MM + MARK_MIN_MM + margin) + 4.0
     return min(paper.width, paper.height - TRACK_HEADER_MM) - need
 
 
@@ -135,21 +135,22 @@ def time_board_title(edition: Edition) -> str:
     return f"Time board — {edition.title}"
 
 
-def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM) -> Piece:
+def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
+               bleed: float = BLEED_MM) -> Piece:
     require_component(edition, "boards")
     track = edition.rules.time_track
     if track is None:
         raise UsageError(f"edition '{edition.name}' names no time track to print")
     spaces = track.final_space + 1
     side, cells = track_cells(spaces)
-    board = time_board_size(paper, margin)
+    board = time_board_size(paper, margin, bleed)
     space = board / side
     if space < MIN_SPACE_MM:
         raise UsageError(
             f"time track '{track.id}' has {spaces} spaces: on {paper.name} paper each would be "
             f"{space:.1f} mm, below the legible {MIN_SPACE_MM:g} mm; choose a larger paper"
         )
-    b = BLEED_MM
+    b = bleed
     width, height = board, board + TRACK_HEADER_MM
     top = TRACK_HEADER_MM
     items: list[Item] = [Rect(-b, -b, width + 2 * b, height + 2 * b, None, HAIRLINE, "#5b4330")]

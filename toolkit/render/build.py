@@ -34,7 +34,7 @@ from toolkit.render.documents import (
     render_component,
 )
 from toolkit.render.components import require_solo_opponent, solo_editions
-from toolkit.render.imposition import Duplex, Layout, Piece
+from toolkit.render.imposition import BLEED_MM, Duplex, Layout, Piece
 from toolkit.errors import OutputError, UsageError
 from toolkit.families import all_families, family_of
 from toolkit.fileio import missing_folders, remove_empty, stale_parts
@@ -79,10 +79,11 @@ def _tile_samples() -> list[tuple[str, str, str | None]]:
     return samples
 
 
-def _jobs(paper: Paper, layout: Layout = Layout()) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
+def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM,
+          ) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
     """(relative path, make) for every file, in output order; `make` gives (document, format)."""
-    backs = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout)
-    pad = RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout)
+    backs = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, bleed=bleed)
+    pad = RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout, bleed=bleed)
     jobs: list[tuple[str, Callable[[], tuple[Document, str]]]] = []
 
     def add(path: str, make: Callable[[], Document], fmt: str) -> None:
@@ -100,21 +101,22 @@ def _jobs(paper: Paper, layout: Layout = Layout()) -> list[tuple[str, Callable[[
     # one SVG of every distinct component
     for name in kit_editions("sheet"):
         add(f"svg/{name}-sheet.svg",
-            lambda name=name: render_component("sheet", load_edition(name), RenderOptions(paper=paper)), "svg")
+            lambda name=name: render_component("sheet", load_edition(name), RenderOptions(paper=paper, bleed=bleed)),
+            "svg")
 
     def sample_card(name: str, start: bool) -> Document:
         edition = load_edition(name)
         if start:
             card = edition.rules.start_cards[0]
-            front = doodle_mod.start_card(card)
+            front = doodle_mod.start_card(card, bleed)
             title, piece = f"{edition.title} start card {card.id}", card.id
         else:
             # a chiral patch shows both faces, so it is the most telling sample
             index, patch = next(((i, p) for i, p in enumerate(edition.patches) if p.shape.is_chiral),
                                 (0, edition.patches[0]))
-            front = doodle_mod.patch_card(patch, index)
+            front = doodle_mod.patch_card(patch, index, bleed)
             title, piece = f"{edition.title} patch card {patch.id}", patch.id
-        return piece_document(title, Piece(doodle_mod.CARD_WIDTH, doodle_mod.CARD_HEIGHT, front, None, piece))
+        return piece_document(title, Piece(doodle_mod.CARD_WIDTH, doodle_mod.CARD_HEIGHT, front, None, piece), bleed)
 
     for name in kit_editions("cards"):
         add(f"svg/{name}-patch-card.svg", lambda name=name: sample_card(name, False), "svg")
@@ -122,20 +124,21 @@ def _jobs(paper: Paper, layout: Layout = Layout()) -> list[tuple[str, Callable[[
     for name in kit_editions("boards"):
         add(f"svg/{name}-quilt-board.svg",
             lambda name=name: piece_document(f"{name} quilt board",
-                                             boards_mod.quilt_board(load_edition(name))), "svg")
+                                             boards_mod.quilt_board(load_edition(name), bleed), bleed), "svg")
         add(f"svg/{name}-time-board.svg",
             lambda name=name: piece_document(f"{name} time board",
-                                             boards_mod.time_board(load_edition(name), paper)), "svg")
+                                             boards_mod.time_board(load_edition(name), paper, bleed=bleed),
+                                             bleed), "svg")
 
     def sample_tile(name: str, tag: str | None) -> Document:
         edition = load_edition(name)
-        pieces = tiles_mod.tile_pieces(edition, extras=False)
+        pieces = tiles_mod.tile_pieces(edition, extras=False, bleed=bleed)
         patches = edition.all_patches()
         index = next((i for i, p in enumerate(patches) if p.tag == tag), 0)
         # the richest tile of its set (most printed buttons) shows every element of a tile
         same = [i for i, p in enumerate(patches) if p.tag == patches[index].tag]
         index = max(same, key=lambda i: (patches[i].income, -i))
-        return piece_document(f"{edition.title} tile {patches[index].id}", pieces[index])
+        return piece_document(f"{edition.title} tile {patches[index].id}", pieces[index], bleed)
 
     for stem, name, tag in _tile_samples():
         add(f"svg/{stem}.svg", lambda name=name, tag=tag: sample_tile(name, tag), "svg")
@@ -144,7 +147,8 @@ def _jobs(paper: Paper, layout: Layout = Layout()) -> list[tuple[str, Callable[[
         card = require_solo_opponent(load_edition(name)).deck(deck_name)[0]
         return piece_document(f"Automa card {card.number} ({deck_name})",
                               Piece(automa_mod.CARD_WIDTH, automa_mod.CARD_HEIGHT,
-                                    automa_mod.automa_front(card, deck_name), None, f"{deck_name}-{card.number}"))
+                                    automa_mod.automa_front(card, deck_name, bleed), None,
+                                    f"{deck_name}-{card.number}"), bleed)
 
     for name in automa.values():
         prefix = "automa-card" if len(automa) == 1 else f"{name}-automa-card"
@@ -327,16 +331,17 @@ def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
 def build(out_dir: str | Path, paper: Paper,
           progress: Callable[[str], None] | None = None,
           notice: Callable[[str], None] | None = None,
-          layout: Layout = Layout()) -> list[Written]:
+          layout: Layout = Layout(), bleed: float = BLEED_MM) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
 
-    `layout` sets the printer margin and the gutters of every printed sheet.
+    `layout` sets the printer margin and the gutters of every printed sheet, `bleed` how far art
+    runs past every cut line.
 
     Every target is checked before the first file is written (OutputError when one cannot be
     written); the set is written through `staged`, so it appears only when complete.
     """
     out = Path(out_dir)
-    jobs = _jobs(paper, layout)
+    jobs = _jobs(paper, layout, bleed)
     check_targets(out / relative for relative, _ in jobs)
 
     def write(folder: Path) -> list[Written]:

@@ -22,6 +22,7 @@ from toolkit.render.components import default_edition as family_default_edition
 from toolkit.render.components import require_component, require_solo_opponent
 from toolkit.render.imposition import (
     BLEED_MM,
+    MAX_BLEED_MM,
     Duplex,
     Layout,
     Piece,
@@ -74,8 +75,12 @@ class RenderOptions:
     """Challenge sheets: the seed of the first sheet."""
     count: int = 1
     """Challenge sheets: how many (consecutive seeds)."""
+    bleed: float = BLEED_MM
+    """How far art runs past every cut line, 0 to MAX_BLEED_MM."""
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.bleed <= MAX_BLEED_MM:
+            raise UsageError(f"--bleed must be between 0 and {MAX_BLEED_MM:g} mm, got {self.bleed:g}")
         if not 1 <= self.sheets <= MAX_SHEETS:
             raise UsageError(f"--sheets must be between 1 and {MAX_SHEETS}, got {self.sheets}")
         if self.card_size is not None and self.card_size not in CARD_SIZES:
@@ -122,12 +127,12 @@ def _cards(pieces: list[Piece], options: RenderOptions) -> list[Piece]:
     if options.card_size is None:
         return pieces
     size = CARD_SIZES[options.card_size]
-    return [resize_card(piece, size) for piece in pieces]
+    return [resize_card(piece, size, options.bleed) for piece in pieces]
 
 
 def grid_pages(pieces: list[Piece], options: RenderOptions) -> list[Page]:
-    return impose_grid(pieces, options.paper, backs=options.backs, duplex=options.duplex,
-                       proof=options.proof, layout=options.layout)
+    return impose_grid(pieces, options.paper, bleed=options.bleed, backs=options.backs,
+                       duplex=options.duplex, proof=options.proof, layout=options.layout)
 
 
 def _grid(title: str, pieces: list[Piece], options: RenderOptions) -> Document:
@@ -135,43 +140,47 @@ def _grid(title: str, pieces: list[Piece], options: RenderOptions) -> Document:
 
 
 def cards_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} patch and start cards", _cards(doodle_mod.card_pieces(edition), options),
-                 options)
+    return _grid(f"{edition.title} patch and start cards",
+                 _cards(doodle_mod.card_pieces(edition, options.bleed), options), options)
 
 
 def automa_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} Automa cards", _cards(automa_mod.automa_pieces(edition), options), options)
+    return _grid(f"{edition.title} Automa cards", _cards(automa_mod.automa_pieces(edition, options.bleed), options),
+                 options)
 
 
 def tile_pages(pieces: list[Piece], options: RenderOptions) -> list[Page]:
-    return impose_shelves(pieces, options.paper, backs=options.backs, duplex=options.duplex,
-                          proof=options.proof, layout=options.layout)
+    return impose_shelves(pieces, options.paper, bleed=options.bleed, backs=options.backs,
+                          duplex=options.duplex, proof=options.proof, layout=options.layout)
 
 
 def tiles_document(edition: Edition, options: RenderOptions) -> Document:
-    return Document(f"{edition.title} patch tiles", tuple(tile_pages(tiles_mod.tile_pieces(edition), options)))
+    return Document(f"{edition.title} patch tiles",
+                    tuple(tile_pages(tiles_mod.tile_pieces(edition, bleed=options.bleed), options)))
 
 
 def board_pages(edition: Edition, options: RenderOptions) -> list[Page]:
     """One quilt board per player (up to the edition's player cap) and the time board, 1-up."""
-    quilt = boards_mod.quilt_board(edition)
+    bleed = options.bleed
+    quilt = boards_mod.quilt_board(edition, bleed)
     players = edition.players_max if edition.players_max is not None else edition.players_min
-    time_board = boards_mod.time_board(edition, options.paper, options.layout.margin)
+    time_board = boards_mod.time_board(edition, options.paper, options.layout.margin, bleed)
     if options.layout.mode == "single":
         pieces = [quilt] * max(1, players) + [time_board]
-        return impose_single(pieces, proof=options.proof)
+        return impose_single(pieces, bleed=bleed, proof=options.proof)
     pages = []
     margin = options.layout.margin
     for player in range(1, max(1, players) + 1):
-        if fits_one_up(quilt, options.paper, margin=margin):
-            pages.append(one_up(quilt, options.paper, proof=options.proof, label=f"quilt board {player}",
-                                margin=margin))
+        if fits_one_up(quilt, options.paper, bleed, margin=margin):
+            pages.append(one_up(quilt, options.paper, bleed=bleed, proof=options.proof,
+                                label=f"quilt board {player}", margin=margin))
             continue
         # small paper: the board in two halves, each on its own page, butted together at play
-        for part in halves(quilt):
-            pages.append(one_up(part, options.paper, proof=options.proof, margin=margin,
+        for part in halves(quilt, bleed):
+            pages.append(one_up(part, options.paper, bleed=bleed, proof=options.proof, margin=margin,
                                 label=f"quilt board {player}, {part.name.split()[-2]} half"))
-    pages.append(one_up(time_board, options.paper, proof=options.proof, label="time board", margin=margin))
+    pages.append(one_up(time_board, options.paper, bleed=bleed, proof=options.proof, label="time board",
+                        margin=margin))
     return pages
 
 
@@ -180,7 +189,7 @@ def boards_document(edition: Edition, options: RenderOptions) -> Document:
 
 
 def tokens_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} tokens", tokens_mod.token_pieces(edition), options)
+    return _grid(f"{edition.title} tokens", tokens_mod.token_pieces(edition, options.bleed), options)
 
 
 def rules_document(edition: Edition, options: RenderOptions) -> Document:
@@ -200,11 +209,11 @@ def _kit_boards(edition: Edition, options: RenderOptions) -> list[Page]:
 
 
 def _kit_tiles(edition: Edition, options: RenderOptions) -> list[Page]:
-    return tile_pages(tiles_mod.tile_pieces(edition), options)
+    return tile_pages(tiles_mod.tile_pieces(edition, bleed=options.bleed), options)
 
 
 def _kit_cards(edition: Edition, options: RenderOptions) -> list[Page]:
-    return grid_pages(_cards(doodle_mod.card_pieces(edition), options), options)
+    return grid_pages(_cards(doodle_mod.card_pieces(edition, options.bleed), options), options)
 
 
 KIT_PARTS: tuple[tuple[str, Callable[[Edition, RenderOptions], list[Page]]], ...] = (
@@ -225,7 +234,7 @@ def kit_document(edition: Edition, options: RenderOptions) -> Document:
     for part, part_pages in KIT_PARTS:
         if part in prints:
             pages += part_pages(edition, options)
-    tokens = tokens_mod.token_pieces(edition)
+    tokens = tokens_mod.token_pieces(edition, options.bleed)
     lone = tokens if len(tokens) == 1 else []
     if not lone:
         pages += grid_pages(tokens, options)

@@ -291,8 +291,8 @@ def sheet_page(paper: Paper, number: str | None = None) -> Page:
 # ----- cards -----------------------------------------------------------------------------------
 
 
-def _card_frame(fill: str, border: str) -> list[Item]:
-    b = BLEED_MM
+def _card_frame(fill: str, border: str, bleed: float = BLEED_MM) -> list[Item]:
+    b = bleed
     return [
         Rect(-b, -b, CARD_WIDTH + 2 * b, CARD_HEIGHT + 2 * b, None, HAIRLINE, border),
         Rect(3.5, 3.5, CARD_WIDTH - 7, CARD_HEIGHT - 7, darker(border, 0.8), 0.35, fill, radius=2.5),
@@ -330,9 +330,9 @@ def _shape_faces(shape, fill: str, top: float, bottom: float) -> list[Item]:
     return items
 
 
-def patch_card(patch, index: int) -> tuple[Item, ...]:
+def patch_card(patch, index: int, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     fill = patch_colour(index, patch.colour)
-    items = _card_frame(CREAM, "#d9cfbd")
+    items = _card_frame(CREAM, "#d9cfbd", bleed)
     items.append(Circle(12.5, 12.5, 6.0, CARD_INK, 0.4, CARD_INK))
     items.append(Text(12.5, 15.6, str(patch.shape.size), 17, "middle", True, "#ffffff"))
     items.append(Text(CARD_WIDTH - 8, 11.5, patch.id, 7, "end", False, GREY))
@@ -340,8 +340,8 @@ def patch_card(patch, index: int) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def start_card(card) -> tuple[Item, ...]:
-    items = _card_frame("#fff4ec", START_BACK)
+def start_card(card, bleed: float = BLEED_MM) -> tuple[Item, ...]:
+    items = _card_frame("#fff4ec", START_BACK, bleed)
     items.append(Rect(3.5, 3.5, CARD_WIDTH - 7, 13.0, None, HAIRLINE, START_BACK))
     items.append(Text(CARD_WIDTH / 2, 12.6, "START", 14, "middle", True, "#ffffff"))
     items.append(Circle(CARD_WIDTH - 12.5, 24.5, 5.5, CARD_INK, 0.4, CARD_INK))
@@ -351,8 +351,8 @@ def start_card(card) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def _card_back(colour: str, title: str, subtitle: str) -> tuple[Item, ...]:
-    b = BLEED_MM
+def _card_back(colour: str, title: str, subtitle: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
+    b = bleed
     items: list[Item] = [Rect(-b, -b, CARD_WIDTH + 2 * b, CARD_HEIGHT + 2 * b, None, HAIRLINE, colour)]
     light = lighter(colour, 0.25)
     # a quilted diamond pattern, clipped by the imposition to the card
@@ -368,16 +368,17 @@ def _card_back(colour: str, title: str, subtitle: str) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def card_pieces(edition: Edition) -> list[Piece]:
-    """Every Doodle card to print: each patch card as often as the deck holds it, then the start cards."""
+def card_pieces(edition: Edition, bleed: float = BLEED_MM) -> list[Piece]:
+    """Every Doodle card to print: each patch card as often as the deck holds it, then the start
+    cards, their art running `bleed` mm past the cut."""
     require_component(edition, "cards")
-    patch_back = _card_back(CARD_BACK, "PATCHWORK", "DOODLE")
-    start_back = _card_back(START_BACK, "START", "DOODLE")
+    patch_back = _card_back(CARD_BACK, "PATCHWORK", "DOODLE", bleed)
+    start_back = _card_back(START_BACK, "START", "DOODLE", bleed)
     pieces: list[Piece] = []
     for index, patch in enumerate(edition.patches):
-        front = patch_card(patch, index)
+        front = patch_card(patch, index, bleed)
         for _ in range(max(1, patch.copies)):
             pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, front, patch_back, patch.id))
     for card in edition.rules.start_cards:
-        pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, start_card(card), start_back, card.id))
+        pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, start_card(card, bleed), start_back, card.id))
     return pieces

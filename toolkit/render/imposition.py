@@ -33,7 +33,10 @@ from toolkit.render.scene import (
 )
 
 BLEED_MM = 3.0
-"""Artwork runs this far past every cut line."""
+"""Artwork runs this far past every cut line (the default of `--bleed`)."""
+MAX_BLEED_MM = 5.0
+"""Largest bleed accepted: print shops ask for 2 to 5 mm (1/8 in = 3.175 mm)."""
+MM_PER_INCH = 25.4
 SAFE_MM = 3.0
 """Text and key artwork stay this far inside the trim (shown by the proof overlay)."""
 MARK_GAP_MM = 1.0
@@ -123,6 +126,29 @@ def parse_length(text: str, what: str) -> float:
     if value != value or value < 0:
         raise UsageError(f"bad {what} '{text}': expected a length in mm such as 3mm")
     return value
+
+
+def parse_bleed(text: str) -> float:
+    """`3mm`, `3`, `0`, `1/8in` or `0.125in` as millimetres, 0 to MAX_BLEED_MM; UsageError otherwise."""
+    raw = text.strip().lower().replace(" ", "")
+    expected = f"expected 0 to {MAX_BLEED_MM:g} mm, e.g. 3mm or 1/8in"
+    unit = 1.0
+    if raw.endswith("in"):
+        raw, unit = raw[:-2], MM_PER_INCH
+    elif raw.endswith("mm"):
+        raw = raw[:-2]
+    try:
+        if "/" in raw:
+            top, bottom = raw.split("/", 1)
+            value = float(top) / float(bottom)
+        else:
+            value = float(raw)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"bad --bleed '{text}': {expected}") from None
+    value *= unit
+    if value != value or not 0.0 <= value <= MAX_BLEED_MM + 1e-9:
+        raise UsageError(f"bad --bleed '{text}': {expected}")
+    return min(value, MAX_BLEED_MM)
 
 
 # ----- the physical flip -----------------------------------------------------------------------

@@ -175,7 +175,7 @@ def reference_name(edition: Edition) -> str:
 
 
 def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
-                   pieces: list[Piece] = ()) -> Page:
+                   pieces: list[Piece] = (), bleed: float = BLEED_MM) -> Page:
     """The rules reference on one page of `paper`; `pieces` (a few one-sided cut-outs, such as
     the Doodle token) go with their crop marks into the space the text leaves free."""
     sections = reference_sections(edition)
@@ -203,10 +203,10 @@ def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MAR
                 y += body * MM_PER_PT * 0.4
         if pieces:
             # the cut-outs take a band at the foot of the page, under the text
-            band = min(p.height for p in pieces) + 2 * (BLEED_MM + MARK_GAP_MM + MARK_MIN_MM) + 6.0
+            band = min(p.height for p in pieces) + 2 * (bleed + MARK_GAP_MM + MARK_MIN_MM) + 6.0
             if y + band <= bottom:
                 region = Paper("foot", paper.width, bottom + margin + SIDE_MM - y)
-                placed = impose_grid(list(pieces), region, layout=Layout(margin=margin))
+                placed = impose_grid(list(pieces), region, bleed=bleed, layout=Layout(margin=margin))
                 if len(placed) == 1:
                     items.append(Group(placed[0].items, translate(0.0, y)))
                     return Page(paper.width, paper.height, tuple(items), label="rules reference")
@@ -221,7 +221,7 @@ def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MAR
 
 def reference_pages(edition: Edition, options, pieces: list[Piece] = ()) -> list[Page]:
     """The reference page, followed by a blank back when the document is printed with backs."""
-    page = reference_page(edition, options.paper, options.layout.margin, pieces)
+    page = reference_page(edition, options.paper, options.layout.margin, pieces, options.bleed)
     if options.backs:
         return [page, Page(page.width, page.height, (), label="blank back")]
     return [page]

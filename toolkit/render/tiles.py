@@ -37,9 +37,9 @@ TILE_BACK = "#d8ccb4"
 BLUE_TAG = "blue"
 
 
-def _bleed_fill(cells, cell: float, colour: str) -> list[Item]:
+def _bleed_fill(cells, cell: float, colour: str, bleed: float = BLEED_MM) -> list[Item]:
     """Each cell grown by the bleed: their union is the shape offset outward by the bleed."""
-    b = BLEED_MM
+    b = bleed
     return [Rect(c * cell - b, r * cell - b, cell + 2 * b, cell + 2 * b, None, HAIRLINE, colour)
             for r, c in sorted(cells)]
 
@@ -66,14 +66,14 @@ def price_tag(x: float, y: float, cell: float, cost: int) -> list[Item]:
     return items
 
 
-def tile_front(patch, index: int, cell: float = QUILT_CELL_MM) -> tuple[Item, ...]:
+def tile_front(patch, index: int, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     blue = patch.tag == BLUE_TAG
     fill = EXPRESS_BLUE if blue else patch_colour(index, patch.colour)
     seam = lighter(fill, 0.35) if blue else darker(fill, 0.82)
     # Buttons stay visible on the blue cloth of Express blue patches.
     knob = ("#ffffff", "#0d2a4d") if blue else (BUTTON_FILL, BUTTON_RIM)
     cells = sorted(print_shape(patch).cells)
-    items: list[Item] = _bleed_fill(cells, cell, fill)
+    items: list[Item] = _bleed_fill(cells, cell, fill, bleed)
     for r, c in cells:
         items.append(Rect(c * cell + 0.8, r * cell + 0.8, cell - 1.6, cell - 1.6, seam, 0.3, None, (1.0, 0.8)))
     ink = "#ffffff" if blue else INK
@@ -119,28 +119,28 @@ def tile_front(patch, index: int, cell: float = QUILT_CELL_MM) -> tuple[Item, ..
     return tuple(items)
 
 
-def tile_back(patch, cell: float = QUILT_CELL_MM) -> tuple[Item, ...]:
+def tile_back(patch, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     """The back as seen after turning the tile over left to right: the mirrored outline."""
     mirrored = print_shape(patch).mirror()
     colour = lighter(EXPRESS_BLUE, 0.45) if patch.tag == BLUE_TAG else TILE_BACK
-    items: list[Item] = _bleed_fill(mirrored.cells, cell, colour)
+    items: list[Item] = _bleed_fill(mirrored.cells, cell, colour, bleed)
     items += cells_outline(set(mirrored.cells), 0.0, 0.0, cell, darker(colour, 0.6), 0.35)
     return tuple(items)
 
 
-def leather_piece(number: int, cell: float = QUILT_CELL_MM) -> Piece:
-    b = BLEED_MM
+def leather_piece(number: int, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM) -> Piece:
+    b = bleed
     front = (Rect(-b, -b, cell + 2 * b, cell + 2 * b, None, HAIRLINE, LEATHER),
              *leather_patch(cell / 2, cell / 2, cell))
     back = (Rect(-b, -b, cell + 2 * b, cell + 2 * b, None, HAIRLINE, LEATHER),)
     return Piece(cell, cell, front, back, f"leather-{number}")
 
 
-def bonus_piece(edition: Edition, cell: float = QUILT_CELL_MM) -> Piece:
+def bonus_piece(edition: Edition, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM) -> Piece:
     """The special tile for the first filled k x k square (one quilt cell by 1.5 cells)."""
     bonus = edition.rules.bonus
     assert bonus is not None
-    b = BLEED_MM
+    b = bleed
     w, h = cell * 1.5, cell
     k = bonus.square_size
     front = (
@@ -153,20 +153,22 @@ def bonus_piece(edition: Edition, cell: float = QUILT_CELL_MM) -> Piece:
     return Piece(w, h, front, back, "bonus")
 
 
-def tile_pieces(edition: Edition, extras: bool = True) -> list[Piece]:
-    """Every tile of the edition's starting circle and late patches (plus leather and bonus)."""
+def tile_pieces(edition: Edition, extras: bool = True, bleed: float = BLEED_MM) -> list[Piece]:
+    """Every tile of the edition's starting circle and late patches (plus leather and bonus),
+    its art running `bleed` mm past the cut line."""
     require_component(edition, "tiles")
     pieces = []
+    cell = QUILT_CELL_MM
     for index, patch in enumerate(edition.all_patches()):
         shape = print_shape(patch)
-        pieces.append(Piece(shape.width * QUILT_CELL_MM, shape.height * QUILT_CELL_MM,
-                            tile_front(patch, index), tile_back(patch), patch.id,
-                            outline_loops(shape.cells, QUILT_CELL_MM)))
+        pieces.append(Piece(shape.width * cell, shape.height * cell,
+                            tile_front(patch, index, cell, bleed), tile_back(patch, cell, bleed), patch.id,
+                            outline_loops(shape.cells, cell)))
     if extras:
         track = edition.rules.time_track
         if track is not None:
             for number, _space in enumerate(track.leather_patches, start=1):
-                pieces.append(leather_piece(number))
+                pieces.append(leather_piece(number, cell, bleed))
         if edition.rules.bonus is not None:
-            pieces.append(bonus_piece(edition))
+            pieces.append(bonus_piece(edition, cell, bleed))
     return pieces

@@ -49,33 +49,33 @@ def button_tiles(edition: Edition) -> tuple[tuple[int, int], ...]:
     return BUTTONS_BY_TRACK.get(track.id, CLASSIC_BUTTONS) if track is not None else CLASSIC_BUTTONS
 
 
-def _field(colour: str) -> list[Item]:
-    b = BLEED_MM
+def _field(colour: str, bleed: float = BLEED_MM) -> list[Item]:
+    b = bleed
     return [Rect(-b, -b, TOKEN_MM + 2 * b, TOKEN_MM + 2 * b, None, HAIRLINE, colour)]
 
 
-def button_token(value: int) -> tuple[Item, ...]:
+def button_token(value: int, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     """A button tile: a big button bearing its value."""
     s = TOKEN_MM
-    items = _field(BUTTON_CREAM)
+    items = _field(BUTTON_CREAM, bleed)
     items += button(s / 2, s / 2, s * 0.4, BUTTON_FILL, BUTTON_RIM, holes=False)
     size = pt_for_height(s * (0.32 if value < 10 else 0.26))
     items.append(Text(s / 2, s / 2 + s * (0.16 if value < 10 else 0.13), str(value), size, "middle", True, "#ffffff"))
     return tuple(items)
 
 
-def time_token(colour: str) -> tuple[Item, ...]:
+def time_token(colour: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     s = TOKEN_MM
-    items = _field(colour)
+    items = _field(colour, bleed)
     items.append(Circle(s / 2, s / 2, s * 0.4, darker(colour, 0.55), 0.6, colour))
     items += hourglass(s / 2, s / 2, s * 0.5, INK)
     return tuple(items)
 
 
-def _marker(fill: str, word: str) -> tuple[Item, ...]:
+def _marker(fill: str, word: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     """A dark square with an arrow: it marks a place between two patches (or cards)."""
     s = TOKEN_MM
-    items = _field(fill)
+    items = _field(fill, bleed)
     items.append(Poly(((s * 0.5, s * 0.14), (s * 0.78, s * 0.5), (s * 0.6, s * 0.5), (s * 0.6, s * 0.62),
                        (s * 0.4, s * 0.62), (s * 0.4, s * 0.5), (s * 0.22, s * 0.5)), True, "#ffffff", 0.3, "#ffffff"))
     items.append(Text(s / 2, s * 0.86, word, 6.0, "middle", True, "#ffffff"))
@@ -100,20 +100,20 @@ def _circle_marker(edition: Edition) -> tuple[str, str, str, str]:
     return NEUTRAL_MARKER if _time_tokens(edition) else LONE_MARKER
 
 
-def token_pieces(edition: Edition) -> list[Piece]:
+def token_pieces(edition: Edition, bleed: float = BLEED_MM) -> list[Piece]:
     """Every token of the edition, each with its back (the same face: tokens are two-sided): the
     button tiles (when patches are bought), the time tokens (when there is a time track) and the
     token that marks a place in the circle."""
     pieces: list[Piece] = []
     for value, count in button_tiles(edition):
-        face = button_token(value)
+        face = button_token(value, bleed)
         pieces += [Piece(TOKEN_MM, TOKEN_MM, face, face, f"button-{value}") for _ in range(count)]
     for seat in range(_time_tokens(edition)):
         colour, name = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-        face = time_token(colour)
+        face = time_token(colour, bleed)
         pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, f"time-token-{name.replace(' ', '-')}"))
     fill, word, name, _noun = _circle_marker(edition)
-    face = _marker(fill, word)
+    face = _marker(fill, word, bleed)
     pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, name))
     return pieces
 
