@@ -119,11 +119,18 @@ def parse_values(text: str, key: Key, where: str) -> list:
     else:
         match = _RANGE.match(text)
         if match:
-            a, b, step = int(match[1]), int(match[2]), int(match[3] or 1)
+            a, b, step = _int(match[1], where), _int(match[2], where), _int(match[3] or "1", where)
             if step < 1:
                 raise UsageError(f"{where}: the step of {text} must be at least 1")
             if b < a:
                 raise UsageError(f"{where}: the range {text} is empty (end below start)")
+            # judged from its numbers, before any list is built: 0..1000000000 is refused at once
+            count = (b - a) // step + 1
+            for v in (a, a + (count - 1) * step):
+                if not key.low <= v <= key.high:
+                    raise UsageError(f"{where}: value {v} is outside {key.low}..{key.high}")
+            if count > MAX_VALUES:
+                raise UsageError(f"{where}: {count:,} values; at most {MAX_VALUES}")
             values = list(range(a, b + 1, step))
         else:
             values = [_int(part, where) for part in _split_top(text)]
