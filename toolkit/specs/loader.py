@@ -25,7 +25,8 @@ from toolkit.specs.catalogue import (EDITIONS_DIR, REF_DIRS, VARIANTS_DIR, bundl
 from toolkit.specs.models import (RULES_OF_FAMILY, Automa, AutomaCard, AutomaLevel, Bonus, DoodleRules, Edition, Family,
                                   Patch, StartCard, TimeTrack, TimeTrackRules, required_keys, scalar_keys, spec_keys)
 from toolkit.specs.schema import NAME_PATTERN, RESOLVED_EDITION, check_file, parse_shape
-from toolkit.specs.source import LDict, LList, Loc, UnreadableSpec, display_name, read_tree
+from toolkit.specs.source import (SPEC_SUFFIXES, LDict, LList, Loc, UnreadableSpec, display_name, link_display,
+                                  not_a_spec, read_tree)
 
 DOODLE_ONLY = spec_keys(DoodleRules)
 TIME_TRACK_ONLY = spec_keys(TimeTrackRules)
@@ -58,22 +59,9 @@ def _is_path_ref(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
-SPEC_SUFFIXES = (".yaml", ".yml")
-"""A spec named by path (on the command line, in `extends:` and references, in a game record)
-must be a regular file whose name ends in one of these: nothing else is ever opened as a spec,
-so a record or a variant cannot make the toolkit read, or quote from, any other file."""
-
-
 def _not_a_spec(path: Path, text: str | None = None) -> str | None:
-    """Why `path` may not be read as a spec (a name without .yaml/.yml, a FIFO, a folder, ...);
-    None when it may (or when it is simply missing)."""
-    shown = text if text is not None else str(path)
-    if not str(path).lower().endswith(SPEC_SUFFIXES):
-        return f"{shown!r} is not a spec file name: spec files end in .yaml or .yml"
-    kind = path_kind(path)
-    if kind is not None:
-        return f"{shown!r} is {kind}, not a spec file"
-    return None
+    """Why `path` may not be read as a spec (source.not_a_spec: judged by what it points to)."""
+    return not_a_spec(path, text)
 
 
 @dataclass
@@ -102,6 +90,12 @@ class _Session:
         self.problems.append(problem)
 
     def read(self, path: Path) -> tuple[str | None, object]:
+        refused = not_a_spec(path) if os.path.islink(path) else None
+        if refused is not None:  # judged by what the link points to, before anything is resolved or read
+            shown = link_display(path)
+            self.problems.append(Loc(shown).problem("(file)", refused))
+            self.trees[path] = (None, None)
+            return None, None
         try:
             path = path.resolve()
         except (OSError, ValueError):

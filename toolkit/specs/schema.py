@@ -50,6 +50,19 @@ def _describe(value) -> str:
     return type(value).__name__
 
 
+_LIKE_A_KIND = re.compile(r"^[a-z][a-z-]{0,23}$")
+"""A `kind:` written like one (a typo of `edition` is quoted back; other text is not)."""
+
+
+def _what(value) -> str:
+    """What kind of value this is, without quoting it (for files that are not specs)."""
+    if isinstance(value, str):
+        return f"text ({len(value):,} characters)"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return "a number"
+    return _describe(value)
+
+
 def _json_type(value) -> str:
     if value is None:
         return "null"
@@ -586,12 +599,14 @@ def check_file(tree, loc: Loc) -> tuple[str | None, list[Problem]]:
     """Structural check of a whole spec file; returns (kind or None, problems)."""
     out: list[Problem] = []
     if not isinstance(tree, LDict):
-        out.append(loc.problem("(top)", f"expected a mapping with `kind:` at the top, got {_describe(tree)}"))
+        # what is there, never a quote of it: a file that is not a spec is not shown
+        out.append(loc.problem("(top)", f"expected a mapping with `kind:` at the top, got {_what(tree)}"))
         return None, out
     kind = tree.get("kind")
     if not isinstance(kind, str) or kind not in FILE_KINDS:
         where = tree.loc_of("kind") if "kind" in tree else tree.loc
-        got = "it is missing" if "kind" not in tree else f"got {_describe(kind)}"
+        shown = _describe(kind) if isinstance(kind, str) and _LIKE_A_KIND.match(kind) else _what(kind)
+        got = "it is missing" if "kind" not in tree else f"got {shown}"
         out.append(where.problem("kind", f"expected one of: {', '.join(KINDS)} ({got})"))
         return None, out
     FILE_KINDS[kind].check(tree, tree.loc, "", out)

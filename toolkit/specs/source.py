@@ -16,8 +16,13 @@ from pathlib import Path
 import yaml
 
 from toolkit.errors import InputError, Problem
-from toolkit.fileio import read_capped_bytes
+from toolkit.fileio import path_kind, read_capped_bytes
 
+SPEC_SUFFIXES = (".yaml", ".yml")
+"""A spec named by path (on the command line, in `extends:` and references, in a game record)
+must be a regular file whose name ends in one of these, and so must the file a link named so
+points to: nothing else is ever opened as a spec, so a record, a variant or a link cannot make
+the toolkit read, or quote from, any other file."""
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """Spec files are small; anything larger is refused before parsing."""
 MAX_NODES = 100_000
@@ -396,12 +401,48 @@ def nesting_beyond(text: str, limit: int) -> tuple[int, int] | None:
     return None
 
 
+def not_a_spec(path: str | os.PathLike, shown: str | None = None) -> str | None:
+    """Why `path` may not be read as a spec, judged by what it is and, for a link, by what it
+    points to: a name without .yaml/.yml, a FIFO, a folder, a device, a link to a missing file, a
+    link (or chain of links) to a file whose own name is not a spec's. None when it may be read
+    (or is simply missing). Says nothing of the file's content: it is never opened."""
+    text = os.fspath(path)
+    shown = text if shown is None else shown
+    if not text.lower().endswith(SPEC_SUFFIXES):
+        return f"{shown!r} is not a spec file name: spec files end in .yaml or .yml"
+    kind = path_kind(path)
+    if kind is not None:
+        return f"{shown!r} is {kind}, not a spec file"
+    try:
+        real = os.path.realpath(text)
+    except (OSError, ValueError):
+        return None
+    if os.path.lexists(text) and not real.lower().endswith(SPEC_SUFFIXES):
+        return (f"{shown!r} is a link to a file whose name does not end in .yaml or .yml, so it is not read "
+                "as a spec; name the spec file itself")
+    return None
+
+
+def link_display(path: str | os.PathLike) -> str:
+    """How a path is named in messages without following links (display_name shows where a link
+    leads, which is not for a link that may not be followed)."""
+    absolute = Path(os.path.abspath(os.fspath(path)))
+    try:
+        return absolute.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(absolute)
+
+
 def read_tree(path: Path, display: str | None = None) -> tuple[object, list[Problem]]:
     """Read one spec file into a located tree; returns (tree, problems found while reading).
 
     Raises UnreadableSpec when the file cannot be read at all (missing, too big, not UTF-8 text,
-    YAML syntax error, alias bomb).
+    YAML syntax error, alias bomb) or may not be (a link to a file that is not a spec: not_a_spec).
     """
+    if os.path.islink(path):
+        refused = not_a_spec(path)
+        if refused is not None:
+            raise UnreadableSpec(Loc(display or link_display(path)).problem("(file)", refused))
     display = display or display_name(path)
     top = Loc(display)  # the file as a whole
     try:
