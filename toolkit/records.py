@@ -220,8 +220,15 @@ def record_edition(record: dict[str, Any], base_dir: Path | None = None) -> Edit
     """
     ref = record["edition"]
     if isinstance(ref.get("spec"), dict):
+        # The name the record shows is the spec's own: a record cannot show one edition's name
+        # over another's rules (the hash covers the spec's name, not a label beside it).
+        spec_name = ref["spec"].get("name")
+        if spec_name != ref["name"]:
+            shown = repr(spec_name)[:60] if isinstance(spec_name, str) else "no name"
+            raise RecordError(f"the record names its edition {ref['name'][:60]!r} but its embedded spec has "
+                              f"{shown}: the record was edited")
         try:
-            edition = edition_from_spec(ref["spec"], f"record edition '{ref['name']}'")
+            edition = edition_from_spec(ref["spec"], f"record edition '{ref['name'][:60]}'")
         except ToolkitError as error:
             raise RecordError(f"the record's embedded edition cannot be loaded: {error.render()}") from None
         if edition.content_hash != ref["content_hash"]:
