@@ -5,7 +5,22 @@ non-zero exit code, never a traceback. Messages say what was wrong and what is e
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+LISTED = 12
+"""Most names an error line lists before it says how many more there are."""
+
+
+def shortened(names: Iterable[object], limit: int = LISTED, sep: str = ", ") -> str:
+    """`names` joined for an error line, cut after `limit`: `F001, F002, ... and 196 more`.
+
+    An error that lists every patch id of a big deck (or every octomino) is a wall nobody reads;
+    the first few say what kind of name is expected, the count says the rest exist."""
+    items = [str(name) for name in names]
+    if len(items) <= limit:
+        return sep.join(items)
+    return f"{sep.join(items[:limit])} ... and {len(items) - limit} more"
 
 
 class ToolkitError(Exception):
