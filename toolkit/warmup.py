@@ -2,8 +2,10 @@
 
 numba compiles a kernel the first time it is called and keeps the machine code in the toolkit's
 cache (toolkit.jit), so without this the first game, hint or simulation of each kind waits for it.
-Each family names its warm-up jobs: tiny seeded workloads that call every compiled entry point its
-commands use (the validated game, the simulator's turn loop with each bot, the search bots).
+Each family names its warm-up jobs (RulesFamily.warm_ups): tiny seeded workloads, defined at the end
+of this module since they play through the simulator and the play loop above the families, that
+call every compiled entry point its commands use (the validated game, the simulator's turn loop
+with each bot, the search bots).
 Jobs run in separate processes, so two cores compile two groups at once; a job whose kernels are
 cached already costs a fraction of a second.
 """
@@ -17,16 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from toolkit.families import all_families
-
-
-@dataclass(frozen=True)
-class WarmUp:
-    """One group of kernels and the workload that compiles it."""
-
-    label: str
-    """What it compiles, for the progress line."""
-    target: str
-    """`module:function` of the workload (a top-level function, so a worker process can run it)."""
+from toolkit.families.base import WarmUp
 
 
 @dataclass(frozen=True)
@@ -83,3 +76,56 @@ def compile_all(processes: int = 2, on_done: Callable[[Compiled], None] | None =
 
 def default_processes() -> int:
     return max(1, min(4, os.cpu_count() or 1))
+
+
+# ----- the families' workloads -----------------------------------------------------------
+
+def timetrack_simulator() -> None:
+    from toolkit.sim import experiment
+
+    for editions, bots in ((["classic"], "mcts:5,greedy"), (["anniversary"], "greedy,automa"),
+                           (["express"], "random,random")):
+        experiment.run(experiment.prepare(editions, bots, 2 if "automa" not in bots else 1, 0))
+
+
+def timetrack_prompt() -> None:
+    from toolkit.play import hint, new_game, play_bots
+    from toolkit.specs import load_edition
+
+    play_bots(load_edition("classic"), "greedy,mcts:5", 0)
+    play_bots(load_edition("anniversary"), "random,automa", 0)
+    game = new_game(load_edition("classic"), 0)
+    hint(game)
+
+
+def doodle_simulator() -> None:
+    from toolkit.sim import experiment
+
+    experiment.run(experiment.prepare(["doodle"], "greedy,random", 1, 0))
+
+
+def doodle_expert() -> None:
+    from toolkit.play import Session, hint, new_game, seat
+    from toolkit.sim import experiment
+    from toolkit.specs import load_edition
+
+    experiment.run(experiment.prepare(["doodle"], "expert", 1, 0))
+    # A hint in each phase of each round (start card, the first rounds, the last round's search).
+    edition = load_edition("doodle")
+    seats = seat(edition, "greedy", 1)
+    game = new_game(edition, 0, 1, seats)
+    session = Session(game, seats, 0)
+    hinted = set()
+    while not game.is_over:
+        if (game.phase, game.round) not in hinted:
+            hinted.add((game.phase, game.round))
+            hint(game)
+        at = game.current_player
+        game.apply(seats.bots[at].choose(game, session.rngs[at]))
+
+
+def doodle_prompt() -> None:
+    from toolkit.play import play_bots
+    from toolkit.specs import load_edition
+
+    play_bots(load_edition("doodle"), "greedy,random", 0)

@@ -108,6 +108,16 @@ def require(edition: Edition, capability: str, command: str, why: str | None = N
 
 
 @dataclass(frozen=True)
+class WarmUp:
+    """One group of kernels and the workload that compiles it (toolkit.warmup runs it)."""
+
+    label: str
+    """What it compiles, for the progress line."""
+    target: str
+    """`module:function` of the workload (a top-level function, so a worker process can run it)."""
+
+
+@dataclass(frozen=True)
 class Seating:
     """How the bots of a simulation sit: the order of play and whether deals are seat-swapped."""
 
@@ -208,7 +218,7 @@ class RulesFamily:
         return None
 
     def warm_ups(self) -> list:
-        """The jobs that compile every kernel this family's commands call (toolkit.warmup.WarmUp)."""
+        """The jobs that compile every kernel this family's commands call (toolkit.warmup runs them)."""
         return []
 
     def play(self, edition: Edition, bots: tuple, game_rngs: np.ndarray, bot_rngs: np.ndarray,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.errors import UsageError
-from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, register_family
+from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, WarmUp, register_family
 from toolkit.families.doodle import results
 from toolkit.specs.models import Edition, Family
 from toolkit.games.text import draw_side_by_side
@@ -120,11 +120,9 @@ class DoodleFamily(RulesFamily):
         return Seating(tuple(bots), 1, rule)
 
     def warm_ups(self) -> list:
-        from toolkit.warmup import WarmUp
-
-        return [WarmUp("Doodle simulator: random and greedy", "toolkit.families.doodle.warm:simulator"),
-                WarmUp("Doodle expert, its last-round search and hints", "toolkit.families.doodle.warm:expert"),
-                WarmUp("Doodle rules at the prompt", "toolkit.families.doodle.warm:prompt")]
+        return [WarmUp("Doodle simulator: random and greedy", "toolkit.warmup:doodle_simulator"),
+                WarmUp("Doodle expert, its last-round search and hints", "toolkit.warmup:doodle_expert"),
+                WarmUp("Doodle rules at the prompt", "toolkit.warmup:doodle_prompt")]
 
     def check_tables(self, edition: Edition) -> None:
         from toolkit.games.doodle.kernel import build_tables

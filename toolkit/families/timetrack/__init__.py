@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.errors import UsageError
-from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, register_family
+from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, WarmUp, register_family
 from toolkit.families.timetrack import results
 from toolkit.specs.models import Edition, Family
 
@@ -133,11 +133,9 @@ class TimeTrackFamily(RulesFamily):
                        "Automa: the player bot sits in seat 0 and always moves first (Automa rules); no swap")
 
     def warm_ups(self) -> list:
-        from toolkit.warmup import WarmUp
-
         return [WarmUp("time-track simulator: random, greedy, mcts and Automa in the turn loop",
-                       "toolkit.families.timetrack.warm:simulator"),
-                WarmUp("time-track rules and the bots at the prompt", "toolkit.families.timetrack.warm:prompt")]
+                       "toolkit.warmup:timetrack_simulator"),
+                WarmUp("time-track rules and the bots at the prompt", "toolkit.warmup:timetrack_prompt")]
 
     def check_tables(self, edition: Edition) -> None:
         from toolkit.games.timetrack.tables import tables_for
