@@ -6,9 +6,13 @@ bounded number of shards is in flight at once, and each result is a small tally,
 flat however many games a run plays.
 
 Local workers are tied to this process: they ignore Ctrl-C (the parent stops them at once and says
-so in one line) and end as soon as their parent is gone, even when it was killed outright, so
-neither workers nor multiprocessing's helper process outlive a run. More workers than the cores
-this process may use only queue behind each other, so `useful_workers` caps the count.
+so in one line) and end within PARENT_POLL_SECONDS of their parent, even when it was killed
+outright (the kernel's parent-death signal, and a watchdog where there is none), so neither
+workers nor multiprocessing's helper process outlive a run. A worker ties itself to its parent
+before it imports anything heavy: this module loads the simulator (and numba) only when a shard
+runs, so a worker started just before its parent died does not spend seconds importing first.
+More workers than the cores this process may use only queue behind each other, so
+`useful_workers` caps the count. `tie_to_parent` does the same for any other helper process.
 
 Dask (`--scheduler tcp://HOST:PORT`) is an optional extra: `distributed` is imported only when a
 scheduler is named, and a missing package or an unreachable scheduler is one clear UsageError.
@@ -16,6 +20,7 @@ scheduler is named, and a missing package or an unreachable scheduler is one cle
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import concurrent.futures.process
 import ctypes
 import multiprocessing
@@ -25,18 +30,21 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from toolkit.errors import Interrupted, ToolkitError, UsageError
-from toolkit.sim.shards import Shard, ShardResult, run_shard, warm_up
 
-ProgressFn = Callable[[ShardResult], None]
+if TYPE_CHECKING:  # the simulator (and numba) load when a shard runs, not when a worker starts
+    from toolkit.sim.shards import Shard, ShardResult
+
+ProgressFn = Callable[["ShardResult"], None]
 """Called once per finished shard, in completion order (for progress bars)."""
 
 DASK_CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before giving up."""
 
 
-PARENT_POLL_SECONDS = 0.5
+PARENT_POLL_SECONDS = 0.2
 """How often a worker checks that its parent is still there (where the OS cannot tell it)."""
 _PR_SET_PDEATHSIG = 1
 
@@ -57,13 +65,12 @@ def useful_workers(requested: int) -> tuple[int, str]:
     return requested, ""
 
 
-def _worker_init(parent: int) -> None:
-    """Runs first in every worker: leave Ctrl-C to the parent, and die with the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):  # started with Ctrl-C held off: a held key is now dropped
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+def tie_to_parent(parent: int) -> None:
+    """End this process as soon as `parent` is gone: at once through the kernel's parent-death
+    signal (Linux), else within PARENT_POLL_SECONDS through a watchdog thread; at once when the
+    parent is gone already. For any helper process a command starts (workers, compilers)."""
     if sys.platform.startswith("linux"):
-        try:  # the kernel kills this worker the moment its parent ends
+        try:  # the kernel kills this process the moment its parent ends
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):
             pass
@@ -78,7 +85,15 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def submit_holding_ctrl_c(pool: cf.ProcessPoolExecutor, fn: Callable, shard: Shard) -> cf.Future:
+def _worker_init(parent: int) -> None:
+    """Runs first in every worker: leave Ctrl-C to the parent, and die with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # started with Ctrl-C held off: a held key is now dropped
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    tie_to_parent(parent)
+
+
+def submit_holding_ctrl_c(pool: cf.ProcessPoolExecutor, fn: Callable, shard: "Shard") -> cf.Future:
     """pool.submit, with Ctrl-C held off (not dropped) while it may start a worker.
 
     A worker started meanwhile inherits Ctrl-C blocked and ignores it from its first line
@@ -91,14 +106,41 @@ def submit_holding_ctrl_c(pool: cf.ProcessPoolExecutor, fn: Callable, shard: Sha
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            return pool.submit(fn, shard)
+            with without_main_script():
+                return pool.submit(fn, shard)
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        return pool.submit(fn, shard)
+        with without_main_script():
+            return pool.submit(fn, shard)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def without_main_script():
+    """While workers start here, they do not run the script that started this process.
+
+    A spawned worker first re-imports the parent's main script (for `patchwork`, the whole CLI),
+    which takes long enough that a parent killed meanwhile leaves it running until the import
+    ends; workers run only functions of the toolkit's own modules, so they skip it and reach
+    their initializer (tie_to_parent) at once. Started as `python -m toolkit`, multiprocessing
+    skips it by itself."""
+    from multiprocessing import spawn
+
+    original = spawn.get_preparation_data
+
+    def lean(name):
+        data = original(name)
+        data.pop("init_main_from_path", None)
+        return data
+
+    spawn.get_preparation_data = lean
+    try:
+        yield
+    finally:
+        spawn.get_preparation_data = original
 
 
 def _stop(pool: cf.ProcessPoolExecutor) -> None:
@@ -112,11 +154,13 @@ def _stop(pool: cf.ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
-def run_local(shards: Sequence[Shard], workers: int = 1, progress: ProgressFn | None = None) -> Iterator[ShardResult]:
+def run_local(shards: Sequence["Shard"], workers: int = 1, progress: ProgressFn | None = None) -> Iterator["ShardResult"]:
     """Run shards here (workers=1) or in `workers` fresh processes; yield results in shard order.
 
     Ctrl-C stops at once with Interrupted (the workers are ended, not waited for).
     """
+    from toolkit.sim.shards import run_shard, warm_up
+
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     workers = min(useful_workers(workers)[0], len(shards))
@@ -157,8 +201,10 @@ def _wait_local(futures):
     return done
 
 
-def _ordered(shards, submit, window, wait_any, progress) -> Iterator[ShardResult]:
+def _ordered(shards, submit, window, wait_any, progress) -> Iterator["ShardResult"]:
     """Keep `window` shards in flight, yield results in shard order as soon as each is next."""
+    from toolkit.sim.shards import run_shard
+
     pending: dict = {}
     ready: dict[int, ShardResult] = {}
     next_submit = 0
@@ -205,8 +251,10 @@ def connect(address: str, timeout: float = DASK_CONNECT_TIMEOUT):
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
 
-def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None = None) -> Iterator[ShardResult]:
+def run_dask(shards: Sequence["Shard"], address: str, progress: ProgressFn | None = None) -> Iterator["ShardResult"]:
     """Run shards on the Dask cluster at `address`; yield results in shard order."""
+    from toolkit.sim.shards import warm_up
+
     distributed = _import_distributed()
     client = connect(address)
     warm_up(shards[0])  # workers on this machine then load the compiled loops from the cache
@@ -231,11 +279,11 @@ def run_dask(shards: Sequence[Shard], address: str, progress: ProgressFn | None 
 
 
 def run_shards(
-    shards: Sequence[Shard],
+    shards: Sequence["Shard"],
     workers: int = 1,
     scheduler: str | None = None,
     progress: ProgressFn | None = None,
-) -> Iterator[ShardResult]:
+) -> Iterator["ShardResult"]:
     """Run shards on the chosen backend (Dask when a scheduler is named); results in shard order."""
     if scheduler:
         return run_dask(shards, scheduler, progress)
