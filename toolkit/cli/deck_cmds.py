@@ -199,28 +199,34 @@ def _print_check(report) -> None:
                 f"{d['label']} {d['difference']['mean']:+.3f} [{d['difference']['low']:+.3f}, "
                 f"{d['difference']['high']:+.3f}]" for d in notable) or "none"))
     table = Table(title=f"{report.variant}: per-patch buy rate and buyer advantage "
-                        f"(band ±{report.band:.2f}, at least {report.min_buys} buys)",
-                  header_style="bold")
-    for column in ("patch", "cost", "bought", "buy rate", "buyer wins", "advantage", "verdict"):
+                        f"(band ±{report.band:.2f}, at least {report.min_buys} buys; significance after Holm's "
+                        f"correction over the deck)", header_style="bold")
+    for column in ("patch", "cost", "bought", "buy rate", "buyer wins", "advantage (95%)", "Holm p", "verdict"):
         table.add_column(column)
+    verdicts = report.verdicts()
     for p in report.patches:
-        d = p.as_dict(report.band, report.min_buys)
+        d = report.patch_dict(p, verdicts[p.id])
+        adv = "-" if p.advantage is None else (f"{p.advantage:+.3f}" if d["low"] is None else
+                                               f"{p.advantage:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]")
         table.add_row(p.id, str(p.cost), str(p.bought), f"{p.buy_rate:.1%}",
-                      "-" if d["buyer_win_rate"] is None else f"{d['buyer_win_rate']:.1%}",
-                      "-" if p.advantage is None else f"{p.advantage:+.3f}", d["verdict"])
+                      "-" if d["buyer_win_rate"] is None else f"{d['buyer_win_rate']:.1%}", adv,
+                      "-" if d["p_adjusted"] is None else f"{d['p_adjusted']:.3f}", d["verdict"])
     console.print(table)
     out = report.out_of_band()
-    typer.echo(f"{len(out)} of {len(report.patches)} patches outside the band"
-               + (f": {', '.join(p.id for p in out)}" if out else ""))
+    counts: dict[str, int] = {}
+    for v in verdicts.values():
+        counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
+    typer.echo(f"{len(out)} of {len(report.patches)} patches significantly outside the band"
+               + (f": {', '.join(p.id for p in out)}" if out else "")
+               + " (" + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) + ")")
     if report.changes:
         typer.echo(f"re-priced in {report.rounds} round(s):")
         for c in report.changes:
-            adv = "never bought" if c["advantage"] is None else f"advantage {c['advantage']:+.3f}"
+            how = "one button (no slope yet)" if c["slope"] is None else f"slope {c['slope']:+.3f} per button"
             typer.echo(f"  round {c['round']}: {c['id']} cost {c['from']} -> {c['to']} "
-                       f"({c['verdict']}: buy rate {c['buy_rate']:.1%}, {adv})")
-    for pid, (low, high) in sorted(report.bracketed.items()):
-        typer.echo(f"  {pid}: fair price between {low} and {high} buttons (too cheap at {low}, "
-                   f"too dear at {high}); left at its last price")
+                       f"({c['verdict']}: advantage {c['advantage']:+.3f}, {how})")
+    if report.stopped:
+        typer.echo(f"tuning: {report.stopped}")
 
 
 @deck_app.command("check")
@@ -232,12 +238,14 @@ def check(
     games: int = typer.Option(400, "--games", help="Games per matchup without an MCTS bot."),
     search_games: int = typer.Option(40, "--search-games", help="Games per matchup with an MCTS bot."),
     seed: int = typer.Option(0, "--seed", help="Master seed: the variant and the base play the same deals."),
-    band: float = typer.Option(0.10, "--band", help="A patch is fairly priced when its buyer advantage lies within ±band."),
+    band: float = typer.Option(0.05, "--band", help="A patch is fairly priced when its buyer advantage lies within ±band "
+                               "(0.05: about one button for greedy bots)."),
     min_buys: int = typer.Option(20, "--min-buys", help="Buys a patch needs before its advantage is judged."),
     patches: Optional[str] = typer.Option(None, "--patches", help="Only report (and re-price) these ids, comma-separated."),
-    tune_prices: bool = typer.Option(False, "--tune", help="Re-price out-of-band patches one button per round, rewriting the variant's patch set."),
+    tune_prices: bool = typer.Option(False, "--tune", help="Re-price the significantly out-of-band patches together from "
+                                     "the price model, rewriting the variant's patch set; a round that makes the deck worse is undone."),
     rounds: int = typer.Option(5, "--rounds", help="With --tune: at most this many re-pricing rounds."),
-    per_round: int = typer.Option(3, "--per-round", help="With --tune: patches re-priced per round (the worst first)."),
+    per_round: int = typer.Option(33, "--per-round", help="With --tune: most patches re-priced per round (the worst first)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
@@ -260,7 +268,8 @@ def check(
         if tune_prices:
             def on_round(number, report):
                 bar.progress.console.print(
-                    f"round {number}: {len(report.out_of_band())} patch(es) outside the band")
+                    f"{'before tuning' if number == 0 else f'after round {number}'}: "
+                    f"{len(report.out_of_band())} patch(es) significantly outside the band")
 
             report = chk.tune(variant, base_ref, matchups, seed, band, min_buys, rounds, per_round,
                               only, on_round, bar)

@@ -4,34 +4,51 @@ Only editions whose family prices patches are checked.
 
 Buyer advantage of a patch (toolkit.workbench.advantage) = the win rate of the players who bought
 it minus the win rate of all buyers of all patches in the same games (the deck's baseline), so a
-strong bot that buys more patches does not make every patch look good. A patch well above the
-baseline is cheap for what it gives, one well below is dear. Patches bought fewer than `min_buys`
-times carry no reliable advantage; one bought in fewer than LOW_BUY_RATE of games is taken as too
-dear.
+strong bot that buys more patches does not make every patch look good; pooled over the matchups,
+weighted by purchases. Its 95% interval uses the binomial standard error of the buyers' win rate
+(the baseline rests on every purchase of the deck and its own error is left out).
 
-Re-pricing (`tune`) is this module's own small estimate, not a full fair-price search: each
-round replays the variant on the same deal seeds (so rounds are paired and differ only by the
-prices), moves the `per_round` worst patches outside the band by one button towards it, and
-stops when every patch lies inside the band or the rounds run out. A patch found too cheap at
-one price and too dear at the next is left alone from then on (its fair price lies between).
+One rule gives every verdict. A patch bought in fewer than LOW_BUY_RATE of games is `rarely
+bought` (its advantage, measured only where a bot chose it, says little about its price); one with
+fewer than `min_buys` purchases is `unsure`. Every other patch is tested for lying outside the
+band (advantage beyond +band or below -band, two-sided z-test on the distance to the nearer band
+edge), and the whole deck's tests are corrected together by Holm's step-down method (family-wise
+error 5%): `cheap` or `dear` when significantly outside the band, `leans cheap` / `leans dear`
+when the estimate is outside but not significantly, `ok` otherwise.
+
+Re-pricing (`tune`) moves only the significantly out-of-band patches, all of them at once, to
+where a price model says their advantage is 0: the model is one line per patch of advantage
+against cost sharing a deck-wide slope (fitted jointly on every price a patch has been played at
+in earlier rounds, all on the same deal seeds); before a slope can be fitted the deck is played
+once with those patches one button towards the band (a probe, then undone). A round whose deck is worse than the one before (more patches significantly out of
+band, or as many and further out) is undone and tuning stops, saying so.
 
 Everything this module needs from the simulator goes through `play` below.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolkit.errors import UsageError
+from toolkit.stats import Z95
 from toolkit.workbench.advantage import buyer_advantage
 
 DEFAULT_MATCHUPS = ("greedy,greedy", "greedy,mcts:200")
 DEFAULT_GAMES = (400, 40)
 """Games per matchup, by default: greedy games are ~100x faster than MCTS ones."""
-DEFAULT_BAND = 0.10
+DEFAULT_BAND = 0.05
+"""About one button for greedy bots on classic (P12 3->6 moved its advantage by -0.145, P21 5->2 by +0.157)."""
 DEFAULT_MIN_BUYS = 20
 LOW_BUY_RATE = 0.15
+FAMILY_ERROR = 0.05
+"""Holm's family-wise error over the patches judged together."""
+MAX_STEP = 4
+"""Most buttons one round moves a patch."""
+CORRECTION = ("Holm step-down over the patches judged (family-wise error 5%); each test: two-sided z-test of the "
+              "advantage against the nearer band edge")
 
 
 def play(refs: Sequence[str], bots: str, games: int, seed: int,
@@ -56,30 +73,60 @@ class PatchPlay:
     buyer_wins: int
     advantage: float | None
     """Buys-weighted mean over matchups of (buyer win rate - baseline); None if never bought."""
+    se: float | None = None
+    """Standard error of `advantage` (binomial, pooled over matchups)."""
 
     @property
     def buy_rate(self) -> float:
         return self.bought / self.games if self.games else 0.0
 
-    def verdict(self, band: float, min_buys: int) -> str:
-        """`ok`, `cheap` (advantage above the band), `dear` (below it, or rarely bought) or
-        `unsure` (too few buys to tell)."""
-        if self.buy_rate < LOW_BUY_RATE:
-            return "dear"
-        if self.bought < min_buys or self.advantage is None:
-            return "unsure"
-        if self.advantage > band:
-            return "cheap"
-        if self.advantage < -band:
-            return "dear"
-        return "ok"
+    def interval(self) -> tuple[float, float] | None:
+        if self.advantage is None or self.se is None:
+            return None
+        return self.advantage - Z95 * self.se, self.advantage + Z95 * self.se
 
-    def as_dict(self, band: float, min_buys: int) -> dict:
-        return {"id": self.id, "cost": self.cost, "bought": self.bought, "games": self.games,
-                "buy_rate": round(self.buy_rate, 4),
-                "buyer_win_rate": round(self.buyer_wins / self.bought, 4) if self.bought else None,
-                "advantage": None if self.advantage is None else round(self.advantage, 4),
-                "verdict": self.verdict(band, min_buys)}
+    def p_value(self, band: float) -> float | None:
+        """Two-sided p of "inside the band" against the nearer band edge; None when not judged."""
+        if self.advantage is None or self.se is None:
+            return None
+        excess = max(self.advantage - band, -band - self.advantage, 0.0)
+        if excess == 0.0:
+            return 1.0
+        if self.se == 0:
+            return 0.0
+        return min(1.0, math.erfc(excess / self.se / math.sqrt(2)))
+
+
+def holm(p_values: dict[str, float]) -> dict[str, float]:
+    """Holm's step-down adjusted p-values."""
+    order = sorted(p_values, key=lambda k: (p_values[k], k))
+    m, running, out = len(order), 0.0, {}
+    for i, key in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p_values[key]))
+        out[key] = running
+    return out
+
+
+def verdicts(patches: Sequence[PatchPlay], band: float, min_buys: int) -> dict[str, dict]:
+    """The one rule (see the module's docstring): label and Holm-adjusted p of every patch."""
+    out: dict[str, dict] = {}
+    judged: dict[str, float] = {}
+    for p in patches:
+        if p.buy_rate < LOW_BUY_RATE:
+            out[p.id] = {"verdict": "rarely bought", "p_adjusted": None}
+        elif p.bought < min_buys or p.advantage is None or p.se is None:
+            out[p.id] = {"verdict": "unsure", "p_adjusted": None}
+        else:
+            judged[p.id] = p.p_value(band)
+    adjusted = holm(judged)
+    for p in patches:
+        if p.id not in judged:
+            continue
+        side = "cheap" if p.advantage > band else "dear" if p.advantage < -band else None
+        q = adjusted[p.id]
+        verdict = "ok" if side is None else side if q < FAMILY_ERROR else f"leans {side}"
+        out[p.id] = {"verdict": verdict, "p_adjusted": round(q, 6)}
+    return out
 
 
 @dataclass(frozen=True)
@@ -104,23 +151,39 @@ class CheckReport:
     patches: tuple[PatchPlay, ...]
     changes: tuple[dict, ...] = field(default=())
     rounds: int = 0
-    bracketed: dict[str, list[int]] = field(default_factory=dict)
-    """Patches whose fair price lies between two neighbouring prices, left at the last one."""
+    stopped: str = ""
+    """Why tuning stopped."""
+
+    def verdicts(self) -> dict[str, dict]:
+        return verdicts(self.patches, self.band, self.min_buys)
 
     def out_of_band(self) -> list[PatchPlay]:
-        return [p for p in self.patches if p.verdict(self.band, self.min_buys) in ("cheap", "dear")]
+        """The patches significantly outside the band (after the correction)."""
+        v = self.verdicts()
+        return [p for p in self.patches if v[p.id]["verdict"] in ("cheap", "dear")]
+
+    def patch_dict(self, p: PatchPlay, verdict: dict) -> dict:
+        iv = p.interval()
+        return {"id": p.id, "cost": p.cost, "bought": p.bought, "games": p.games,
+                "buy_rate": round(p.buy_rate, 4),
+                "buyer_win_rate": round(p.buyer_wins / p.bought, 4) if p.bought else None,
+                "advantage": None if p.advantage is None else round(p.advantage, 4),
+                "low": None if iv is None else round(iv[0], 4), "high": None if iv is None else round(iv[1], 4),
+                "p_adjusted": verdict["p_adjusted"], "verdict": verdict["verdict"]}
 
     def as_dict(self) -> dict:
+        v = self.verdicts()
         return {
             "variant": self.variant, "base": self.base, "seed": self.seed,
             "band": self.band, "min_buys": self.min_buys, "low_buy_rate": LOW_BUY_RATE,
-            "advantage": "buyer win rate minus the win rate of all buyers in the same games",
+            "advantage": "buyer win rate minus the win rate of all buyers in the same games; 95% interval from the "
+                         "binomial standard error of the buyers' win rate",
+            "correction": CORRECTION,
             "matchups": [{"bots": m.bots, "games": m.games, "base": m.base, "variant": m.variant,
                           "differences": m.differences} for m in self.matchups],
-            "patches": [p.as_dict(self.band, self.min_buys) for p in self.patches],
+            "patches": [self.patch_dict(p, v[p.id]) for p in self.patches],
             "out_of_band": [p.id for p in self.out_of_band()],
-            "tune": {"rounds": self.rounds, "changes": list(self.changes),
-                     "bracketed": self.bracketed},
+            "tune": {"rounds": self.rounds, "changes": list(self.changes), "stopped": self.stopped},
         }
 
 
@@ -153,16 +216,19 @@ def _patch_plays(per_matchup: list[dict], only: set[str] | None) -> tuple[PatchP
                 continue
             a = acc.get(r["id"])
             if a is None:
-                a = acc[r["id"]] = {"cost": r["cost"], "bought": 0, "games": 0, "wins": 0, "adv": 0.0}
+                a = acc[r["id"]] = {"cost": r["cost"], "bought": 0, "games": 0, "wins": 0, "adv": 0.0, "var": 0.0}
                 order.append(r["id"])
             wins = _buyer_wins(r)
             a["bought"] += r["bought"]
             a["games"] += figures["games"]
             a["wins"] += wins
             if r["bought"]:
-                a["adv"] += buyer_advantage(r["bought"], wins / r["bought"], baseline)
+                rate = wins / r["bought"]
+                a["adv"] += buyer_advantage(r["bought"], rate, baseline)
+                a["var"] += r["bought"] * rate * (1 - rate)
     return tuple(PatchPlay(pid, a["cost"], a["bought"], a["games"], a["wins"],
-                           a["adv"] / a["bought"] if a["bought"] else None)
+                           a["adv"] / a["bought"] if a["bought"] else None,
+                           math.sqrt(a["var"]) / a["bought"] if a["bought"] >= 2 else None)
                  for pid, a in ((pid, acc[pid]) for pid in order))
 
 
@@ -249,53 +315,108 @@ def rewrite_costs(deck_path: Path, costs: dict[str, int], note: str) -> None:
                                                 provenance.strip(), patches, duplicates))
 
 
+def _score(report: CheckReport) -> tuple[int, float]:
+    """How far a deck is from its band: patches significantly outside, then their summed distance."""
+    out = report.out_of_band()
+    return len(out), sum(max(p.advantage - report.band, -report.band - p.advantage) for p in out)
+
+
+def joint_slope(history: dict[str, list[tuple[int, float]]]) -> float | None:
+    """The deck-wide slope of advantage against cost: least squares with one intercept per patch
+    over every (cost, advantage) a patch was played at; None until some patch has two prices, or
+    when the fit does not fall with the cost."""
+    sxy = sxx = 0.0
+    for points in history.values():
+        costs = {c for c, _ in points}
+        if len(costs) < 2:
+            continue
+        mc = sum(c for c, _ in points) / len(points)
+        ma = sum(a for _, a in points) / len(points)
+        sxy += sum((c - mc) * (a - ma) for c, a in points)
+        sxx += sum((c - mc) ** 2 for c, _ in points)
+    if sxx == 0 or sxy >= 0:
+        return None
+    return sxy / sxx
+
+
+def repricing(report: CheckReport, slope: float | None, per_round: int) -> dict[str, int]:
+    """New costs of the significantly out-of-band patches (worst first, at most `per_round`)."""
+    verdict = report.verdicts()
+    worst = sorted(report.out_of_band(), key=lambda p: (-abs(p.advantage), p.id))[:per_round]
+    moves = {}
+    for p in worst:
+        direction = 1 if verdict[p.id]["verdict"] == "cheap" else -1
+        step = direction if slope is None else round(-p.advantage / slope)
+        step = direction * min(MAX_STEP, max(1, abs(step)))
+        if max(0, p.cost + step) != p.cost:
+            moves[p.id] = max(0, p.cost + step)
+    return moves
+
+
 def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], seed: int,
          band: float = DEFAULT_BAND, min_buys: int = DEFAULT_MIN_BUYS, rounds: int = 5,
-         per_round: int = 3, only: set[str] | None = None,
+         per_round: int = 33, only: set[str] | None = None,
          on_round: Callable[[int, CheckReport], None] | None = None,
          progress: Progress | None = None) -> CheckReport:
-    """Re-price out-of-band patches one button at a time, rewriting the variant's patch set,
-    then check the result against the base."""
+    """Re-price the significantly out-of-band patches jointly from the price model, rewriting the
+    variant's patch set, round by round; undo a round that makes the deck worse and stop; then
+    check the result against the base."""
     if rounds < 1 or per_round < 1:
         raise UsageError("--rounds and --per-round must be at least 1")
     deck_path = variant_patch_set(variant_path)
     ref = str(variant_path)
     changes: list[dict] = []
-    tried: dict[str, set[int]] = {}
-    """Prices each patch has been played at: a move back to one of them would oscillate."""
-    bracketed: dict[str, list[int]] = {}
-    done = 0
-    for number in range(1, rounds + 1):
-        report = check(ref, base, matchups, seed, band, min_buys, with_base=False, only=only,
-                       progress=progress)
-        if on_round:
-            on_round(number, report)
+    history: dict[str, list[tuple[int, float]]] = {}
+
+    def record(report: CheckReport) -> None:
         for p in report.patches:
-            tried.setdefault(p.id, set()).add(p.cost)
-        worst = sorted(report.out_of_band(),
-                       key=lambda p: (-(abs(p.advantage) if p.advantage is not None else 1.0), p.id))
-        moves = {}
-        for p in worst:
-            step = 1 if p.verdict(band, min_buys) == "cheap" else -1
-            if p.cost + step < 0 or p.id in bracketed:
-                continue
-            if p.cost + step in tried[p.id]:
-                # one price is too cheap and the next too dear: the fair price lies between them
-                bracketed[p.id] = sorted((p.cost, p.cost + step))
-                continue
-            moves[p.id] = p.cost + step
-            changes.append({"round": number, "id": p.id, "from": p.cost, "to": p.cost + step,
-                            "verdict": p.verdict(band, min_buys), "buy_rate": round(p.buy_rate, 4),
-                            "advantage": None if p.advantage is None else round(p.advantage, 4)})
-            if len(moves) == per_round:
-                break
+            if p.advantage is not None and p.buy_rate >= LOW_BUY_RATE:
+                history.setdefault(p.id, []).append((p.cost, p.advantage))
+
+    report = check(ref, base, matchups, seed, band, min_buys, with_base=False, only=only, progress=progress)
+    record(report)
+    if on_round:
+        on_round(0, report)
+    done, stopped = 0, f"stopped after {rounds} round(s), the most asked for"
+    for number in range(1, rounds + 1):
+        slope = joint_slope(history)
+        if slope is None and report.out_of_band():
+            # no slope yet: play the deck once with the out-of-band patches one button towards the
+            # band (a probe, not a round) to fit one, then put the prices back
+            probe = repricing(report, None, per_round)
+            if probe:
+                by_id = {p.id: p for p in report.patches}
+                rewrite_costs(deck_path, probe, f"Probe of `patchwork deck check --tune` round {number}: "
+                              + ", ".join(f"{pid} {by_id[pid].cost}->{cost}" for pid, cost in probe.items()) + ".")
+                record(check(ref, base, matchups, seed, band, min_buys, with_base=False, only=only, progress=progress))
+                rewrite_costs(deck_path, {pid: by_id[pid].cost for pid in probe}, "Probe undone.")
+                slope = joint_slope(history)
+        moves = repricing(report, slope, per_round)
         if not moves:
+            stopped = ("no patch is significantly outside the band" if not report.out_of_band()
+                       else "the out-of-band patches cannot move (cost 0)")
             break
-        done = number
-        summary = ", ".join(f"{c['id']} {c['from']}->{c['to']}" for c in changes[-len(moves):])
+        verdict = report.verdicts()
+        by_id = {p.id: p for p in report.patches}
         rewrite_costs(deck_path, moves,
-                      f"Re-priced by `patchwork deck check --tune` round {number} (seed {seed}, "
-                      f"band {band}): {summary}.")
-    final = check(ref, base, matchups, seed, band, min_buys, with_base=True, only=only,
-                  progress=progress)
-    return replace(final, changes=tuple(changes), rounds=done, bracketed=bracketed)
+                      f"Re-priced by `patchwork deck check --tune` round {number} (seed {seed}, band {band}): "
+                      + ", ".join(f"{pid} {by_id[pid].cost}->{cost}" for pid, cost in moves.items()) + ".")
+        after = check(ref, base, matchups, seed, band, min_buys, with_base=False, only=only, progress=progress)
+        if on_round:
+            on_round(number, after)
+        if _score(after) > _score(report):
+            rewrite_costs(deck_path, {pid: by_id[pid].cost for pid in moves},
+                          f"Round {number} undone: it left the deck further from the band.")
+            stopped = (f"round {number} made the deck worse ({_score(after)[0]} patches significantly out of band "
+                       f"against {_score(report)[0]}): its moves were undone and tuning stopped")
+            break
+        for pid, cost in moves.items():
+            p = by_id[pid]
+            changes.append({"round": number, "id": pid, "from": p.cost, "to": cost,
+                            "verdict": verdict[pid]["verdict"], "buy_rate": round(p.buy_rate, 4),
+                            "advantage": round(p.advantage, 4),
+                            "slope": None if slope is None else round(slope, 4)})
+        record(after)
+        report, done = after, number
+    final = check(ref, base, matchups, seed, band, min_buys, with_base=True, only=only, progress=progress)
+    return replace(final, changes=tuple(changes), rounds=done, stopped=stopped)
