@@ -34,10 +34,13 @@ def _check_out(out: Optional[Path]) -> None:
     check_targets(out / name for name in OUT_FILES)  # before the run, not after it
 
 
-def _command(name: str, refs: list[str], request, bots_text: str, automa_level: int, automa_deck: str) -> str:
+def _command(name: str, refs: list[str], request, bots_text: str, automa_level: int, automa_deck: str,
+             games: int | None = None) -> str:
     # Execution options (--workers, --scheduler, --out) never change the results, so they are not
-    # recorded: the same experiment gives byte-identical files wherever it ran.
-    parts = ["patchwork", name, *refs, "--bots", bots_text, "--games", str(request.games), "--seed", str(request.seed)]
+    # recorded: the same experiment gives byte-identical files wherever it ran. `games` is the
+    # number typed, when the run played fewer (a sequential test that stopped early).
+    parts = ["patchwork", name, *refs, "--bots", bots_text, "--games", str(request.games if games is None else games),
+             "--seed", str(request.seed)]
     if any(b.automa_level for b in request.bots):
         parts += ["--automa-level", str(automa_level), "--automa-deck", automa_deck]
     return shlex.join(parts)
@@ -91,6 +94,17 @@ def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
     return family_of(edition).default_bots(edition)
 
 
+def _balance_bots(edition_ref: str, bots: Optional[str]) -> str:
+    """The bots `balance` plays when none are named: the family's balance bots (greedy), since
+    random bots' figures (mean scores near -12, no 7x7 bonus) say little about a rule change."""
+    if bots is not None:
+        return bots
+    from toolkit.families import family_of
+    from toolkit.specs import load_edition
+
+    return family_of(load_edition(edition_ref)).info.balance_bots
+
+
 def simulate(
     edition: str = typer.Argument(..., metavar="EDITION", help="Edition name (classic, doodle, ...) or a VARIANT.yaml file."),
     bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Doodle: one per player. Default: random,random (Doodle: random)."),
@@ -137,7 +151,7 @@ def simulate(
 def balance(
     base: str = typer.Argument(..., metavar="BASE", help="Base edition name or spec file."),
     variants: List[str] = typer.Argument(..., metavar="VARIANT", help="One or more variant names or VARIANT.yaml files."),
-    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Default: random,random (Doodle: random)."),
+    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Default: greedy,greedy (Doodle: greedy); random bots play far below people."),
     games: int = typer.Option(1000, "--games", help="Games per edition, on the same deal seeds for all."),
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed shared by the base and every variant."),
     workers: int = typer.Option(1, "--workers", callback=capped_workers,
@@ -162,7 +176,7 @@ def balance(
     from toolkit.sim import experiment
 
     _check_out(out)
-    bots_text = _default_bots(base, bots)
+    bots_text = _balance_bots(base, bots)
     refs = [base, *variants]
     if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
         raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
@@ -178,13 +192,14 @@ def balance(
         request, outcome, verdicts, statement = _balance_sprt(request, plan, progress)
     else:
         outcome = _run_with_progress(request, progress)
-    command = _command("balance", refs, request, bots_text, automa_level, automa_deck)
+    command = _command("balance", refs, request, bots_text, automa_level, automa_deck, games)
     if sprt is not None:
         command += " " + shlex.join(["--sprt", sprt, "--sprt-alpha", f"{sprt_alpha:g}", "--sprt-beta", f"{sprt_beta:g}"]
                                     + ([] if sprt_delta is None else ["--sprt-delta", f"{sprt_delta:g}"]))
     doc = experiment.balance_document(request, outcome, command)
     if verdicts is not None:
-        doc["sequential"] = {"test": statement, "games_cap": games}
+        doc["sequential"] = {"test": statement, "games_cap": games, "games_played": request.games,
+                             "intervals": report.SEQUENTIAL_INTERVALS}
         for variant, verdict in zip(doc["variants"], verdicts):
             variant["sprt"] = verdict
     md = render_markdown(report.balance_report(doc)) if out else ""
@@ -198,6 +213,9 @@ def balance(
         typer.echo(f"time track: {report.track_line(variant['edition'])}")
         if "sprt" in variant:
             typer.echo(report.sprt_line(variant["sprt"]))
+        typer.echo(report.variant_verdict(variant))
+    if report.random_warning(doc):
+        typer.echo(f"warning: {report.random_warning(doc)}")
     typer.echo(f"base time track: {report.track_line(doc['base']['edition'])}")
     typer.echo(_speed_line(request, outcome))
     if out:

@@ -44,6 +44,18 @@ def track_line(edition: dict) -> str:
             f"{', '.join(map(str, track['income_marks']))})")
 
 
+RANDOM_WARNING = ("made with random bots, which play far below people (mean scores far below 0, the 7x7 bonus "
+                  "rarely taken): read these figures as a check of the rules, not of balance; use greedy or mcts:N")
+SEQUENTIAL_INTERVALS = ("the sequential test stopped early: intervals and p-values are the fixed-sample ones at the "
+                        "stopping point, not adjusted for the looks, so they are narrower and the differences larger "
+                        "than an unadjusted reading suggests")
+
+
+def random_warning(doc: dict) -> str:
+    """The warning every report made with a random bot carries ("" when none played)."""
+    return RANDOM_WARNING if any(b["name"] == "random" for b in doc.get("bots", [])) else ""
+
+
 def run_items(doc: dict, per: str = "per edition") -> list[str]:
     """How a run was made: command, bots, games, seats, seed, intervals and toolkit."""
     bots = ", ".join(f"{b['index']}: {b['label']}" for b in doc["bots"])
@@ -81,9 +93,14 @@ def figure_sections(figures: dict, family: str) -> list[Section]:
     return [summary, *_family(family).report_sections(figures)]
 
 
+def warning_sections(doc: dict) -> list[Section]:
+    warning = random_warning(doc)
+    return [Paragraph(f"**Warning: {warning}.**")] if warning else []
+
+
 def simulation_report(doc: dict) -> Report:
     edition = doc["edition"]
-    sections: list[Section] = [Bullets(tuple(edition_items(edition) + run_items(doc)))]
+    sections: list[Section] = [*warning_sections(doc), Bullets(tuple(edition_items(edition) + run_items(doc)))]
     sections += figure_sections(doc["figures"], edition["family"])
     return Report(f"Simulation: {edition['title']}", tuple(sections))
 
@@ -119,16 +136,46 @@ def difference_chart(variant: dict) -> DifferenceChart:
     return DifferenceChart(DIFFERENCE_TITLE, tuple(rows))
 
 
+def _significant(variant: dict, metric_words: tuple[str, ...]) -> list[dict]:
+    return [d for d in variant["differences"] if d["difference"]["significant"]
+            and any(w in d["label"] for w in metric_words)]
+
+
+def variant_verdict(variant: dict) -> str:
+    """One sentence: what the variant changes, from its significant paired differences, naming
+    whether it changes who wins (seat or bot win rates)."""
+    ref = variant["ref"]
+    moved = [d for d in variant["differences"] if d["difference"]["significant"]]
+    if not moved:
+        return f"{ref}: no figure differs significantly from the base."
+    parts = []
+    for d in moved[:4]:
+        rate = d["metric"] in RATE_METRICS
+        mean = d["difference"]["mean"]
+        size = f"{abs(mean) * 100:.1f} points of percentage" if rate else f"{abs(mean):.2f}"
+        parts.append(f"{d['label']} {'up' if mean > 0 else 'down'} by about {size}")
+    who = _significant(variant, ("win rate",))
+    wins = "and changes who wins" if who else "and does not change who wins"
+    more = f" (and {len(moved) - 4} more)" if len(moved) > 4 else ""
+    return f"{ref}: " + ", ".join(parts) + more + f", {wins}."
+
+
 def balance_report(doc: dict) -> Report:
     base = doc["base"]
     family = base["edition"]["family"]
     run = run_items(doc) + [f"Pairing: {doc['pairing']}"]
     if "sequential" in doc:
-        run.append(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games")
-    sections: list[Section] = [Bullets(tuple(edition_items(base["edition"])), lead=f"Base `{base['ref']}`:"),
+        seq = doc["sequential"]
+        run.append(f"Sequential test: {seq['test']}; at most {seq['games_cap']} games")
+        if seq.get("games_played", seq["games_cap"]) < seq["games_cap"]:
+            run.append(f"Intervals: {SEQUENTIAL_INTERVALS}")
+    sections: list[Section] = [Paragraph("**" + " ".join(variant_verdict(v) for v in doc["variants"]) + "**"),
+                               *warning_sections(doc),
+                               Bullets(tuple(edition_items(base["edition"])), lead=f"Base `{base['ref']}`:"),
                                Bullets(tuple(run))]
     for variant in doc["variants"]:
         sections += [Heading(f"Variant `{variant['ref']}`: {variant['edition']['title']}"),
+                     Paragraph(variant_verdict(variant)),
                      Bullets(tuple(edition_items(variant["edition"])))]
         if "sprt" in variant:
             sections.append(Paragraph(f"**{sprt_line(variant['sprt'])}**"))

@@ -6,7 +6,7 @@ always be rebuilt from results.json and says nothing the JSON does not.
 from __future__ import annotations
 
 from toolkit.reports.model import Bullets, IntervalChart, Paragraph, Report, ReportTable, Section
-from toolkit.reports.simulation import run_items, track_line
+from toolkit.reports.simulation import run_items, track_line, warning_sections
 from toolkit.stats import num, pct
 from toolkit.workbench import setpath
 from toolkit.workbench.sweep import headline
@@ -124,7 +124,7 @@ def price_report(doc: dict) -> Report:
     facts = [_edition_item(doc["edition"]),
              f"Patch {p['id']}: cost {p['cost']}, time {p['time']}, income {p['income']}, {p['size']} cells (as printed)",
              *_run_items(doc), f"Reference: {doc['reference']}", f"Estimator: {doc['estimator']}", f"Bias: {doc['bias']}"]
-    sections: list[Section] = [Paragraph(f"**{price_verdict(doc)}**"), Bullets(tuple(facts))]
+    sections: list[Section] = [Paragraph(f"**{price_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts))]
     if "stopping" in doc:
         sections.append(Paragraph(f"Stopping: {stopping_text(doc['stopping'])}"))
     sections.append(Paragraph(f"Model: {doc['fair']['model']}"))
@@ -190,7 +190,8 @@ def sweep_report(doc: dict) -> Report:
         facts.append(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games per point")
     header, rows = sweep_rows(doc)
     charts = sweep_charts(doc)
-    sections: list[Section] = [Bullets(tuple(facts)), ReportTable("", tuple(header), tuple(tuple(r) for r in rows), small=True),
+    sections: list[Section] = [*warning_sections(doc), Bullets(tuple(facts)),
+                               ReportTable("", tuple(header), tuple(tuple(r) for r in rows), small=True),
                                *(chart for _, chart in charts),
                                Paragraph("Charts: " + ", ".join(f"`{stem}.png`" for stem, _ in charts) + " (and in report.pdf)",
                                          pdf=False)]
