@@ -76,3 +76,52 @@ def test_every_variant_plays_the_same_deals_as_the_base():
     p11 = [next(p for p in fig["patches"] if p["id"] == "P11")["bought"]
            for fig in (doc["base"]["figures"], doc["variants"][1]["figures"])]
     assert p11[1] >= p11[0]
+
+
+# ----- what the balance report says first --------------------------------------------------------
+
+
+def _difference(label, metric, mean, significant):
+    return {"label": label, "metric": metric,
+            "difference": {"mean": mean, "low": mean - 1, "high": mean + 1, "significant": significant}}
+
+
+def test_the_verdict_sentence_names_what_moved_and_whether_it_changes_who_wins():
+    from toolkit.reports.simulation import variant_verdict
+
+    variant = {"ref": "six-buttons", "differences": [
+        _difference("mean score, seat 0", "score0", 3.1, True), _difference("mean score, seat 1", "score1", 2.9, True),
+        _difference("seat 0 win rate", "seat0_win", 0.01, False)]}
+    assert variant_verdict(variant) == ("six-buttons: mean score, seat 0 up by about 3.10, mean score, seat 1 up by "
+                                        "about 2.90, and does not change who wins.")
+    variant["differences"][2] = _difference("seat 0 win rate", "seat0_win", -0.04, True)
+    assert variant_verdict(variant).endswith("seat 0 win rate down by about 4.0 points of percentage, and changes who wins.")
+    assert variant_verdict({"ref": "same", "differences": []}) == "same: no figure differs significantly from the base."
+
+
+def test_balance_defaults_to_greedy_and_a_random_run_is_flagged(tmp_path):
+    import json
+
+    from cli_helpers import ok
+
+    doc = json.loads(ok("balance", "classic", "six-buttons", "--games", "20", "--no-progress", "--json").stdout)
+    assert {b["name"] for b in doc["bots"]} == {"greedy"} and "--bots greedy,greedy" in doc["command"]
+    out = tmp_path / "random"
+    result = ok("balance", "classic", "six-buttons", "--bots", "random,random", "--games", "20", "--no-progress",
+                "--out", str(out))
+    assert "warning: made with random bots" in result.output
+    assert "**Warning: made with random bots" in (out / "report.md").read_text()
+
+
+def test_an_early_sequential_stop_keeps_the_typed_games_and_labels_its_intervals(tmp_path):
+    import json
+
+    from cli_helpers import ok
+
+    out = tmp_path / "sprt"
+    ok("balance", "classic", "six-buttons", "--games", "4000", "--sprt", "score", "--no-progress", "--out", str(out))
+    doc = json.loads((out / "results.json").read_text())
+    assert "--games 4000" in doc["command"]
+    seq = doc["sequential"]
+    assert seq["games_cap"] == 4000 and seq["games_played"] == doc["variants"][0]["sprt"]["games"] < 4000
+    assert "stopped early" in (out / "report.md").read_text()
