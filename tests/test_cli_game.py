@@ -90,9 +90,11 @@ def test_two_humans_and_a_partial_record(tmp_path):
     assert "game not finished" in ok("replay", str(record)).stdout
 
 
-def test_input_ending_early_is_an_error():
-    error = fails("play", "classic", "--seed", "1", input="advance\n")
-    assert "input ended" in str(error)
+def test_input_ending_early_stops_the_game_like_quit(tmp_path):
+    record = tmp_path / "stopped.json"
+    out = ok("play", "classic", "--seed", "1", "--record", str(record), input="advance\n").stdout
+    assert "game stopped (end of input)" in out and f"patchwork play --resume {record}" in out
+    assert json.loads(record.read_text())["actions"] == ["advance"]
 
 
 def test_unknown_bot_and_too_many_bots():

@@ -114,7 +114,7 @@ def test_a_random_game_imports_no_other_bot_module():
 
 def test_greedy_is_the_doodle_greedy_for_doodle():
     out = ok("play", "doodle", "--seed", "2", "--players", "1", "--bots", "greedy").stdout
-    assert "player 1 (greedy):" in out and "Game over." in out
+    assert "player 1 (greedy):" in out and "game over: player 1 " in out
 
 
 # ----- record paths are checked before the game starts ---------------------------------------------

@@ -82,7 +82,7 @@ def test_help_ends_with_examples_and_names_values_plainly(monkeypatch):
             if getattr(param, "param_type_name", "") == "option" and not getattr(param, "is_flag", False):
                 assert param.metavar and param.metavar == param.metavar.strip(), (name, param.name)
     play = runner.invoke(app, ["play", "--help"]).stdout
-    assert "--seed N" in play and "--bots BOTS" in play and "Usage: patchwork play [OPTIONS] EDITION" in play
+    assert "--seed N" in play and "--bots BOTS" in play and "Usage: patchwork play [OPTIONS] [EDITION]" in play
     assert "0..9223372036854775807" in runner.invoke(app, ["deal", "--help"]).stdout
     assert "BOTS..." in runner.invoke(app, ["ladder", "--help"]).stdout
 

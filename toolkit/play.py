@@ -118,35 +118,97 @@ def bot_rngs(seed: int, seats: int) -> list[Any]:
     return [seed_state(seed, BOT_RNG_SALT, at) for at in range(seats)]
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A game as it was before a person's action, to go back to (`Session.undo`)."""
+
+    game: Any
+    rngs: tuple[Any, ...]
+    chance: int
+    """Entries of the game's chance log at that moment."""
+    action: str
+
+
+def _chance_words(entry: dict[str, Any]) -> str:
+    """What one chance log entry showed, in words."""
+    if entry.get("roll") is not None:
+        card = f" (the current card {entry['card']})" if entry.get("card") else ""
+        return f"the die rolled {entry['roll']}{card}"
+    if "virtual_buttons" in entry:
+        return "the Automa drew a card"
+    if "late_patches" in entry:
+        return "the late patches joined the circle in a shuffled order"
+    return "chance decided what comes next"
+
+
 class Session:
-    """One game being played: bots move by themselves, people through `move`."""
+    """One game being played: bots move by themselves, people through `move`; a person's action
+    (with the bots' replies after it) can be taken back with `undo`, unless chance has shown
+    something since that a second try would know in advance."""
 
     def __init__(self, game: Any, seats: Seats | Sequence[Bot | None], seed: int, on_action: OnAction | None = None):
         self.game = game
         self.bots: tuple[Bot | None, ...] = tuple(seats.bots if isinstance(seats, Seats) else seats)
         self.rngs = bot_rngs(seed, len(self.bots))
         self.on_action = on_action
+        self.checkpoints: list[Checkpoint] = []
 
     def run_bots(self) -> None:
         """Let the bots move until the game ends or a person is to move."""
-        while not self.game.is_over:
-            at = self.game.current_player
-            bot = self.bots[at]
-            if bot is None:
-                return
-            action = bot.choose(self.game, self.rngs[at])
-            self.game.apply(action)
-            if self.on_action is not None:
-                self.on_action(at, bot, action)
+        while self.bot_to_move() is not None:
+            self.bot_move()
+
+    def bot_to_move(self) -> Bot | None:
+        """The bot whose turn it is (None: the game is over or a person is to move)."""
+        if self.game.is_over:
+            return None
+        return self.bots[self.game.current_player]
+
+    def bot_move(self) -> Any:
+        """Let the bot to move play one action; the action."""
+        at = self.game.current_player
+        bot = self.bots[at]
+        assert bot is not None, "a person is to move"
+        action = bot.choose(self.game, self.rngs[at])
+        self.game.apply(action)
+        if self.on_action is not None:
+            self.on_action(at, bot, action)
+        return action
 
     def move(self, text: str) -> Any:
         """A person's action in the edition's notation (ToolkitError when it cannot be played)."""
         at = self.game.current_player
         action = self.game.parse_action(text)
+        before = Checkpoint(self.game.copy(), tuple(rng.copy() for rng in self.rngs), len(self.game.chance_log()),
+                            str(action))
         self.game.apply(action)
+        self.checkpoints.append(before)
         if self.on_action is not None:
             self.on_action(at, None, action)
         return action
+
+    def undo_refusal(self) -> str | None:
+        """Why the last person's action cannot be taken back now, or None when it can."""
+        if not self.checkpoints:
+            return "nothing to undo: no action of a person yet"
+        last = self.checkpoints[-1]
+        shown = self.game.chance_log()[last.chance:]
+        if shown:
+            what = "; ".join(dict.fromkeys(_chance_words(entry) for entry in shown))
+            return (f"cannot undo '{last.action}': since then {what}, and taking it back would let the move be "
+                    "made again knowing that")
+        return None
+
+    def undo(self) -> Checkpoint:
+        """Take back the last person's action and the bots' replies after it (UsageError naming
+        the reason when it cannot be)."""
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise UsageError(refusal)
+        last = self.checkpoints.pop()
+        self.game = last.game
+        self.rngs = [rng.copy() for rng in last.rngs]
+        return last
 
 
 def play(game: Any, seats: Seats | Sequence[Bot | None], seed: int, on_action: OnAction | None = None) -> Any:

@@ -218,11 +218,15 @@ def offer_lines(position: Position, width: int = TEXT_WIDTH) -> list[Line]:
     offers = position.offers
     if not offers:
         return []
-    lines: list[Line] = [[(position.offers_title + ":", "bold")]]
+    token = any(o.role == "token card" for o in offers)
+    lines: list[Line] = [[(position.offers_title + (" ([ ] the token card)" if token else "") + ":", "bold")]]
     line: Line = [("  ", None)]
     for offer in offers:
         style = ("bold green" if offer.can_take else None) if offer.role != "circle" or offer.can_take else DIM
         text = f"[{offer.id}]" if offer.role == "token card" else offer.id
+        if _width(line) + len(text) > width:
+            lines.append(line)
+            line = [("  ", None)]
         line.append((text, style))
         line.append((" ", None))
     lines.append(line)

@@ -42,11 +42,17 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "replay": (
         "patchwork replay game.json",
+        "patchwork replay game.json --step",
     ),
     "play": (
-        "patchwork play classic --seed 7 --bots human,greedy",
-        "patchwork play doodle --seed 7",
-        "patchwork play anniversary --seed 7 --automa-level 3 --record game.json",
+        "patchwork play classic --bots human,mcts --record game.json",
+        "patchwork play doodle",
+        "patchwork play --resume game.json",
+    ),
+    "show": (
+        "patchwork show game.json --move 12",
+        "patchwork show game.json --move 12 --out move12.png",
+        "patchwork show game.json --out game.gif",
     ),
     "compile": (
         "patchwork compile",

@@ -1,35 +1,49 @@
-"""`patchwork deal`, `patchwork replay` and `patchwork play`: one game of any edition in the terminal.
+"""`patchwork deal`, `replay`, `play` and `show`: one game of any edition in the terminal, and
+records looked at move by move.
 
-The commands read their options, call toolkit.play (seating, the play loop, the hint) and
-toolkit.records, and do the prompt's input and printing; they work for both rules families
-through the Game protocol (toolkit.games.base) and the family objects (toolkit.families).
+The commands read their options, call toolkit.play (seating, the play loop, undo, the hint) and
+toolkit.records, and do the prompt's input and printing. The board is the family's Position
+(toolkit.families.view) drawn by toolkit.cli.board_view; pictures of a record come from
+toolkit.render.record_view. Nothing here asks which family a game belongs to.
+
+The prompt never waits in silence: compiles say so (toolkit.cli.waiting), what a game's bots and
+hint will need compiles in the background while the person thinks at the first prompt, and a bot
+that thinks shows it.
 """
 from __future__ import annotations
 
+import difflib
 import json
+import secrets
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
 from toolkit import play as playing
 from toolkit import records
-from toolkit.cli.notes import note_compile, note_compile_for
+from toolkit.cli import board_view, waiting
+from toolkit.cli.notes import note_compile_for
 from toolkit.cli.options import MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import Interrupted, RecordError, ToolkitError, UsageError
 from toolkit.families import family_of
 from toolkit.games.text import draw_side_by_side
 from toolkit.geometry import Shape
 from toolkit.specs import load_edition
 from toolkit.specs.models import Edition
 
+RANDOM_SEEDS = 1_000_000
+"""A game without --seed gets a seed below this (short enough to type again)."""
+
 
 def deal_game(edition_ref: str, seed: int, players: int | None) -> Any:
     """The game right after the deal."""
     edition = load_edition(edition_ref)
     family_of(edition).seats(edition, players)  # a bad --players is refused before the compile note, not after it
+    waiting.watch_compiles()
     note_compile_for(edition)
+    waiting.announced()
     return playing.new_game(edition, seed, players)
 
 
@@ -38,10 +52,17 @@ prompt commands:
   shapes [ID ...]      draw every orientation of a patch or card with its number (o0, o1, ...);
                        without an ID: the shapes in play now
   legal [PREFIX]       list the legal actions, e.g. 'legal {example}'
+  preview ACTION       the board as ACTION would leave it, without playing it ('ACTION ?' too);
+                       'ok' then plays it
   board                show the board again
   hint                 what the strongest bot of the edition would do and why
+  undo                 take back your last action and the bots' replies after it (refused once
+                       chance has shown what comes next: a roll, a card, a shuffle)
   help                 this text
-  quit                 stop the game"""
+  quit                 stop the game (Ctrl-D too); with --record the game is kept and
+                       'patchwork play --resume FILE' continues it"""
+
+PROMPT_WORDS = ("shapes", "shape", "orient", "legal", "preview", "ok", "board", "hint", "undo", "help", "quit", "exit")
 
 
 def _notation_help(game: Any) -> str:
@@ -101,68 +122,9 @@ def _shapes_text(game: Any, args: list[str]) -> str:
     return "\n".join(parts)
 
 
-def _board_text(game: Any) -> str:
-    return family_of(game.edition).board_text(game)
-
-
-def _note_compile(edition: Edition, seats: playing.Seats) -> None:
-    modules = list(family_of(edition).kernel_modules)
-    modules += sorted({type(bot).__module__ for bot in seats.bots if bot is not None})
-    note_compile(modules)
-
-
-def play_game(game: Any, seats: playing.Seats, seed: int, echo=typer.echo, read_line=None) -> bool:
-    """Play to the end (True) or until a person quits (False): the bots move through the library's
-    play loop (toolkit.play.Session), people type at the prompt."""
-    read_line = read_line or _read_line
-    interactive = seats.people
-
-    def said(seat: int, bot: Any, action: Any) -> None:
-        if bot is not None:
-            event = getattr(game, "last_event", "")
-            detail = f" ({event})" if event and event != f"{_seat_label(game, seat)}: {action}" else ""
-            echo(f"{_seat_label(game, seat)} ({bot.name}): {action}{detail}")
-            if not interactive:
-                return
-        echo(_board_text(game))
-
-    session = playing.Session(game, seats, seed, on_action=said)
-    if interactive:
-        echo(_board_text(game))
-        echo("type 'help' for the notation, 'legal' for the legal actions, 'shapes' for the orientations")
-    while True:
-        session.run_bots()
-        if game.is_over:
-            break
-        seat = game.current_player
-        line = read_line(f"{_seat_label(game, seat)}> ")
-        if line is None:
-            raise UsageError("input ended before the game did (type 'quit' to stop a game)")
-        text = line.strip()
-        if not text:
-            continue
-        word = text.split()[0].lower()
-        if word == "help":
-            echo(_notation_help(game))
-        elif word == "legal":
-            echo(_show_legal(game, text[len("legal"):].strip()))
-        elif word == "board":
-            echo(_board_text(game))
-        elif word == "hint":
-            echo(playing.hint(game))
-        elif word in ("shapes", "shape", "orient"):
-            echo(_shapes_text(game, text.split()[1:]))
-        elif word in ("quit", "exit"):
-            echo("game stopped")
-            return False
-        else:
-            try:
-                session.move(text)
-            except ToolkitError as error:
-                echo(f"error: {error.render()}")
-    if not interactive:
-        echo(game.render_text())
-    return True
+def board_text(game: Any, colour: str | None = "auto") -> str:
+    """The board as the prompt shows it."""
+    return board_view.position_text(family_of(game.edition).view(game), colour=colour)
 
 
 def _seat_label(game: Any, seat: int) -> str:
@@ -175,6 +137,251 @@ def _read_line(prompt: str) -> str | None:
         return input(prompt)
     except EOFError:
         return None
+
+
+# ----- what a person typed --------------------------------------------------------------------
+
+
+def suggestion(game: Any, text: str) -> str:
+    """` (did you mean '...'?)` for a mistyped word, '' when nothing close is known."""
+    words = text.split()
+    if not words:
+        return ""
+    legal = [str(a) for a in game.legal_actions()] if not game.is_over else []
+    heads = sorted({a.split()[0].lower() for a in legal} | set(PROMPT_WORDS))
+    vocabulary = {w.lower(): w for a in legal for w in a.split()}
+    fixed = []
+    for i, word in enumerate(words):
+        low = word.lower()
+        pool = heads if i == 0 else list(vocabulary)
+        if low in pool or (i > 0 and low in vocabulary):
+            fixed.append(word)
+            continue
+        close = difflib.get_close_matches(low, pool, n=1, cutoff=0.6)
+        fixed.append(vocabulary.get(close[0], close[0]) if close else word)
+    guess = " ".join(fixed)
+    if guess.lower() == text.lower():
+        starting = [a for a in legal if a.lower().startswith(text.lower() + " ")]
+        if starting:
+            return (f" ({len(starting)} legal action(s) start with '{text}', e.g. '{starting[0]}'; "
+                    f"'legal {text}' lists them, 'preview {starting[0]}' shows one)")
+        return ""
+    legal_lower = {a.lower() for a in legal}
+    if guess.lower() in legal_lower or fixed[0].lower() in PROMPT_WORDS:
+        return f" (did you mean '{guess}'?)"
+    if fixed[0].lower() != words[0].lower():
+        return f" (did you mean '{fixed[0]}'?)"
+    return ""
+
+
+# ----- the prompt -----------------------------------------------------------------------------
+
+
+class Prompt:
+    """One game at the prompt: bots through the library's Session, people typing."""
+
+    def __init__(self, game: Any, seats: playing.Seats, seed: int, echo: Callable[[str], None] = typer.echo,
+                 read_line: Callable[[str], str | None] | None = None, background: bool = True):
+        self.seats = seats
+        self.echo = echo
+        self.read_line = read_line or _read_line
+        self.session = playing.Session(game, seats, seed, on_action=self._said)
+        self.interactive = seats.people
+        self.shown_at: int | None = None
+        self.pending_preview: str | None = None
+        self.warmer: waiting.Warmer | None = None
+        self.background = background
+        self.stopped = ""
+        self._lines: list[str] = []
+
+    @property
+    def game(self) -> Any:
+        return self.session.game
+
+    def _said(self, seat: int, bot: Any, action: Any) -> None:
+        if bot is None:
+            return
+        game = self.game
+        event = getattr(game, "last_event", "")
+        label = _seat_label(game, seat)
+        detail = f" ({event})" if event and event != f"{label}: {action}" else ""
+        self._lines.append(f"{label} ({bot.name}): {action}{detail}")
+
+    def _run_bots(self) -> None:
+        while True:
+            bot = self.session.bot_to_move()
+            if bot is None:
+                return
+            label = f"{_seat_label(self.game, self.game.current_player)} ({bot.name})"
+            if self.warmer is not None:
+                self.warmer.wait("bots", f"{label}'s move")
+            self._lines = []
+            with waiting.thinking(label) as timer:
+                self.session.bot_move()
+            # Said once the status line is gone, with the time when it was long.
+            for line in self._lines:
+                self.echo(line + waiting.took(timer.seconds))
+
+    def _show_board(self) -> None:
+        self.echo(board_text(self.game))
+        self.shown_at = len(self.game.history)
+
+    def _start_background(self) -> None:
+        if not self.background or self.warmer is not None or not waiting._is_terminal(sys.stdin):
+            return  # input from a script: nobody thinks between moves, so nothing overlaps
+        game = self.game
+        family = family_of(game.edition)
+        modules = list(family.kernel_modules) + sorted({type(b).__module__ for b in self.seats.bots if b is not None})
+        try:
+            hinter = family.hinter(game.edition)
+            modules.append(type(hinter).__module__)
+        except ToolkitError:
+            pass
+        self.warmer = waiting.Warmer(waiting.warm_payload(game, self.seats.names, self.seats.options), modules)
+        if self.warmer.start():
+            waiting.STATUS.line("compiling the bots and the hint in the background while you think "
+                                f"({waiting.COMPILE_HINT})...")
+
+    def stop_background(self) -> None:
+        if self.warmer is not None:
+            self.warmer.stop()
+
+    def run(self) -> bool:
+        """Play to the end (True) or until a person stops (False; `stopped` says how)."""
+        if self.interactive:
+            self._show_board()
+            self.echo("type 'help' for the notation and commands, 'legal' for the legal actions, 'hint' for advice")
+        while True:
+            self._run_bots()
+            if self.game.is_over:
+                break
+            if self.shown_at != len(self.game.history):
+                self._show_board()
+            self._start_background()
+            seat = self.game.current_player
+            line = self.read_line(f"{_seat_label(self.game, seat)}> ")
+            if line is None:
+                self.echo("")
+                self.echo("game stopped (end of input)")
+                self.stopped = "end of input"
+                return False
+            if not self._command(line.strip()):
+                self.stopped = "quit"
+                return False
+        if self.interactive:
+            self._show_board()
+        else:
+            self.echo(board_text(self.game))
+        return True
+
+    def _command(self, text: str) -> bool:
+        """Do what a person typed; False to stop the game."""
+        if not text:
+            return True
+        game = self.game
+        word = text.split()[0].lower()
+        rest = text[len(text.split()[0]):].strip()
+        if text.endswith("?") and word not in PROMPT_WORDS:
+            word, rest = "preview", text[:-1].strip()
+        if word == "help":
+            self.echo(_notation_help(game))
+        elif word == "legal":
+            self.echo(_show_legal(game, rest))
+        elif word == "board":
+            self._show_board()
+        elif word == "hint":
+            if self.warmer is not None:
+                self.warmer.wait("hint", "the hint")
+            with waiting.activity("the hint is thinking"):
+                self.echo(playing.hint(game))
+        elif word in ("shapes", "shape", "orient"):
+            self.echo(_shapes_text(game, text.split()[1:]))
+        elif word == "preview":
+            self._preview(rest)
+        elif word == "ok":
+            if self.pending_preview is None:
+                self.echo("nothing to confirm: 'preview ACTION' first")
+            else:
+                self._play(self.pending_preview)
+        elif word == "undo":
+            self._undo()
+        elif word in ("quit", "exit"):
+            self.echo("game stopped")
+            return False
+        else:
+            self._play(text)
+        return True
+
+    def _play(self, text: str) -> None:
+        self.pending_preview = None
+        try:
+            self.session.move(text)
+        except ToolkitError as error:
+            self.echo(f"error: {error.render()}{suggestion(self.game, text)}")
+
+    def _preview(self, text: str) -> None:
+        if not text:
+            self.echo("preview what? e.g. 'preview " + family_of(self.game.edition).action_example + " ...' "
+                      "(an action as you would type it)")
+            return
+        trial = self.game.copy()
+        try:
+            trial.apply(trial.parse_action(text))
+        except ToolkitError as error:
+            self.echo(f"error: {error.render()}{suggestion(self.game, text)}")
+            return
+        family = family_of(trial.edition)
+        seat = self.game.current_player
+        before = family.view(self.game)
+        after = family.view(trial)
+        self.echo(board_view.position_text(after))
+        changes = [f"  {b.name}: {x}  ->  {y}" for b, a in zip(before.boards, after.boards)
+                   for x, y in zip(b.facts, a.facts) if x != y and b.seat == seat]
+        self.echo(f"PREVIEW of '{text}' (not played): the board as it would be, its cells marked *")
+        if changes:
+            self.echo("\n".join(changes))
+        event = getattr(trial, "last_event", "")
+        if event and event != f"{_seat_label(trial, seat)}: {text}":
+            self.echo(f"  then: {event}")
+        self.echo("type 'ok' to play it, or another action")
+        self.pending_preview = text
+
+    def _undo(self) -> None:
+        try:
+            taken = self.session.undo()
+        except UsageError as error:
+            self.echo(f"error: {error}")
+            return
+        self.pending_preview = None
+        self.echo(f"took back '{taken.action}' and the bots' replies after it")
+        self._show_board()
+
+
+def play_game(game: Any, seats: playing.Seats, seed: int, echo=typer.echo, read_line=None) -> bool:
+    """Play to the end (True) or until a person quits (False)."""
+    prompt = Prompt(game, seats, seed, echo, read_line, background=False)
+    return prompt.run()
+
+
+def _note_compile(edition: Edition) -> None:
+    waiting.watch_compiles()
+    waiting.note_compile(list(family_of(edition).kernel_modules))
+
+
+def _resume_data(record: dict[str, Any]) -> dict[str, Any]:
+    """The bots' generators a stopped game was left with (as `keep` writes them)."""
+    resume = record.get("resume")
+    return resume if isinstance(resume, dict) else {}
+
+
+def keep(path: Path, prompt: Prompt, names: list[str], options: dict[str, Any]) -> None:
+    """Write the game record; a game not finished also keeps the bots' generators, so
+    `play --resume` goes on exactly as the game would have."""
+    game = prompt.game
+    record = records.make_record(game, names, options)
+    if not game.is_over:
+        record["resume"] = {"bot_rngs": [[int(x) for x in rng] for rng in prompt.session.rngs]}
+    records.write_record(path, record)
 
 
 def register(app: typer.Typer) -> None:
@@ -198,11 +405,19 @@ def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay_cmd(
         record: Path = typer.Argument(..., metavar="RECORD", help="A game record written by `patchwork play --record`."),
+        step: bool = typer.Option(False, "--step", help="Walk through the game move by move at a prompt "
+                                  "(Enter: next, 'b': back, a number: that move, 'q': quit)."),
     ) -> None:
         """Replay a game record through the rules and print the final state and scores."""
         data = records.read_record(record)
-        note_compile_for(records.replay_edition(data, base_dir=record.parent))
+        edition = records.replay_edition(data, base_dir=record.parent)
+        waiting.watch_compiles()
+        note_compile_for(edition)
+        waiting.announced()
         game = records.replay(data, base_dir=record.parent)
+        if step:
+            walk(game)
+            return
         typer.echo(game.render_text())
         scores = game.scores()
         summary = ", ".join(f"{_seat_label(game, i)} {s}" for i, s in enumerate(scores))
@@ -211,14 +426,20 @@ def register(app: typer.Typer) -> None:
 
     @app.command("play")
     def play_cmd(
-        edition: str = typer.Argument(..., metavar="EDITION", help="Edition name or variant YAML file."),
-        seed: int = typer.Option(..., "--seed", min=0, max=MAX_SEED, help="Seed of the game (deal, chance and bots)."),
+        edition: Optional[str] = typer.Argument(None, metavar="EDITION", help="Edition name or variant YAML file "
+                                                "(not with --resume)."),
+        seed: Optional[int] = typer.Option(None, "--seed", min=0, max=MAX_SEED,
+                                           help="Seed of the game (deal, chance and bots); default: a random one, "
+                                                "printed so the game can be played again."),
         bots: Optional[str] = typer.Option(
             None, "--bots", callback=bot_list, help="Comma list of bots for the seats, e.g. random,random; 'human' for"
             " a person. Fewer names than seats: humans take the first seats. Default: a human in every seat."
         ),
         record: Optional[Path] = typer.Option(None, "--record", metavar="FILE", parser=path_text, callback=output_file,
-                                              help="Write the game record (JSON) here."),
+                                              help="Write the game record (JSON) here, also when the game is stopped."),
+        resume: Optional[Path] = typer.Option(None, "--resume", metavar="RECORD", parser=path_text,
+                                              help="Continue a stopped game from its record (and keep recording there, "
+                                                   "unless --record names another file)."),
         automa_level: Optional[int] = typer.Option(None, "--automa-level", min=1, max=5, help="Automa difficulty 1..5 (implies an Automa seat)."),
         automa_deck: Optional[str] = typer.Option(None, "--automa-deck", help="Automa deck: normal or tactical."),
         players: Optional[int] = typer.Option(None, "--players", **players_range(),
@@ -227,16 +448,149 @@ def register(app: typer.Typer) -> None:
         """Play one game in the terminal; with a bot in every seat it plays itself to the end."""
         if players is not None and players < 1:
             raise UsageError(f"--players must be at least 1, got {players}")
-        spec = load_edition(edition)
-        seats = playing.seat(spec, bots, players, automa_level, automa_deck)
+        actions: list[str] = []
+        rngs = None
+        if resume is not None:
+            given = [name for name, value in (("EDITION", edition), ("--seed", seed), ("--bots", bots),
+                                              ("--automa-level", automa_level), ("--automa-deck", automa_deck),
+                                              ("--players", players)) if value is not None]
+            if given:
+                raise UsageError(f"--resume continues the recorded game as it was set up: leave out {', '.join(given)}")
+            data = records.read_record(resume)
+            spec = records.replay_edition(data, base_dir=resume.parent)
+            seed = int(data["seed"])
+            options = dict(data["options"])
+            players = data.get("seats") if family_of(spec).info.fixed_seats is None else None
+            seats = playing.seat(spec, ",".join(data["players"]), players, options.get("automa_level"),
+                                 options.get("automa_deck"))
+            if seats.options != options:
+                raise RecordError(f"{resume}: the record's players {', '.join(data['players'])} do not match its "
+                                  f"options {options}")
+            actions = list(data["actions"])
+            rngs = _resume_data(data).get("bot_rngs")
+            record = record or resume
+        else:
+            if edition is None:
+                raise UsageError("name an EDITION to play (e.g. classic, doodle), or --resume RECORD")
+            spec = load_edition(edition)
+            seats = playing.seat(spec, bots, players, automa_level, automa_deck)
         if record is not None:
             records.check_record_path(record)
-        _note_compile(spec, seats)
-        game = playing.new_game(spec, seed, players, seats)
-        finished = play_game(game, seats, seed)
+        if seed is None:
+            seed = secrets.randbelow(RANDOM_SEEDS)
+            typer.echo(f"seed {seed} (play this deal again with --seed {seed})")
+        _note_compile(spec)
+        if resume is not None:
+            game = records.replay(data, base_dir=resume.parent, check_scores=False)
+            if game.is_over:
+                raise UsageError(f"the game in {resume} is finished; 'patchwork replay --step {resume}' walks through it")
+        else:
+            game = playing.new_game(spec, seed, players, seats)
+        prompt = Prompt(game, seats, seed)
+        if rngs is not None:
+            import numpy as np
+
+            if len(rngs) == len(prompt.session.rngs):
+                prompt.session.rngs = [np.array(r, dtype=prompt.session.rngs[0].dtype) for r in rngs]
+        if resume is not None:
+            typer.echo(f"resuming {resume}: {len(actions)} action(s) played so far")
+        try:
+            finished = prompt.run()
+        except KeyboardInterrupt:
+            prompt.stop_background()
+            if record is not None:
+                keep(record, prompt, seats.names, seats.options)
+                typer.echo(f"\nrecord written to {record} (continue with: patchwork play --resume {record})")
+            raise Interrupted("interrupted") from None
+        finally:
+            prompt.stop_background()
         if record is not None:
-            records.write_record(record, records.make_record(game, seats.names, seats.options))
+            keep(record, prompt, seats.names, seats.options)
             typer.echo(f"record written to {record}")
+            if not finished:
+                typer.echo(f"continue this game with: patchwork play --resume {record}")
+        elif not finished and prompt.game.history:
+            typer.echo("(not kept: play with --record FILE to stop a game and --resume it later)")
         if finished:
+            game = prompt.game
             scores = game.scores()
             typer.echo("final scores: " + ", ".join(f"{_seat_label(game, i)} {s}" for i, s in enumerate(scores)))
+
+    @app.command("show")
+    def show_cmd(
+        record: Path = typer.Argument(..., metavar="RECORD", help="A game record written by `patchwork play --record`."),
+        move: Optional[int] = typer.Option(None, "--move", min=0, help="Show the game after this many actions "
+                                           "(0: the deal; default: the last)."),
+        out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", parser=path_text, callback=output_file,
+                                           help="Draw the position to FILE.svg, .pdf or .png; FILE.gif steps "
+                                                "through the whole game. Without --out: the board as text."),
+        dpi: int = typer.Option(0, "--dpi", help="Resolution of a PNG or GIF (default 150 for PNG, 60 for GIF)."),
+        force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
+    ) -> None:
+        """Draw a recorded game at any move, from the same scene the print kit uses."""
+        from toolkit.render import record_view
+
+        suffix = out.suffix.lower().lstrip(".") if out is not None else ""
+        if out is not None and suffix not in record_view.FORMATS:
+            raise UsageError(f"--out {out}: the file name must end in {', '.join('.' + f for f in record_view.FORMATS)}")
+        if out is not None and out.exists() and not force:
+            raise UsageError(f"{out} already exists; use --force to overwrite or --out to choose another name")
+        data = records.read_record(record)
+        edition = records.replay_edition(data, base_dir=record.parent)
+        waiting.watch_compiles()
+        note_compile_for(edition)
+        waiting.announced()
+        game = records.replay(data, base_dir=record.parent)
+        total = len(game.history)
+        if move is not None and move > total:
+            raise UsageError(f"--move {move}: the record has {total} action(s) (0..{total})")
+        family = family_of(edition)
+        if out is None:
+            views = list(family.views(game))
+            typer.echo(board_view.position_text(views[total if move is None else move]))
+            return
+        written = record_view.write(game, out, suffix, move, dpi or None)
+        typer.echo(f"wrote {written}")
+
+
+# ----- walking a record -----------------------------------------------------------------------
+
+
+STEP_HELP = "Enter or 'n': next   'b': back   a number: that move   'first', 'last'   'q': quit"
+
+
+def walk(game: Any, echo: Callable[[str], None] = typer.echo, read_line=None) -> None:
+    """Step through a replayed game at a prompt."""
+    read_line = read_line or _read_line
+    positions = list(family_of(game.edition).views(game))
+    last = len(positions) - 1
+    at = 0
+    echo(STEP_HELP)
+    while True:
+        echo(board_view.position_text(positions[at]))
+        line = read_line(f"move {at}/{last}> ")
+        if line is None:
+            echo("")
+            return
+        text = line.strip().lower()
+        if text in ("", "n", "next"):
+            if at == last:
+                echo("that was the last move ('b' goes back, 'q' quits)")
+                continue
+            at += 1
+        elif text in ("b", "back", "p", "prev"):
+            at = max(0, at - 1)
+        elif text == "first":
+            at = 0
+        elif text in ("last", "end"):
+            at = last
+        elif text.isdigit():
+            if int(text) > last:
+                echo(f"the record has moves 0..{last}")
+                continue
+            at = int(text)
+        elif text in ("q", "quit", "exit"):
+            return
+        else:
+            close = difflib.get_close_matches(text, ["next", "back", "first", "last", "quit"], n=1)
+            echo(f"unknown '{text}'" + (f" (did you mean '{close[0]}'?)" if close else "") + f"; {STEP_HELP}")

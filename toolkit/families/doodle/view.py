@@ -126,7 +126,7 @@ def _position(game: DoodleGame, placed, scored, last_action: str) -> Position:
         boards=tuple(boards),
         last_action=last_action,
         offers=tuple(offers),
-        offers_title="circle of cards" + (" ([ ] the token card)" if token is not None else ""),
+        offers_title="circle of cards",
         notes=tuple(notes),
         over=game.is_over,
         extra={"token_card": token, "next_card": game.next_card, "round": game.round, "rounds": edition.rules.rounds},
