@@ -49,7 +49,18 @@ def test_replace_deck_validates_and_follows_the_rules(tmp_path):
     base = load_deck("classic")
     base_keys = {p.shape.canonical_key for p in base.patches}
     keys = [p.shape.canonical_key for p in edition.patches]
-    assert len(set(keys)) == 33 and not set(keys) & base_keys
+    fresh = [p.shape.canonical_key for p in edition.patches if p.id not in generated.reused]
+    assert len(set(fresh)) == len(fresh)
+    # base shapes (classic repeats some shapes itself) only where no new free shape of that size is left, each named in the provenance
+    reused = generated.reused
+    assert {k for p, k in zip(edition.patches, keys) if k in base_keys} == \
+        {p.shape.canonical_key for p in edition.patches if p.id in reused}
+    new_left = {n: [s for s in free_polyominoes(n) if s.holes == 0 and s.canonical_key not in base_keys]
+                for n in range(1, 9)}
+    for pid in reused:
+        size = edition.patch(pid).shape.size
+        assert len(new_left[size]) < sum(1 for p in edition.patches if p.shape.size == size)
+        assert f"{pid} ({reused[pid]})" in files.deck_path.read_text()
     stats = {(p.shape.size, p.time, p.income) for p in base.patches}
     for patch, price in zip(edition.patches, generated.predicted):
         assert patch.shape.holes == 0
@@ -85,6 +96,18 @@ def test_shapes_are_drawn_uniformly_within_a_size():
     expected = 1200 / 12
     chi2 = sum((k - expected) ** 2 / expected for k in counts.values())
     assert chi2 < 24.7                       # 99th percentile of chi-square with 11 df
+
+
+@pytest.mark.parametrize("like, count", [("classic", 33), ("express", 23), ("classic", 20)])
+def test_a_generated_deck_keeps_the_base_size_histogram_and_cells(like, count):
+    base = load_deck(like)
+    generated = generate(Request(like, count, 4))
+    scale = count / len(base.patches)
+    drawn = Counter(p.shape.size for p in generated.patches)
+    for size, k in Counter(p.shape.size for p in base.patches).items():
+        assert abs(drawn[size] - k * scale) <= 1
+    cells = sum(p.shape.size for p in generated.patches)
+    assert cells == pytest.approx(scale * sum(p.shape.size for p in base.patches), rel=0.05)
 
 
 def test_size_mix_follows_the_reference_deck():

@@ -134,7 +134,10 @@ def generate(
                + ", ".join(f"{n}:{k}" for n, k in sorted(sizes_seen.items()))
                + f"; cost {sum(p.cost for p in generated.patches)}, time "
                f"{sum(p.time for p in generated.patches)}, income {sum(p.income for p in generated.patches)}")
-    if generated.exhausted:
+    if generated.reused:
+        typer.echo(f"{len(generated.reused)} patches reuse a base patch's shape: no new free shape of their size is "
+                   "left (named in the provenance)")
+    elif generated.exhausted:
         typer.echo(f"note: no new shape of size {', '.join(map(str, generated.exhausted))} exists "
                    "(every one is a base patch or has holes), so the other sizes take their share; "
                    "--allow-twins or --allow-holes widen the choice")

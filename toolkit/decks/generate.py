@@ -1,9 +1,12 @@
 """New patch decks drawn like a reference deck, priced by the fitted model, written as specs.
 
 New patches are shared among the reference deck's tags (Express: colourful and blue) in
-proportion, each tag at least one. For each new patch: a size is drawn with its tag's size mix
-in the reference deck (or, with `sizes`, that mix restricted to the range with every size in it
-given one more share); a shape is drawn uniformly among the free polyominoes of that size that
+proportion, each tag at least one. By default each tag's sizes follow its size histogram in the
+reference deck scaled to its share (largest remainders), so the deck keeps the base's size mix
+and total cells; a size with no new free shape left (classic's dominoes, trominoes and most
+tetrominoes are all base patches) reuses a base patch's shape of that size, which the provenance
+names. With `sizes`, each new patch's size is drawn from that mix restricted to the range with
+every size in it given one more share. For each new patch a shape is drawn uniformly among the free polyominoes of that size that
 fit the board (no holes unless allowed; never twice, and never a base patch's shape, unless
 twins are allowed); time and income are copied together from a reference patch of that tag and
 size drawn uniformly (the nearest smaller, then larger, size when there is none); the cost is
@@ -97,6 +100,8 @@ class Generated:
     """New patch id -> the earlier patch it repeats in shape and stats (twins allowed only)."""
     exhausted: tuple[int, ...] = ()
     """Sizes of the mix with no shape left to draw (all base shapes, or all with holes)."""
+    reused: dict[str, str] = None  # type: ignore[assignment]
+    """New patch id -> the base patch whose shape it reuses (sizes with no new free shape left)."""
 
 
 def _fits(shape: Shape, width: int, height: int) -> bool:
@@ -144,6 +149,16 @@ def _tag_quotas(groups: dict[str | None, list[Patch]], count: int) -> dict[str |
     return quotas
 
 
+def _scaled(counts: dict[int, int], total: int) -> dict[int, int]:
+    """A histogram scaled to `total` items by largest remainders (ties to the smaller size)."""
+    whole = sum(counts.values())
+    exact = {n: total * k / whole for n, k in counts.items()}
+    out = {n: int(x) for n, x in exact.items()}
+    for n in sorted(counts, key=lambda n: (-(exact[n] - int(exact[n])), n))[:total - sum(out.values())]:
+        out[n] += 1
+    return out
+
+
 def generate(request: Request) -> Generated:
     """Draw and price the new patches (raises UsageError when the request cannot be met)."""
     if not 1 <= request.count <= MAX_COUNT:
@@ -168,12 +183,16 @@ def generate(request: Request) -> Generated:
                     and (request.allow_twins or s.canonical_key not in base_keys)]
     exhausted = tuple(n for n in weights if weights[n] > 0 and not pools[n])
     available = sum(len(pool) for n, pool in pools.items() if weights[n] > 0)
-    if not request.allow_twins and request.count > available:
+    like_base = request.sizes is None and not request.allow_twins
+    base_by_size: dict[int, list[Patch]] = {}
+    for patch in base.patches:
+        base_by_size.setdefault(patch.shape.size, []).append(patch)
+    if not like_base and not request.allow_twins and request.count > available:
         raise UsageError(
             f"--count {request.count}: only {available} distinct shapes of the allowed sizes "
             f"({', '.join(str(n) for n in weights)}) fit the board without holes or base shapes; "
             "allow more sizes, holes (--allow-holes) or twins (--allow-twins)")
-    if available == 0:
+    if available == 0 and not like_base:
         raise UsageError("no shape of the allowed sizes fits the board")
     rng = random.Random(request.seed)
     groups: dict[str | None, list[Patch]] = {}
@@ -184,35 +203,53 @@ def generate(request: Request) -> Generated:
     next_number = 1
     patches: list[Patch] = []
     predicted: list[float] = []
+    reused: dict[str, str] = {}
     for tag, group in groups.items():
         group_weights = _size_weights(group, request.sizes)
-        for _ in range(quotas[tag]):
-            sizes = [n for n in group_weights if group_weights[n] > 0 and pools.get(n)]
-            if not sizes:  # this tag's sizes ran dry: fall back on the whole deck's mix
-                sizes = [n for n in weights if weights[n] > 0 and pools[n]]
-                n = rng.choices(sizes, weights=[weights[k] for k in sizes])[0]
+        planned: list[int] = []
+        if like_base:
+            scaled = _scaled(group_weights, quotas[tag])
+            planned = [n for n in sorted(scaled) for _ in range(scaled[n])]
+            rng.shuffle(planned)
+        for k in range(quotas[tag]):
+            reuse = None
+            if like_base:
+                n = planned[k]
+                if not pools.get(n):
+                    left = [p for p in base_by_size.get(n, []) if p.id not in reused.values()]
+                    reuse = rng.choice(left or base_by_size[n])
             else:
-                n = rng.choices(sizes, weights=[group_weights[k] for k in sizes])[0]
-            pool = pools[n]
-            index = rng.randrange(len(pool))
-            shape = pool[index] if request.allow_twins else pool.pop(index)
+                sizes = [n for n in group_weights if group_weights[n] > 0 and pools.get(n)]
+                if not sizes:  # this tag's sizes ran dry: fall back on the whole deck's mix
+                    sizes = [n for n in weights if weights[n] > 0 and pools[n]]
+                    n = rng.choices(sizes, weights=[weights[k] for k in sizes])[0]
+                else:
+                    n = rng.choices(sizes, weights=[group_weights[k] for k in sizes])[0]
+            if reuse is not None:
+                shape = reuse.shape
+            else:
+                pool = pools[n]
+                index = rng.randrange(len(pool))
+                shape = pool[index] if request.allow_twins else pool.pop(index)
             template = rng.choice(_nearest(group, n))
             price = fit.model.predict(shape, template.time, template.income)
             while f"{ID_PREFIX}{next_number:02d}" in taken_ids:
                 next_number += 1
             pid = f"{ID_PREFIX}{next_number:02d}"
             next_number += 1
+            if reuse is not None:
+                reused[pid] = reuse.id
             patches.append(Patch(id=pid, shape=shape, cost=max(0, math.floor(price + 0.5)),
                                  time=template.time, income=template.income, tag=template.tag))
             predicted.append(price)
     return Generated(request, base, fit, tuple(patches), tuple(predicted),
-                     _duplicates(patches, base, request), exhausted)
+                     _duplicates(patches, base, request, bool(reused)), exhausted, reused)
 
 
-def _duplicates(patches: list[Patch], base: Deck, request: Request) -> dict[str, str]:
-    """With twins allowed, a patch equal in shape and stats to an earlier one is declared a
-    duplicate of it (the spec checker would otherwise call it a copy-paste slip)."""
-    if not request.allow_twins:
+def _duplicates(patches: list[Patch], base: Deck, request: Request, reused: bool = False) -> dict[str, str]:
+    """With twins allowed (or base shapes reused), a patch equal in shape and stats to an earlier
+    one is declared a duplicate of it (the spec checker would otherwise call it a copy-paste slip)."""
+    if not request.allow_twins and not reused:
         return {}
     seen: dict[tuple, str] = {}
     if request.mode == "extend":
@@ -279,11 +316,18 @@ def provenance_text(generated: Generated) -> str:
     fit = generated.fit
     sizes = f"sizes {r.sizes[0]}..{r.sizes[1]} (reference mix plus one share each)" if r.sizes \
         else "sizes mixed like the reference deck"
+    if not r.sizes and not r.allow_twins:
+        sizes = "each tag's size histogram of the reference deck scaled to its share"
+    reused = generated.reused or {}
+    reuse = ""
+    if reused:
+        reuse = ("; sizes with no new free shape left reuse a base patch's shape: " +
+                 ", ".join(f"{pid} ({base})" for pid, base in reused.items()))
     return (
         f"Generated by `{r.command()}` (patchwork-toolkit {toolkit.__version__}), seed {r.seed}: "
         f"{r.count} shapes drawn uniformly among the free polyominoes of each size ({sizes}; "
         f"holes {'allowed' if r.allow_holes else 'excluded'}; twins and base shapes "
-        f"{'allowed' if r.allow_twins else 'excluded'}); tags shared out like the reference "
+        f"{'allowed' if r.allow_twins else 'excluded'}{reuse}); tags shared out like the reference "
         f"deck; time, income and tag copied from a reference patch of that tag and size; cost "
         f"from the linear model fitted on {generated.base.name} "
         f"(R2 {fit.r2:.3f}, {fit.folds}-fold CV error {fit.cv_error:.2f} buttons), rounded.")
