@@ -1,0 +1,51 @@
+"""How long a designer's realistic questions take on this machine.
+
+    .venv/bin/python benchmarks/bench_designer.py [--quick]
+
+1. a new patch's fair value with both bot tiers (greedy 1000 games per value, mcts:200 200 games
+   per value, values 0..8:2);
+2. a 33-patch classic-like deck generated, checked and tuned (greedy, 4000 games a check).
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from toolkit.cli.app import app
+
+NEW_PATCH = ("kind: variant\nname: new-patch\ntitle: Patchwork with a new patch\nextends: classic\n"
+             "add_patches:\n  - {id: N01, shape: '###/.#./.#.', cost: 3, time: 2, income: 0}\n")
+
+
+def timed(label: str, *args: str) -> None:
+    started = time.perf_counter()
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    tail = [line for line in result.output.splitlines() if line.startswith(("fair", "DISAGREE", "tuning", "0 of", "greedy"))]
+    print(f"{label}: {time.perf_counter() - started:.1f} s")
+    for line in tail[-4:]:
+        print("   ", line)
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        (root / "new.yaml").write_text(NEW_PATCH)
+        timed("fair value of a new patch, greedy and mcts:200 tiers", "price", str(root / "new.yaml"), "N01",
+              "--values", "0..8:2", "--bots", "greedy,greedy", "--bots", "mcts:200,mcts:200",
+              "--games", "200" if quick else "1000", "--search-games", "20" if quick else "200", "--no-progress")
+        started = time.perf_counter()
+        timed("  generate", "deck", "generate", "--like", "classic", "--count", "33", "--seed", "0",
+              "--out", str(root / "deck.yaml"))
+        timed("  check and tune", "deck", "check", str(root / "deck-variant.yaml"), "--bots", "greedy,greedy",
+              "--games", "400" if quick else "4000", "--tune", "--no-progress")
+        print(f"33-patch deck generated, checked and tuned: {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
