@@ -22,12 +22,13 @@ MAX_BACK_OFFSET_MM = 20.0
 BLEED_DEFAULT_MM = 3.0
 
 EDITION_ARG = typer.Argument(None, metavar="EDITION", help="Bundled edition name or a variant/edition YAML file.")
-FORMAT_OPT = typer.Option("pdf", "--format", "-f", metavar="pdf|svg|png", help="pdf, svg or png (svg and png: one file per page).")
+FORMAT_OPT = typer.Option(None, "--format", "-f", metavar="pdf|svg|png",
+                          help="pdf (the default), svg or png (svg and png: one file per page).")
 PAPER_OPT = typer.Option("a4", "--paper", "-p", metavar="PAPER", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
 OUT_OPT = typer.Option(None, "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
                        help="Output file (default: a file in output/ named after the edition, component, options and paper).")
 FORCE_OPT = typer.Option(False, "--force", help="Overwrite existing output files.")
-DPI_OPT = typer.Option(300, "--dpi", help="Resolution of --format png, 10-1200 dots per inch.")
+DPI_OPT = typer.Option(None, "--dpi", help="Resolution of --format png, 10-1200 dots per inch (default 300).")
 PAGE_OPT = typer.Option(None, "--page", help="Only this page of the document (1 = first), e.g. for one PNG.")
 CMYK_OPT = typer.Option(False, "--cmyk", help="PDF/PNG in DeviceCMYK, black text and marks on the black plate "
                                                "only (not PDF/X: no ICC profile, uncalibrated conversion).")
@@ -36,15 +37,22 @@ BACKS_OPT = typer.Option(False, "--backs/--no-backs", help="Follow each fronts p
 PROOF_OPT = typer.Option(False, "--proof", help="Overlay trim (red), bleed (blue) and safe-area (green) guides.")
 FLIP_OPT = typer.Option("long", "--flip", metavar="long|short", help="Duplex flip edge for backs: long or short.")
 OFFSET_OPT = typer.Option("0x0mm", "--back-offset", metavar="XxYmm", help="Shift backs pages by XxYmm to correct printer registration.")
-LAYOUT_OPT = typer.Option("sheet", "--layout",
-                          help="sheet: n-up with crop marks; single: one piece per page at trim + bleed, with "
-                               "TrimBox/BleedBox, for print shops.")
+LAYOUT_OPT = typer.Option(None, "--layout", metavar="sheet|single",
+                          help="sheet (the default): n-up with crop marks; single: one piece per page at trim + "
+                               "bleed, with TrimBox/BleedBox, for print shops.")
 GUTTER_OPT = typer.Option(None, "--gutter",
                           help="Space between cards and tokens, each keeping bleed up to half of it, e.g. 6mm, "
                                "3mm or 0 (default: the widest of these that needs no extra sheet).")
-BLEED_OPT = typer.Option("3mm", "--bleed", metavar="LENGTH",
-                         help="How far art runs past every cut line: 0 to 5 mm, e.g. 3mm, 0 or 1/8in "
-                              "(score sheets have nothing to cut).")
+BLEED_OPT = typer.Option(None, "--bleed", metavar="LENGTH",
+                         help="How far art runs past every cut line: 0 to 5 mm, e.g. 3mm (the default), 0 or "
+                              "1/8in (score sheets have nothing to cut).")
+CUT_FILES_OPT = typer.Option(True, "--cut-files/--no-cut-files",
+                             help="Beside a page of tiles, an SVG of its cut lines for a cutting plotter or laser "
+                                  "(the PDF holds them on its CutContour layer either way).")
+TEMPLATE_OPT = typer.Option(None, "--template", metavar="NAME",
+                            help="A print-on-demand template: poker-png, bridge-png, mini-png, tarot-png "
+                                 "(one 300 dpi PNG per card face, 1/8 in bleed), poker-pdf; tiles: tiles-diecut, "
+                                 "tiles-png (with SVG cut files). Sets format, size, bleed and layout.")
 CARD_SIZE_OPT = typer.Option(None, "--card-size", help="poker (63.5x88.9), bridge (57x89), mini (44x63) or "
                                                        "tarot (70x120 mm); default 63x88 mm.")
 
@@ -68,9 +76,15 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "edition"
 
 
-def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: int | None = None) -> Path:
+def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: int | None = None,
+                 template: str | None = None) -> Path:
     """A default output name that says what the file holds, so no two renderings share one."""
     parts = [_slug(edition), kind]
+    if template is not None:
+        parts.append(template)
+        if options.backs:
+            parts.append("backs")
+        return Path("output") / f"{'-'.join(parts)}.{fmt}"
     if kind == "pad":
         parts += [f"{options.sheets}-sheets", "duplex" if options.double_sided else "simplex"]
         if options.numbered:
@@ -94,16 +108,46 @@ def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: i
     return Path("output") / f"{'-'.join(parts)}.{fmt}"
 
 
-def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Optional[Path], *,
-         force: bool = False, dpi: int = 300, cmyk: bool = False, margin: str = "5mm",
-         layout: str = "sheet", gutter: Optional[str] = None, page: Optional[int] = None,
-         bleed: str = "3mm", **extra) -> None:
+def _template_settings(kind: str, name: str, fmt: Optional[str], dpi: Optional[int], layout: Optional[str],
+                       bleed: Optional[str], card_size: Optional[str]):
+    """The template's format, dpi, layout, bleed and card trim; an option that contradicts the
+    template is refused rather than silently breaking the shop's exact sizes."""
+    from toolkit.render.templates import template
+
+    found = template(name, kind)
+    clashes = []
+    if fmt is not None and fmt.strip().lower() != found.fmt:
+        clashes.append(f"--format {fmt}")
+    if dpi is not None and dpi != found.dpi:
+        clashes.append(f"--dpi {dpi}")
+    if layout is not None and layout.strip().lower() != "single":
+        clashes.append(f"--layout {layout}")
+    if bleed is not None:
+        clashes.append(f"--bleed {bleed}")
+    if card_size is not None:
+        clashes.append(f"--card-size {card_size}")
+    if clashes:
+        raise UsageError(f"--template {found.name} sets the format, size, bleed and layout itself; drop "
+                         f"{', '.join(clashes)}")
+    return found
+
+
+def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str, out: Optional[Path], *,
+         force: bool = False, dpi: Optional[int] = None, cmyk: bool = False, margin: str = "5mm",
+         layout: Optional[str] = None, gutter: Optional[str] = None, page: Optional[int] = None,
+         bleed: Optional[str] = None, template: Optional[str] = None, cut_files: bool = True, **extra) -> None:
     from toolkit.render import (FORMATS, Duplex, RenderOptions, default_edition, parse_paper, render_component,
                                 write_document)
-    from toolkit.render.imposition import Layout, parse_bleed, parse_length
+    from toolkit.render.imposition import BLEED_MM, Layout, parse_bleed, parse_length
     from toolkit.specs import load_edition
 
-    fmt = fmt.lower()
+    chosen = None
+    if template is not None:
+        chosen = _template_settings(kind, template, fmt, dpi, layout, bleed, extra.get("card_size"))
+        fmt, dpi, layout = chosen.fmt, chosen.dpi, "single"
+        if chosen.trim_mm is not None:
+            extra["card_trim"] = chosen.trim_mm
+    fmt = (fmt or "pdf").lower()
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}': expected pdf, svg or png")
     if cmyk and fmt == "svg":
@@ -112,9 +156,11 @@ def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Opti
     flip = extra.pop("flip", "long")
     offset = parse_back_offset(extra.pop("back_offset", "0x0mm"))
     sheet_layout = Layout(parse_length(margin, "--margin"),
-                          None if gutter is None else parse_length(gutter, "--gutter"), layout.strip().lower())
+                          None if gutter is None else parse_length(gutter, "--gutter"),
+                          (layout or "sheet").strip().lower())
+    bleed_mm = chosen.bleed_mm if chosen else (BLEED_MM if bleed is None else parse_bleed(bleed))
     options = RenderOptions(paper=paper_value, duplex=Duplex(flip, offset), layout=sheet_layout,
-                            bleed=parse_bleed(bleed), **extra)
+                            bleed=bleed_mm, **extra)
     # no edition named: the default edition of the first family that prints the component
     edition = load_edition(edition_name or default_edition(kind))
     document = render_component(kind, edition, options)
@@ -122,20 +168,45 @@ def _run(kind: str, edition_name: Optional[str], fmt: str, paper: str, out: Opti
         if not 1 <= page <= len(document.pages):
             raise UsageError(f"--page {page}: the document has pages 1 to {len(document.pages)}")
         document = replace(document, pages=(document.pages[page - 1],))
-    target = out or default_name(edition.name, kind, paper_value.name, fmt, options, page)
+    target = out or default_name(edition.name, kind, paper_value.name, fmt, options, page,
+                                 chosen.name if chosen else None)
     two_sided = (options.backs or (kind == "pad" and options.double_sided) or kind == "challenge") and page is None
     duplex = flip if two_sided else None
-    written = write_document(document, fmt, target, duplex, cmyk=cmyk, dpi=dpi, force=force)
-    total = sum(w.size for w in written)
-    where = written[0].path if len(written) == 1 else f"{written[0].path} .. {written[-1].path.name}"
+    written = write_document(document, fmt, target, duplex, cmyk=cmyk, dpi=dpi or 300, force=force,
+                             labelled=chosen is not None and fmt != "pdf", cut_files=cut_files,
+                             transparent=chosen is not None and chosen.transparent)
+    cuts = [w for w in written if w.cut == "cut file"]
+    printed = [w for w in written if w.cut != "cut file"]
+    total = sum(w.size for w in printed)
+    where = printed[0].path if len(printed) == 1 else f"{printed[0].path} .. {printed[-1].path.name}"
     typer.echo(f"wrote {where}: {len(document.pages)} page(s), {total} bytes")
+    if cuts:
+        where = cuts[0].path if len(cuts) == 1 else f"{cuts[0].path} .. {cuts[-1].path.name}"
+        typer.echo(f"cut lines: {where} ({len(cuts)} SVG cut file{'s' if len(cuts) > 1 else ''} for a cutting "
+                   f"plotter or laser; in the PDF on the CutContour layer)")
+    if chosen is not None:
+        typer.echo(template_summary(chosen, document))
     if kind == "challenge":
         typer.echo(document.title)
 
 
+def template_summary(chosen, document) -> str:
+    """One line saying what the template made: page size, and pixels per face for PNG."""
+    first = document.pages[0]
+    size = f"{first.width:.2f} x {first.height:.2f} mm"
+    if chosen.fmt == "png":
+        px = round(first.width / 25.4 * chosen.dpi), round(first.height / 25.4 * chosen.dpi)
+        size += f" = {px[0]} x {px[1]} px at {chosen.dpi} dpi"
+    if chosen.trim_mm is None:
+        size = f"each the piece's outline box plus the bleed (the first {size})"
+    bleed = f"{chosen.bleed_mm:g} mm bleed" if chosen.bleed_mm != 25.4 / 8 else "1/8 in (3.175 mm) bleed"
+    return f"template {chosen.name}: {chosen.what}, one face a {'file' if chosen.fmt == 'png' else 'page'}, " \
+           f"{size}, {bleed}"
+
+
 @render_app.command("sheet")
-def sheet(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+def sheet(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
+          out: Optional[Path] = OUT_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """One Doodle score sheet (board size and rounds from the spec)."""
     _run("sheet", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page)
@@ -144,14 +215,14 @@ def sheet(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper:
 @render_app.command("pad")
 def pad(
     edition: Optional[str] = EDITION_ARG,
-    format: str = FORMAT_OPT,
+    format: Optional[str] = FORMAT_OPT,
     paper: str = PAPER_OPT,
     out: Optional[Path] = OUT_OPT,
     sheets: int = typer.Option(80, "--sheets", "-n", min=1, max=MAX_SHEETS, metavar="N",
                                 help=f"Number of sheets, 1..{MAX_SHEETS} (the published pad has 80)."),
     duplex: bool = typer.Option(True, "--duplex/--simplex", help="Score sheet on both sides of each sheet."),
     numbered: bool = typer.Option(False, "--numbered", help="Print the sheet number in the corner."),
-    bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
+    bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
 ) -> None:
     """A Doodle score pad: N sheets, one- or two-sided, one drawn sheet reused on every page."""
     if sheets < 1:
@@ -161,87 +232,87 @@ def pad(
 
 
 @render_app.command("cards")
-def cards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+def cards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
+          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
-          card_size: Optional[str] = CARD_SIZE_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+          card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Doodle patch cards (with mirror images of chiral shapes) and start cards, n-up."""
-    _run("cards", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("cards", edition, format, paper, out, force=force, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
 
 
 @render_app.command("tiles")
-def tiles(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+def tiles(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
-          margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
+          margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, template: Optional[str] = TEMPLATE_OPT, cut_files: bool = CUT_FILES_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Patch tiles at true quilt scale (19 mm squares), plus leather patches and the bonus tile."""
-    _run("tiles", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("tiles", edition, format, paper, out, force=force, cut_files=cut_files, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("automa")
-def automa(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+def automa(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
+           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
            gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
-           card_size: Optional[str] = CARD_SIZE_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT,
+           card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
            cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Automa solo cards of every deck the edition holds, numbered as in the spec."""
-    _run("automa", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("automa", edition, format, paper, out, force=force, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
 
 
 @render_app.command("tokens")
-def tokens(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+def tokens(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: str = LAYOUT_OPT,
-           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT,
-           dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
+           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT,
+           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided."""
     _run("tokens", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("rules")
-def rules(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT,
-          dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+def rules(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
+          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT,
+          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """The one-page rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6)."""
     _run("rules", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
 
 
 @render_app.command("boards")
-def boards(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
-           out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: str = LAYOUT_OPT,
-           margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+def boards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
+           out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: Optional[str] = LAYOUT_OPT,
+           margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Quilt boards (one per player; in two halves on paper too small) and the time board."""
     _run("boards", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          proof=proof)
 
 
 @render_app.command("kit")
-def kit(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+def kit(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
         out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
         flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT,
-        margin: str = MARGIN_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+        margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, cut_files: bool = CUT_FILES_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules)."""
-    _run("kit", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
+    _run("kit", edition, format, paper, out, force=force, cut_files=cut_files, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("challenge")
-def challenge(edition: Optional[str] = EDITION_ARG, format: str = FORMAT_OPT, paper: str = PAPER_OPT,
+def challenge(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
               out: Optional[Path] = OUT_OPT,
               seed: int = typer.Option(..., "--seed", help="Seed of the (first) challenge; "
                                                            "`patchwork play doodle --seed S` replays it."),
               count: int = typer.Option(1, "--count", "-n", help="Number of challenges, seeds S, S+1, ... "
                                                                  "(7 makes a week pad)."),
-              flip: str = FLIP_OPT, bleed: str = BLEED_OPT, force: bool = FORCE_OPT, dpi: int = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+              flip: str = FLIP_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Solo Doodle challenge sheets: the seed's cards in order, dice rolled, and a par from the best bot."""
     _run("challenge", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
          flip=flip)
@@ -254,7 +325,7 @@ def build(
     edition: Optional[str] = typer.Option(None, "--edition", help="Only the kit of this edition or variant (name or YAML file), e.g. a custom deck."),
     margin: str = MARGIN_OPT,
     gutter: Optional[str] = GUTTER_OPT,
-    bleed: str = BLEED_OPT,
+    bleed: Optional[str] = BLEED_OPT,
 ) -> None:
     """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, Automa cards, SVGs.
 
@@ -268,7 +339,7 @@ def build(
     from toolkit.render.paper import parse_paper
 
     paper_value = parse_paper(paper)
-    bleed_mm = parse_bleed(bleed)
+    bleed_mm = parse_bleed(bleed or "3mm")
     sheet_layout = Layout(parse_length(margin, "--margin"), None if gutter is None else parse_length(gutter, "--gutter"))
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file; give a folder")
@@ -298,6 +369,12 @@ def build(
         typer.echo(f"      holds: {item.holds}")
         typer.echo(f"      cut:   {item.cut}")
     typer.echo(f"  total: {sum(item.sheets for item in printed)} sheets of {paper_value.name}")
-    svgs = [item for item in written if not item.sheets]
+    cuts = [item for item in written if item.cut == "cut file"]
+    if cuts:
+        folders = sorted({item.path.parent.relative_to(out).as_posix() for item in cuts})
+        where = ", ".join("the output folder" if f == "." else f"{f}/" for f in folders)
+        typer.echo(f"  cut lines of every page of tiles: {len(cuts)} SVG cut files in {where} (for a cutting "
+                   f"plotter or laser; the PDFs hold them on their CutContour layer)")
+    svgs = [item for item in written if not item.sheets and item.cut != "cut file"]
     typer.echo(f"{len(written)} files ({len(svgs)} SVGs of single components for editing, not for printing) "
                f"in {time.perf_counter() - started:.1f} s")

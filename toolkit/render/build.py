@@ -29,6 +29,8 @@ from toolkit.render.documents import (
     Document,
     RenderOptions,
     Written,
+    cut_file,
+    cut_paths,
     encode,
     piece_document,
     render_component,
@@ -157,6 +159,24 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM,
     return jobs
 
 
+CUT_FOLDER = "cut"
+"""Where build puts the SVG cut file of every page of tiles (`cut/<kit>-cut-<page>.svg`)."""
+
+
+def write_cut_files(document: Document, pdf: Path, folder: Path) -> list[Written]:
+    """The SVG cut file of every page of `document` (written as `pdf`) that has die-cut pieces,
+    into `folder`, named after the PDF and the page's number in it."""
+    written = []
+    for index, path in cut_paths(document, "pdf", [pdf]):
+        blob = cut_file(document, index)
+        target = folder / path.name
+        folder.mkdir(parents=True, exist_ok=True)
+        write_bytes(target, blob)
+        written.append(Written(target, 1, len(blob), holds=f"cut lines of page {index + 1} of {pdf.name}",
+                               cut="cut file"))
+    return written
+
+
 STAGING_PREFIX = ".patchwork-build-"
 """The hidden folder a build writes into before its files are moved into place."""
 
@@ -188,7 +208,7 @@ def clear_leftovers(out: Path) -> list[Path]:
     for folder in _staging_folders(out):
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
-    for folder in (out, out / "svg"):
+    for folder in (out, out / "svg", out / CUT_FOLDER):
         for part in stale_parts(folder):
             try:
                 part.unlink()
@@ -267,6 +287,9 @@ def describe(written: list[Written], out_dir: str | Path, edition=None) -> list[
     described = []
     for item in written:
         relative = item.path.relative_to(out).as_posix()
+        if item.cut == "cut file":
+            described.append(item)
+            continue
         if not relative.endswith(".pdf"):
             described.append(replace(item, holds="one component, for editing"))
             continue
@@ -342,7 +365,7 @@ def build(out_dir: str | Path, paper: Paper,
     """
     out = Path(out_dir)
     jobs = _jobs(paper, layout, bleed)
-    check_targets(out / relative for relative, _ in jobs)
+    check_targets([*(out / relative for relative, _ in jobs), out / CUT_FOLDER / "probe.svg"])
 
     def write(folder: Path) -> list[Written]:
         written: list[Written] = []
@@ -354,6 +377,7 @@ def build(out_dir: str | Path, paper: Paper,
             assert len(blobs) == 1, "build renders one SVG per component"
             write_bytes(folder / relative, blobs[0])
             written.append(Written(folder / relative, len(document.pages), len(blobs[0])))
+            written += write_cut_files(document, folder / relative, folder / CUT_FOLDER)
         return written
 
     return staged(out, write, notice)

@@ -6,6 +6,7 @@ This is the library face of printing: the CLI parses options and calls `render_c
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +72,8 @@ class RenderOptions:
     """Printer margin, gutters, and n-up sheets or one piece per page."""
     card_size: str | None = None
     """Cards: one of CARD_SIZES, or None for the design size (63 x 88 mm)."""
+    card_trim: tuple[float, float] | None = None
+    """Cards: an exact trim (width, height) in mm, e.g. a shop template's; wins over card_size."""
     seed: int = 1
     """Challenge sheets: the seed of the first sheet."""
     count: int = 1
@@ -124,9 +127,9 @@ def resize_card(piece: Piece, size: tuple[float, float], bleed: float = BLEED_MM
 
 
 def _cards(pieces: list[Piece], options: RenderOptions) -> list[Piece]:
-    if options.card_size is None:
+    size = options.card_trim or (CARD_SIZES[options.card_size] if options.card_size else None)
+    if size is None:
         return pieces
-    size = CARD_SIZES[options.card_size]
     return [resize_card(piece, size, options.bleed) for piece in pieces]
 
 
@@ -318,8 +321,9 @@ class Written:
 
 
 def encode(document: Document, fmt: str, flip: str | None = None, *, cmyk: bool = False,
-           dpi: int = DEFAULT_DPI) -> list[bytes]:
-    """The bytes of a document: one PDF, or one SVG or PNG per page."""
+           dpi: int = DEFAULT_DPI, transparent: bool = False) -> list[bytes]:
+    """The bytes of a document: one PDF, or one SVG or PNG per page (`transparent`: RGBA PNGs,
+    clear where nothing is drawn)."""
     if fmt == "pdf":
         from toolkit.render.pdf import document_pdf
 
@@ -331,22 +335,57 @@ def encode(document: Document, fmt: str, flip: str | None = None, *, cmyk: bool 
     if fmt == "png":
         from toolkit.render.png import document_pngs
 
-        return document_pngs(document, dpi, cmyk)
+        return document_pngs(document, dpi, cmyk, transparent)
     raise UsageError(f"unknown format '{fmt}': expected pdf, svg or png")
 
 
-def page_paths(out: Path, pages: int) -> list[Path]:
-    """A one-page SVG or PNG goes to `out`; page i of a longer document to `<stem>-<i>.<ext>`."""
-    if pages == 1:
+def page_paths(out: Path, pages: int, labels: list[str] | None = None) -> list[Path]:
+    """A one-page SVG or PNG goes to `out`; page i of a longer document to `<stem>-<i>.<ext>`, or
+    with `labels` to `<stem>-<i>-<label>.<ext>` (e.g. `cards-003-D02-front.png`, one card face a
+    file, as print-on-demand shops take them)."""
+    if pages == 1 and not labels:
         return [out]
     digits = max(2, len(str(pages)))
+    if labels:
+        digits = max(3, digits)
+        return [out.with_name(f"{out.stem}-{i:0{digits}d}-{_slug(label)}{out.suffix}")
+                for i, label in enumerate(labels, start=1)]
     return [out.with_name(f"{out.stem}-{i:0{digits}d}{out.suffix}") for i in range(1, pages + 1)]
 
 
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-") or "page"
+
+
+
+def cut_paths(document: Document, fmt: str, paths: list[Path]) -> list[tuple[int, Path]]:
+    """(page index, path) of the cut file of every page with cut lines: beside a PDF
+    `<stem>-cut-<page>.svg` (page as numbered in the PDF; `<stem>-cut.svg` for a one-page PDF),
+    beside a picture or SVG of a page `<its stem>-cut.svg`."""
+    pages = [i for i, page in enumerate(document.pages) if page.cut]
+    if fmt != "pdf":
+        return [(i, paths[i].with_name(f"{paths[i].stem}-cut.svg")) for i in pages]
+    out = paths[0]
+    if len(document.pages) == 1:
+        return [(i, out.with_name(f"{out.stem}-cut.svg")) for i in pages]
+    digits = max(2, len(str(len(document.pages))))
+    return [(i, out.with_name(f"{out.stem}-cut-{i + 1:0{digits}d}.svg")) for i in pages]
+
+
+def cut_file(document: Document, index: int) -> bytes:
+    """The SVG cut file of one page of the document."""
+    from toolkit.render.svg import cut_svg
+
+    page = document.pages[index]
+    return cut_svg(page, f"{document.title} - cut lines of page {index + 1}")
+
 
 def write_document(document: Document, fmt: str, out: str | Path, flip: str | None = None, *,
-                   cmyk: bool = False, dpi: int = DEFAULT_DPI, force: bool = False) -> list[Written]:
+                   cmyk: bool = False, dpi: int = DEFAULT_DPI, force: bool = False,
+                   labelled: bool = False, cut_files: bool = True, transparent: bool = False) -> list[Written]:
     """Encode everything in memory first, check every target, then write each file atomically.
+    `labelled`: SVG and PNG files are named by what each page holds (see `page_paths`);
+    `cut_files`: pages with die-cut pieces also get an SVG cut file each (see `cut_paths`).
 
     Without `force`, refuses (before writing anything) when a target already exists. Raises
     OutputError (before writing anything) when a target cannot be written.
@@ -359,17 +398,24 @@ def write_document(document: Document, fmt: str, out: str | Path, flip: str | No
 
         check_dpi(dpi)
     check_targets([out])
-    paths = [out] if fmt == "pdf" else page_paths(out, len(document.pages))
+    labels = [page.label or "page" for page in document.pages] if labelled else None
+    paths = [out] if fmt == "pdf" else page_paths(out, len(document.pages), labels)
+    cuts = cut_paths(document, fmt, paths) if cut_files else []
+    paths_and_cuts = paths + [path for _, path in cuts]
     if not force:
-        existing = [path for path in paths if path.exists()]
+        existing = [path for path in paths_and_cuts if path.exists()]
         if existing:
             more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
             raise UsageError(f"{existing[0]}{more} already exists; use --force to overwrite or --out to "
                              f"choose another name")
-    blobs = encode(document, fmt, flip, cmyk=cmyk, dpi=dpi)
-    check_targets(paths)
+    blobs = encode(document, fmt, flip, cmyk=cmyk, dpi=dpi, transparent=transparent)
+    cut_blobs = [cut_file(document, index) for index, _ in cuts]
+    check_targets(paths_and_cuts)
     written = []
     for path, blob in zip(paths, blobs):
         write_bytes(path, blob)
         written.append(Written(path, len(document.pages) if fmt == "pdf" else 1, len(blob)))
+    for (index, path), blob in zip(cuts, cut_blobs):
+        write_bytes(path, blob)
+        written.append(Written(path, 1, len(blob), holds=f"cut lines of page {index + 1}", cut="cut file"))
     return written

@@ -389,10 +389,18 @@ def impose_grid(
 # ----- one piece per page (print shops) --------------------------------------------------------
 
 
+def cut_loops(piece: Piece, placement: Matrix) -> tuple[tuple[Point, ...], ...]:
+    """The piece's cut line on the sheet: its outline (its rectangle when it has none) through
+    `placement`, clockwise on the page as placed."""
+    loops = piece.outline or (((0.0, 0.0), (piece.width, 0.0), (piece.width, piece.height), (0.0, piece.height)),)
+    return tuple(tuple(apply(placement, x, y) for x, y in loop) for loop in loops)
+
+
 def impose_single(pieces: list[Piece], *, bleed: float = BLEED_MM, backs: bool = False,
-                  proof: bool = False) -> list[Page]:
+                  proof: bool = False, cut: bool = False) -> list[Page]:
     """Every piece on its own page the size of its bleed box, TrimBox and BleedBox set; with
-    `backs` each front page is followed by the back as seen from its printed side."""
+    `backs` each front page is followed by the back as seen from its printed side; with `cut`
+    each front page carries the piece's cut line (die-cut pieces)."""
     if not pieces:
         raise UsageError("nothing to print: the spec has no pieces of this kind")
     pages: list[Page] = []
@@ -404,7 +412,8 @@ def impose_single(pieces: list[Piece], *, bleed: float = BLEED_MM, backs: bool =
         if proof:
             items.append(Group(tuple(_proof_items(piece, bleed)), translate(bleed, bleed)))
         pages.append(Page(w, h, tuple(items), trim=trim, bleed=Box(0, 0, w, h),
-                          label=f"{piece.name or 'piece'} front"))
+                          label=f"{piece.name or 'piece'} front",
+                          cut=cut_loops(piece, translate(bleed, bleed)) if cut else ()))
         if backs and piece.back is not None:
             pages.append(Page(w, h, (Group(piece.back, translate(bleed, bleed), clip),), trim=trim,
                               bleed=Box(0, 0, w, h), label=f"{piece.name or 'piece'} back"))
@@ -423,13 +432,15 @@ def impose_shelves(
     duplex: Duplex = Duplex(),
     proof: bool = False,
     layout: Layout = Layout(),
+    cut: bool = True,
 ) -> list[Page]:
     """Irregular pieces (tiles) packed on shelves, tallest first, with crop marks at the corners
-    of each piece's outline drawn in the gaps between pieces."""
+    of each piece's outline drawn in the gaps between pieces; with `cut` every fronts page carries
+    the cut line of each piece on it (for a die, laser or cutting plotter)."""
     if not pieces:
         raise UsageError("nothing to print: the spec has no pieces of this kind")
     if layout.mode == "single":
-        return impose_single(pieces, bleed=bleed, backs=backs, proof=proof)
+        return impose_single(pieces, bleed=bleed, backs=backs, proof=proof, cut=cut)
     reach = bleed + MARK_GAP_MM + TILE_MARK_MM
     gap = 2 * reach
     margin = reach + layout.margin
@@ -464,17 +475,20 @@ def impose_shelves(
         marks: list[Item] = []
         proof_items: list[Item] = []
         backs_items: list[Item] = []
+        cuts: list[tuple[Point, ...]] = []
         for piece, px, py in placed:
             placement = translate(px, py)
             fronts.append(Group(piece.front, placement))
             marks += piece_marks(piece, placement, bleed, TILE_MARK_MM)
+            if cut:
+                cuts += cut_loops(piece, placement)
             if proof:
                 proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
             if backs and piece.back is not None:
                 backs_items.append(_back_group(piece, placement, paper, duplex, None))
         legend = [_proof_legend(paper.width, 3.0)] if proof else []
         pages.append(Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),
-                          label=f"fronts {number}"))
+                          label=f"fronts {number}", cut=tuple(cuts)))
         if backs:
             pages.append(Page(paper.width, paper.height, tuple(backs_items), label=f"backs {number}"))
     return pages

@@ -9,6 +9,11 @@ metadata, so the same scene always gives byte-identical files.
 Font subsets get tags derived from the font and the glyphs they hold (not reportlab's fixed
 `AAAAAA+`), so two files merged by a print shop never mix up different subsets of one font.
 
+Die-cut pieces (tiles) carry their cut lines (`Page.cut`): each is stroked as a 0.25 pt hairline
+in the separation colour CUT_SPOT (`CutContour`, the name cutting RIPs and die-cut shops look for;
+100 % magenta as its alternate), set to overprint, inside an optional content group (a layer) of
+the same name that viewers list and can hide. Files without cut lines have no layer at all.
+
 `cmyk=True` writes every colour as DeviceCMYK: greys and black become black ink only (text and
 crop marks darker than 75 % grey print as 100 % K, so they stay sharp with no colour fringes),
 other colours by the plain uncalibrated RGB -> CMYK formula. It does not make a PDF/X file: no
@@ -23,12 +28,13 @@ import os
 
 import reportlab
 from reportlab import rl_config
-from reportlab.lib.colors import CMYKColor, HexColor
-from reportlab.pdfbase import pdfmetrics, ttfonts
+from reportlab.lib.colors import CMYKColor, CMYKColorSep, HexColor
+from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
 from toolkit.render.scene import (
+    MIN_LINE_MM,
     Circle,
     Document,
     Group,
@@ -46,6 +52,13 @@ PT_PER_MM = 72.0 / 25.4
 FONT_REGULAR = "PatchworkVera"
 FONT_BOLD = "PatchworkVeraBold"
 CREATOR = "patchwork-toolkit"
+
+CUT_SPOT = "CutContour"
+"""Name of the spot colour and of the layer the cut lines are drawn in."""
+CUT_CMYK = (0.0, 1.0, 0.0, 0.0)
+"""The cut line's alternate colour (what a viewer shows): 100 % magenta."""
+_CUT_PROPERTY = "OCcut"
+"""The layer's name in each page's /Properties resources."""
 
 _FONTS_READY = False
 BLACK_TEXT_BELOW = 0.25
@@ -95,6 +108,37 @@ def cmyk_of(colour: str, black_text: bool = False) -> tuple[float, float, float,
     return tuple(round((1.0 - v - k) / (1.0 - k), 4) for v in (r, g, b)) + (round(k, 4),)  # type: ignore[return-value]
 
 
+class _LayeredCatalog(pdfdoc.PDFCatalog):
+    """The document catalog with /OCProperties (reportlab's lists no optional content)."""
+
+    __NoDefault__ = pdfdoc.PDFCatalog.__NoDefault__ + ["OCProperties"]
+
+
+def _with_layer_property(page, layer) -> None:
+    """Make `page` list `layer` in its /Properties resources once reportlab builds them."""
+    base = page.__class__
+
+    class _LayeredPage(base):  # type: ignore[misc, valid-type]
+        def check_format(self, document):
+            super().check_format(document)
+            self.Resources.Properties = {_CUT_PROPERTY: layer}
+
+    page.__class__ = _LayeredPage
+
+
+class _Canvas(rl_canvas.Canvas):
+    """A canvas that can give the page it finishes a cut layer (see `_with_layer_property`)."""
+
+    cut_layer = None
+    page_has_cut = False
+
+    def _setAnnotations(self, page):  # called by showPage with the finished page object
+        super()._setAnnotations(page)
+        if self.page_has_cut:
+            _with_layer_property(page, self.cut_layer)
+            self.page_has_cut = False
+
+
 def _box(box, page_height: float) -> tuple[float, float, float, float]:
     """A scene Box (mm, y down) as a PDF rectangle (pt, y up)."""
     x0 = box.x * PT_PER_MM
@@ -105,13 +149,14 @@ def _box(box, page_height: float) -> tuple[float, float, float, float]:
 
 
 class _Painter:
-    def __init__(self, document: Document, duplex: str | None, cmyk: bool = False):
+    def __init__(self, document: Document, duplex: str | None, cmyk: bool = False, cut_layer: bool = True):
         _register_fonts()
         self.document = document
         self.cmyk = cmyk
+        self.cut_layer = cut_layer
         self.buffer = io.BytesIO()
         first = document.pages[0]
-        self.c = rl_canvas.Canvas(
+        self.c = _Canvas(
             self.buffer,
             pagesize=(first.width * PT_PER_MM, first.height * PT_PER_MM),
             invariant=1,
@@ -269,24 +314,60 @@ class _Painter:
         c.scale(PT_PER_MM, -PT_PER_MM)
         for item in page.items:
             self.draw(item)
+        if page.cut and self.cut_layer:
+            self.cut_lines(page.cut)
         c.restoreState()
         c.showPage()
+
+    def cut_lines(self, loops) -> None:
+        """The page's cut lines: CutContour hairlines, overprinting, on the CutContour layer."""
+        c = self.c
+        if c.cut_layer is None:
+            ocg = pdfdoc.PDFDictionary({"Type": pdfdoc.PDFName("OCG"), "Name": pdfdoc.PDFString(CUT_SPOT)})
+            layer = c._doc.Reference(ocg, "OCG." + CUT_SPOT)
+            c.cut_layer = layer
+            # optional content is PDF 1.5
+            c._doc._pdfVersion = max(c._doc._pdfVersion, (1, 5))
+            catalog = c._doc.Catalog
+            catalog.__class__ = _LayeredCatalog
+            catalog.OCProperties = pdfdoc.PDFDictionary({
+                "OCGs": pdfdoc.PDFArray([layer]),
+                "D": pdfdoc.PDFDictionary({"Order": pdfdoc.PDFArray([layer]), "ON": pdfdoc.PDFArray([layer])}),
+            })
+        c.page_has_cut = True
+        c._code.append(f"/OC /{_CUT_PROPERTY} BDC")
+        c.saveState()
+        c.setStrokeColor(CMYKColorSep(*CUT_CMYK, spotName=CUT_SPOT))
+        c._setStrokeOverprint(True)
+        c.setLineWidth(MIN_LINE_MM)
+        c.setLineJoin(0)
+        path = c.beginPath()
+        for loop in loops:
+            path.moveTo(*loop[0])
+            for point in loop[1:]:
+                path.lineTo(*point)
+            path.close()
+        c.drawPath(path, stroke=1, fill=0)
+        c.restoreState()
+        c._code.append("EMC")
 
     def finish(self) -> bytes:
         self.c.save()
         return self.buffer.getvalue()
 
 
-def document_pdf(document: Document, duplex: str | None = None, cmyk: bool = False) -> bytes:
+def document_pdf(document: Document, duplex: str | None = None, cmyk: bool = False,
+                 cut_layer: bool = True) -> bytes:
     """The PDF bytes of a document; `duplex` (long/short) records the flip edge for printers;
-    `cmyk` writes DeviceCMYK colours (see the module docstring for what that does not promise)."""
+    `cmyk` writes DeviceCMYK colours (see the module docstring for what that does not promise);
+    `cut_layer=False` leaves the cut lines out (pictures of the pages)."""
     if not document.pages:
         raise ValueError("a document needs at least one page")
     # Plain Flate streams: the ASCII85 wrapper reportlab adds by default only makes files bigger.
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        painter = _Painter(document, duplex, cmyk)
+        painter = _Painter(document, duplex, cmyk, cut_layer)
         for page in document.pages:
             painter.page(page)
         return painter.finish()

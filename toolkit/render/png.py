@@ -23,8 +23,15 @@ def check_dpi(dpi: int) -> None:
         raise UsageError(f"--dpi must be between {MIN_DPI} and {MAX_DPI}, got {dpi}")
 
 
-def pdf_to_pngs(pdf: bytes, dpi: int, pages: list[int] | None = None) -> list[bytes]:
-    """PNG bytes of the given 0-based pages of a PDF (every page when None)."""
+def _whole_pixels(points: float, dpi: int) -> int | None:
+    """`points` at `dpi` as a whole number of pixels when it is one (to a millionth), else None."""
+    pixels = points * dpi / 72.0
+    return round(pixels) if abs(pixels - round(pixels)) < 1e-6 else None
+
+
+def pdf_to_pngs(pdf: bytes, dpi: int, pages: list[int] | None = None, transparent: bool = False) -> list[bytes]:
+    """PNG bytes of the given 0-based pages of a PDF (every page when None); `transparent`: RGBA,
+    clear wherever nothing is drawn (a die-cut tile's picture outside its bleed)."""
     import pypdfium2 as pdfium
 
     check_dpi(dpi)
@@ -41,8 +48,14 @@ def pdf_to_pngs(pdf: bytes, dpi: int, pages: list[int] | None = None) -> list[by
                     f"page {index + 1} at {dpi} dpi would be {pixels / 1e6:.0f} megapixels; "
                     f"choose a lower --dpi"
                 )
-            bitmap = page.render(scale=dpi / 72.0, fill_color=(255, 255, 255, 255), may_draw_forms=False)
-            image = bitmap.to_pil().convert("RGB")
+            bitmap = page.render(scale=dpi / 72.0, fill_color=(255, 255, 255, 0 if transparent else 255),
+                                 may_draw_forms=False)
+            image = bitmap.to_pil().convert("RGBA" if transparent else "RGB")
+            # PDFium rounds the bitmap up; where the page is a whole number of pixels (a shop
+            # template: 2.75 in at 300 dpi is 825 px) float noise in dpi/72 must not add a column.
+            exact = (_whole_pixels(width, dpi), _whole_pixels(height, dpi))
+            if exact != image.size and all(e is not None for e in exact):
+                image = image.crop((0, 0, *exact))
             buffer = io.BytesIO()
             image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=6)
             out.append(buffer.getvalue())
@@ -52,8 +65,9 @@ def pdf_to_pngs(pdf: bytes, dpi: int, pages: list[int] | None = None) -> list[by
         doc.close()
 
 
-def document_pngs(document: Document, dpi: int, cmyk: bool = False) -> list[bytes]:
+def document_pngs(document: Document, dpi: int, cmyk: bool = False, transparent: bool = False) -> list[bytes]:
     """PNG bytes of every page of a scene document."""
     from toolkit.render.pdf import document_pdf
 
-    return pdf_to_pngs(document_pdf(document, None, cmyk), dpi)
+    # a picture shows the printed art: the cut lines are for the cutter, not in the print
+    return pdf_to_pngs(document_pdf(document, None, cmyk, cut_layer=False), dpi, transparent=transparent)

@@ -176,6 +176,10 @@ class Page:
     """Trim grown by the bleed (becomes the PDF BleedBox)."""
     label: str = ""
     """What the page holds, e.g. `fronts 1` (used for SVG titles)."""
+    cut: tuple[tuple[Point, ...], ...] = ()
+    """Cut lines of the die-cut pieces on the page (tiles): closed loops in page mm, exactly each
+    piece's outline. The PDF strokes them in the `CutContour` spot colour on a layer of their own;
+    an SVG cut file holds them alone (toolkit.render.svg.cut_svg)."""
 
 
 @dataclass(frozen=True)

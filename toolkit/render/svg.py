@@ -1,6 +1,8 @@
 """SVG backend: draws scene pages with svgwrite (the only module that imports it).
 
-One SVG file per page, sized in mm with a viewBox in mm, so 1 user unit = 1 mm. Symbols go into
+One SVG file per page, sized in mm with a viewBox in mm, so 1 user unit = 1 mm. A page with die-cut
+pieces also gets a cut file (`cut_svg`): the same page size holding only the cut lines, one closed
+path per piece outline on a layer named CutContour, for a cutting plotter or laser cutter. Symbols go into
 `<defs>` once and are placed with `<use>`; clip paths get ids numbered in drawing order, so the
 same scene always gives the same bytes.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 import svgwrite
 
 from toolkit.render.scene import (
+    MIN_LINE_MM,
     MM_PER_PT,
     Circle,
     Document,
@@ -160,3 +163,29 @@ def page_svg(document: Document, index: int = 0) -> bytes:
 def document_svgs(document: Document) -> list[bytes]:
     """SVG bytes of every page, in order."""
     return [page_svg(document, i) for i in range(len(document.pages))]
+
+
+CUT_STROKE = "#ff00ff"
+"""Cut lines show in magenta, like the PDF's CutContour spot colour."""
+INKSCAPE = "http://www.inkscape.org/namespaces/inkscape"
+
+
+def cut_svg(page: Page, title: str) -> bytes:
+    """The cut file of a page: the page's size in mm, its cut lines only (no fill, a 0.25 pt
+    magenta hairline), each outline one closed path at exactly the position it has on the page."""
+    dwg = svgwrite.Drawing(
+        size=(f"{_num(page.width)}mm", f"{_num(page.height)}mm"),
+        viewBox=f"0 0 {_num(page.width)} {_num(page.height)}",
+        profile="full",
+        debug=False,
+    )
+    dwg.attribs["xmlns:inkscape"] = INKSCAPE
+    dwg.set_desc(title=title)
+    layer = dwg.g(id="CutContour")
+    layer["inkscape:groupmode"] = "layer"
+    layer["inkscape:label"] = "CutContour"
+    for loop in page.cut:
+        d = "M " + " L ".join(f"{_num(x)} {_num(y)}" for x, y in loop) + " Z"
+        layer.add(dwg.path(d=d, fill="none", stroke=CUT_STROKE, stroke_width=_num(MIN_LINE_MM)))
+    dwg.add(layer)
+    return dwg.tostring().encode("utf-8") + b"\n"
