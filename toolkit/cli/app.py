@@ -146,6 +146,9 @@ def fail(error: ToolkitError) -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    from toolkit.cli import interrupts
+
+    interrupts.install()  # Ctrl-C at any moment, compiles included: one line and 130 (see the module)
     try:
         app()
     except ToolkitError as error:  # errors raised outside a command body (e.g. option callbacks)
@@ -154,3 +157,5 @@ def main() -> None:
     except KeyboardInterrupt:
         echo_error(error_line("interrupted"))
         sys.exit(INTERRUPT_EXIT)
+    finally:
+        interrupts.finishing()

@@ -1,0 +1,180 @@
+"""Ctrl-C at any moment: one line, `patchwork: error: interrupted`, and exit code 130 within a second.
+
+Python turns Ctrl-C into a KeyboardInterrupt in the main thread, which the command line turns
+into that line (toolkit.cli.app) after the work in progress has cleaned up (workers stopped,
+temporary files removed). That is not enough everywhere:
+
+- numba compiles a kernel (the first run after an install or an upgrade takes minutes) under its
+  global compiler lock, and a KeyboardInterrupt raised inside the compiler's callbacks can be
+  caught and wrapped by it: compiling went on and the run ended in a long traceback. While the
+  lock is held, a key raises nothing; the run ends from a watcher thread instead. Compiled code is
+  cached through temporary files and renames, and outputs are written the same way, so ending
+  the process there leaves no half-written file.
+- A key pressed while the command line itself is still importing, or while the interpreter shuts
+  down, would print a traceback; then too the run ends at once.
+- Anything that swallows the KeyboardInterrupt, or cleans up for too long, is cut short: the
+  watcher, woken by the signal itself (signal.set_wakeup_fd, so even while the main thread sits
+  in a long C call), ends the process GRACE seconds after the key with the one line, unless an
+  error line was printed already (console.echo_error asks `claim_error_line`).
+
+Only the `patchwork` console script and `python -m toolkit` install this (`install_early` when
+toolkit.cli is imported by them, `install` in app.main); a library user's process keeps Python's
+own handling. A command that handles Ctrl-C itself (the studio's server replaces the handler)
+is left alone: the watcher acts only while the handler is this module's.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+GRACE = 0.5
+"""Seconds the normal path (KeyboardInterrupt, cleanup, the error line) has before the watcher
+ends the process; the whole stop stays well within a second."""
+EXIT_CODE = 130
+LINE = "patchwork: error: interrupted\n"
+
+_lock = threading.Lock()
+_phase = "off"
+"""off (not installed), starting (importing the CLI), running (a command), finishing (exiting)."""
+_pressed: float | None = None
+"""When Ctrl-C was first pressed (time.monotonic), None before."""
+_said = False
+"""An error line was printed after the key (by the command line or by the watcher)."""
+
+
+def _compiling() -> bool:
+    """True while numba's compiler runs (its global compiler lock is held); never imports numba."""
+    module = sys.modules.get("numba.core.compiler_lock")
+    lock = getattr(getattr(module, "global_compiler_lock", None), "_lock", None)
+    if lock is None:
+        return False
+    if threading.current_thread() is threading.main_thread():
+        owned = getattr(lock, "_is_owned", None)
+        return bool(owned()) if callable(owned) else False
+    if lock.acquire(blocking=False):  # nobody compiles
+        lock.release()
+        return False
+    return True
+
+
+def claim_error_line() -> bool:
+    """Whether an error line may be printed now (console.echo_error asks before printing): after
+    Ctrl-C only one line is printed, by the command line or by the watcher, whichever is first."""
+    global _said
+    with _lock:
+        if _pressed is None:
+            return True
+        if _said:
+            return False
+        _said = True
+        return True
+
+
+def _flush(stream) -> None:
+    try:
+        stream.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def exit_now() -> None:
+    """Print the one line (unless an error line was printed after the key) and end the process
+    with code 130, without running any more of the program (outputs are written atomically)."""
+    global _said
+    with _lock:
+        say = not _said
+        _said = True
+    # stdout may be held by the main thread (a write to a pipe that is not read): flush it from a
+    # helper and wait a moment, never forever
+    flusher = threading.Thread(target=_flush, args=(sys.stdout,), daemon=True)
+    flusher.start()
+    flusher.join(0.2)
+    if say:
+        try:
+            os.write(2, LINE.encode())
+        except OSError:
+            pass
+    os._exit(EXIT_CODE)
+
+
+def _on_key(signum, frame) -> None:
+    """SIGINT in the main thread."""
+    global _pressed
+    first = _pressed is None
+    if first:
+        _pressed = time.monotonic()
+    if _phase in ("starting", "finishing"):
+        exit_now()
+    if _compiling() or not first:
+        return  # the compiler would swallow it, or cleanup is under way: the watcher ends the run
+    raise KeyboardInterrupt
+
+
+def _watch(fd: int) -> None:
+    """Woken by the signal itself (the wakeup fd); ends the run if the normal path does not."""
+    while True:
+        try:
+            data = os.read(fd, 64)
+        except OSError:
+            return
+        if not data:
+            return
+        if signal.SIGINT not in data or signal.getsignal(signal.SIGINT) is not _on_key:
+            continue  # another signal, or a command that handles Ctrl-C itself
+        deadline = time.monotonic() + GRACE
+        while time.monotonic() < deadline:
+            if _compiling():
+                break
+            time.sleep(0.02)
+        exit_now()
+
+
+def _install(phase: str) -> None:
+    global _phase
+    if _phase != "off":
+        _phase = phase
+        return
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "set_wakeup_fd"):
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    try:
+        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (ValueError, OSError):
+        os.close(read_end)
+        os.close(write_end)
+        return
+    signal.signal(signal.SIGINT, _on_key)
+    _phase = phase
+    threading.Thread(target=_watch, args=(read_end,), name="patchwork-ctrl-c", daemon=True).start()
+
+
+def install_early() -> None:
+    """From the first import of the command line: a key ends the run at once (nothing has started)."""
+    _install("starting")
+
+
+def install() -> None:
+    """When a command starts: a key raises KeyboardInterrupt (cleanup, then the one line), except
+    while numba compiles; the watcher ends the run within GRACE seconds in any case."""
+    _install("running")
+
+
+def finishing() -> None:
+    """The command has ended: a key now ends the process at once (no traceback from the exit)."""
+    global _phase
+    if _phase != "off":
+        _phase = "finishing"
+
+
+def is_console_script() -> bool:
+    """This process runs `patchwork` (the console script) or `python -m toolkit` (not a worker
+    process of one, which re-runs the script as `__mp_main__` and leaves Ctrl-C to its parent)."""
+    first = sys.argv[0] if sys.argv else ""
+    main = sys.modules.get("__main__")
+    if getattr(main, "__name__", None) != "__main__":
+        return False
+    return os.path.basename(first) == "patchwork" or first.endswith(os.path.join("toolkit", "__main__.py"))
