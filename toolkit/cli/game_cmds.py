@@ -227,8 +227,8 @@ class Prompt:
         self.shown_at = len(self.game.history)
 
     def _start_background(self) -> None:
-        if not self.background or self.warmer is not None or not waiting._is_terminal(sys.stdin):
-            return  # input from a script: nobody thinks between moves, so nothing overlaps
+        if not self.background or self.warmer is not None or not waiting.background_allowed():
+            return
         game = self.game
         family = family_of(game.edition)
         modules = list(family.kernel_modules) + sorted({type(b).__module__ for b in self.seats.bots if b is not None})

@@ -59,6 +59,7 @@ class Status:
         self.activities: list[_Activity] = []
         self.lock = threading.RLock()
         self.drawn = False
+        self.shown = ""
         self.ticker: threading.Thread | None = None
 
     @property
@@ -78,9 +79,12 @@ class Status:
         top = self.activities[-1]
         seconds = time.monotonic() - top.started
         text = f"{top.text}... {seconds:.0f} s" if seconds >= 1 else f"{top.text}..."
+        if self.drawn and text == self.shown:
+            return
         self.stream.write("\r\x1b[2K" + text)
         self.stream.flush()
         self.drawn = True
+        self.shown = text
 
     def _erase(self) -> None:
         if self.drawn:
@@ -291,6 +295,14 @@ def watch_compiles() -> None:
 
 STAGES = ("bots", "hint", "done")
 """What the background process has compiled, in the order it reports them."""
+
+
+def background_allowed() -> bool:
+    """A person types at a terminal (input from a script leaves no thinking time to use), and
+    PATCHWORK_NO_BACKGROUND_COMPILE is not set (one core, or a test that wants none)."""
+    if os.environ.get("PATCHWORK_NO_BACKGROUND_COMPILE", "") not in ("", "0"):
+        return False
+    return _is_terminal(sys.stdin)
 
 
 def _marker(modules: list[str]) -> str | None:
