@@ -1,0 +1,220 @@
+"""`patchwork feel`: how a game feels, measured from seeded bot games (the kinds of measures Ludii
+and Browne's design work use: lead changes, when the result was settled, comebacks, close games,
+decisive moves).
+
+Every game is played through the library play loop (toolkit.play: seat, new_game, Session), and
+after every action each seat's *standing* is recorded: the score it would have if the game ended
+now, plus, in a game with a time track, the buttons its quilt will still pay at the income marks
+ahead of its time token (income x marks ahead). The measures of one game are computed from that
+sequence of standings (`game_measures`, which the tests check on hand-made sequences); a run's
+figures are their means and shares with 95% intervals, and for a variant the paired difference
+from the base on the same seeds.
+
+Bias of the standing: it counts what is certain (buttons, income still to be paid, the bonus tile
+held) and charges every empty cell now, so a seat that has just turned buttons into a large patch
+gains at once, and buttons not yet spent look worth one point each although they will buy cells
+worth two. Both seats start equal, so the lead (one standing minus another) is fairer than the
+standings themselves, but a lead early in the game is a noisy guess of the result.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from toolkit.families import family_of
+from toolkit.games.rng import derive_seed
+from toolkit.specs.models import Edition
+from toolkit.stats import mean_interval, paired_difference, wilson
+
+COMEBACK = 5
+"""Points the winner must have trailed by (at the worst moment) for a game to count as a comeback."""
+CLOSE = 3
+"""Final margins (winner minus the best other seat) up to this many points make a close game."""
+DECISIVE = 5
+"""A decision is decisive when its best choice beats the second best by at least this many points."""
+
+DEFINITIONS = {
+    "standing": ("each seat's score if the game ended now; with a time track plus its quilt's income times the "
+                 "income marks still ahead of its time token"),
+    "lead_changes": ("times the strict leader (the one seat with the highest standing) becomes another seat, counted "
+                     "after every action; moments with a tie for the lead keep the last leader"),
+    "decided_at": ("share of the game's actions played before the winner's lead became permanent: the first action "
+                   "after which the winner's standing is never below another seat's (0: never behind; games "
+                   "without a single winner are left out)"),
+    "winner_deficit": "the winner's largest deficit: most points the winner's standing trailed the best other seat by",
+    "comeback": f"share of games in which the winner trailed by {COMEBACK} or more points at some moment",
+    "close": f"share of games whose final margin (winner minus the best other seat) is {CLOSE} points or less",
+    "decisive": (f"decisions per game (of a seat with two or more legal actions) whose best choice beats the "
+                 f"second best by {DECISIVE} or more points, each choice valued one action ahead by the mover's "
+                 "standing minus the best other seat's; a one-action look misses plans, so it undercounts "
+                 "decisions that pay off later"),
+    "choice_gap": "mean over decisions of the points between the best and second-best choice (as for decisive)",
+}
+
+
+def standing(game, edition: Edition) -> list[float]:
+    """Each seat's standing now (see DEFINITIONS)."""
+    scores = [float(s) for s in game.scores()]
+    if family_of(edition).info.has_time_track and not game.is_over:
+        marks = edition.rules.time_track.income_marks
+        for at, (pos, income) in enumerate(zip(game.positions, game.income)):
+            scores[at] += income * sum(1 for m in marks if m > pos)
+    return scores
+
+
+@dataclass(frozen=True)
+class GameMeasures:
+    """The feel measures of one game."""
+
+    lead_changes: int
+    decided_at: float | None
+    """None when the game has no single winner."""
+    winner_deficit: float | None
+    margin: float
+    decisive: int | None
+    """None when decisive moves were not measured."""
+    gaps: tuple[float, ...] = ()
+
+
+def _strict_leader(row: Sequence[float]) -> int | None:
+    top = max(row)
+    leaders = [i for i, v in enumerate(row) if v == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def game_measures(standings: Sequence[Sequence[float]], winner: int | None,
+                  gaps: Sequence[float] | None = None) -> GameMeasures:
+    """Measures from the standings after each action (row 0: before the first action; the last row:
+    the final scores) and the winning seat (None: no single winner)."""
+    changes, last = 0, None
+    for row in standings:
+        leader = _strict_leader(row)
+        if leader is None:
+            continue
+        if last is not None and leader != last:
+            changes += 1
+        last = leader
+    final = standings[-1]
+    ordered = sorted(final, reverse=True)
+    margin = float(ordered[0] - ordered[1]) if len(final) > 1 else 0.0
+    decided_at = deficit = None
+    if winner is not None and len(final) > 1:
+        behind = [max(v for i, v in enumerate(row) if i != winner) - row[winner] for row in standings]
+        deficit = float(max(0.0, max(behind)))
+        later = [t for t, d in enumerate(behind) if d > 0]
+        first = later[-1] + 1 if later else 0
+        decided_at = first / max(1, len(standings) - 1)
+        margin = float(final[winner] - max(v for i, v in enumerate(final) if i != winner))
+    decisive = None if gaps is None else sum(1 for g in gaps if g >= DECISIVE)
+    return GameMeasures(changes, decided_at, deficit, margin, decisive, tuple(gaps or ()))
+
+
+def choice_gap(game, edition: Edition) -> float | None:
+    """Points between the best and second-best legal action now, one action ahead (None: one choice)."""
+    actions = game.legal_actions()
+    if len(actions) < 2:
+        return None
+    mover = game.current_player
+    values = []
+    for action in actions:
+        after = game.copy()
+        after.apply(action)
+        row = standing(after, edition)
+        values.append(row[mover] - max(v for i, v in enumerate(row) if i != mover))
+    values.sort(reverse=True)
+    return float(values[0] - values[1])
+
+
+def play_game(edition: Edition, bots: str, seed: int, decisive: bool = False) -> GameMeasures:
+    """One seeded bot game through the library play loop, measured."""
+    from toolkit.play import Session, new_game, seat
+    from toolkit.bots.registry import split_bots
+
+    players = len(split_bots(bots)) if family_of(edition).info.fixed_seats is None else None
+    seats = seat(edition, bots, players)
+    game = new_game(edition, seed, players, seats)
+    session = Session(game, seats, seed)
+    standings = [standing(game, edition)]
+    gaps: list[float] | None = [] if decisive else None
+    while session.bot_to_move() is not None:
+        if gaps is not None:
+            gap = choice_gap(session.game, edition)
+            if gap is not None:
+                gaps.append(gap)
+        session.bot_move()
+        standings.append(standing(session.game, edition))
+    standings[-1] = [float(s) for s in session.game.scores()]
+    winners = session.game.winners() if hasattr(session.game, "winners") else []
+    winner = winners[0] if len(winners) == 1 else None
+    if winner is None and not hasattr(session.game, "winners"):
+        winner = _strict_leader(standings[-1])
+    return game_measures(standings, winner, gaps)
+
+
+def seeds(seed: int, games: int) -> list[int]:
+    """Game k plays seed derive_seed(seed, k): the seed `patchwork deal` shows for deal k of a run."""
+    return [derive_seed(seed, k) for k in range(games)]
+
+
+def run(edition: Edition, bots: str, seed: int, games: int, decisive: bool = False,
+        progress: Callable[[int], None] | None = None) -> list[GameMeasures]:
+    out = []
+    for s in seeds(seed, games):
+        out.append(play_game(edition, bots, s, decisive))
+        if progress:
+            progress(1)
+    return out
+
+
+def _mean(values: Sequence[float]) -> dict:
+    x = np.asarray(values, dtype=float)
+    return mean_interval(len(x), float(x.sum()), float((x * x).sum())).as_dict()
+
+
+def _share(flags: Sequence[bool]) -> dict:
+    return wilson(int(sum(flags)), len(flags)).as_dict()
+
+
+def figures(measures: Sequence[GameMeasures]) -> dict:
+    """The run's feel figures with 95% intervals (normal for means, Wilson for shares)."""
+    won = [m for m in measures if m.decided_at is not None]
+    out = {
+        "games": len(measures),
+        "lead_changes": _mean([m.lead_changes for m in measures]),
+        "decided_at": _mean([m.decided_at for m in won]),
+        "winner_deficit": _mean([m.winner_deficit for m in won]),
+        "comeback": _share([m.winner_deficit >= COMEBACK for m in won]),
+        "close": _share([abs(m.margin) <= CLOSE for m in measures]),
+    }
+    if measures and measures[0].decisive is not None:
+        out["decisive"] = _mean([m.decisive for m in measures])
+        out["choice_gap"] = _mean([g for m in measures for g in m.gaps])
+    return out
+
+
+PAIRED = ("lead_changes", "decided_at", "winner_deficit", "comeback", "close", "decisive")
+
+
+def _per_game(m: GameMeasures, name: str) -> float | None:
+    if name == "comeback":
+        return None if m.winner_deficit is None else float(m.winner_deficit >= COMEBACK)
+    if name == "close":
+        return float(abs(m.margin) <= CLOSE)
+    value = getattr(m, name)
+    return None if value is None else float(value)
+
+
+def differences(base: Sequence[GameMeasures], variant: Sequence[GameMeasures]) -> dict:
+    """Paired differences (variant - base) per measure over games with the same seed where both
+    have the measure."""
+    out = {}
+    for name in PAIRED:
+        d = [b2 - b1 for m1, m2 in zip(base, variant)
+             if (b1 := _per_game(m1, name)) is not None and (b2 := _per_game(m2, name)) is not None]
+        if not d:
+            continue
+        x = np.asarray(d)
+        out[name] = paired_difference(len(x), float(x.sum()), float((x * x).sum())).as_dict()
+    return out

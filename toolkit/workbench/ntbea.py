@@ -1,0 +1,332 @@
+"""`patchwork tune`: an N-Tuple Bandit Evolutionary Algorithm (NTBEA) over several sweepable keys.
+
+NTBEA (Lucas, Liu and Perez-Liebana 2018; the Tabletop Games Framework tunes game parameters with
+it) searches a grid too large to sweep. Each iteration plays one noisy evaluation of the current
+point, adds its fitness to a bandit model of 1-tuples (each key alone), 2-tuples (each pair of
+keys) and the N-tuple (the whole point), then draws neighbours of the current point by mutation
+and moves to the one with the best upper confidence bound, averaged over the tuples. When the
+budget is spent, the point the model rates best (tuple means, no exploration) is played on fresh
+deals, and its figures are reported with their 95% intervals.
+
+`search` is the algorithm alone, on any noisy objective (tests check it on a synthetic one with a
+known optimum); `Target`, `evaluate` and `tune` make the objective from games: the fitness of a
+point is minus the sum of squared distances of its figures from their targets, each in its own
+scale (`Target.scale`).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from toolkit.errors import UsageError
+from toolkit.stats import mean_interval, wilson
+from toolkit.workbench import runner, setpath
+
+Point = tuple[int, ...]
+"""A point of the search space: one index per key into that key's values."""
+
+
+# ----- the algorithm --------------------------------------------------------------------------
+
+
+@dataclass
+class _Stats:
+    n: int = 0
+    total: float = 0.0
+
+
+@dataclass
+class Model:
+    """The bandit statistics of every tuple of keys seen so far."""
+
+    tuples: tuple[tuple[int, ...], ...]
+    """Which keys each tuple covers: every single key, every pair, and all keys."""
+    stats: list[dict[tuple[int, ...], _Stats]] = field(default_factory=list)
+    evaluations: int = 0
+
+    @staticmethod
+    def for_keys(keys: int) -> "Model":
+        tuples = {(k,) for k in range(keys)} | set(itertools.combinations(range(keys), 2)) | {tuple(range(keys))}
+        ordered = tuple(sorted(tuples, key=lambda t: (len(t), t)))
+        return Model(ordered, [{} for _ in ordered])
+
+    def add(self, point: Point, fitness: float) -> None:
+        self.evaluations += 1
+        for keys, table in zip(self.tuples, self.stats):
+            s = table.setdefault(tuple(point[k] for k in keys), _Stats())
+            s.n += 1
+            s.total += fitness
+
+    def value(self, point: Point, explore: float) -> float:
+        """Mean over the tuples of (mean fitness + explore * sqrt(log(N + 1) / (n + eps))); a
+        tuple never seen counts only its exploration bonus (a large one), so unseen settings get tried."""
+        eps = 0.5
+        total = 0.0
+        for keys, table in zip(self.tuples, self.stats):
+            s = table.get(tuple(point[k] for k in keys))
+            n, mean = (s.n, s.total / s.n) if s else (0, 0.0)
+            total += mean + explore * math.sqrt(math.log(self.evaluations + 1) / (n + eps))
+        return total / len(self.tuples)
+
+    def mean(self, point: Point) -> float | None:
+        """The model's estimate of a point: the mean fitness of its tuples that were seen."""
+        means = []
+        for keys, table in zip(self.tuples, self.stats):
+            s = table.get(tuple(point[k] for k in keys))
+            if s:
+                means.append(s.total / s.n)
+        return sum(means) / len(means) if means else None
+
+
+@dataclass(frozen=True)
+class Search:
+    """What a search did: the point the model rates best and every evaluation in order."""
+
+    best: Point
+    best_model_fitness: float
+    history: tuple[tuple[Point, float], ...]
+
+
+def _mutate(point: Point, sizes: Sequence[int], rng: np.random.Generator, mutation: float) -> Point:
+    """A neighbour: each key changes with probability `mutation`, at least one always does."""
+    keys = [k for k in range(len(sizes)) if sizes[k] > 1]
+    if not keys:
+        return point
+    new = list(point)
+    changed = False
+    for k in keys:
+        if rng.random() < mutation:
+            new[k] = int(rng.integers(sizes[k]))
+            changed = changed or new[k] != point[k]
+    if not changed:
+        k = keys[int(rng.integers(len(keys)))]
+        choices = [v for v in range(sizes[k]) if v != point[k]]
+        new[k] = choices[int(rng.integers(len(choices)))]
+    return tuple(new)
+
+
+def search(
+    sizes: Sequence[int],
+    evaluate: Callable[[Point, int], float],
+    budget: int,
+    seed: int,
+    explore: float = 2.0,
+    neighbours: int = 50,
+    mutation: float | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Search:
+    """NTBEA over a grid of `sizes[k]` values per key; `evaluate(point, i)` is the i-th (noisy)
+    evaluation, maximised. `explore` is the UCB constant in fitness units; `neighbours` the
+    mutants drawn per iteration; `mutation` the chance that a key mutates (default 1/keys)."""
+    if budget < 1:
+        raise UsageError(f"--budget must be at least 1 evaluation, got {budget}")
+    rng = np.random.default_rng(seed)
+    model = Model.for_keys(len(sizes))
+    rate = mutation if mutation is not None else 1.0 / max(1, len(sizes))
+    current: Point = tuple(int(rng.integers(s)) for s in sizes)
+    history: list[tuple[Point, float]] = []
+    for i in range(budget):
+        fitness = float(evaluate(current, i))
+        model.add(current, fitness)
+        history.append((current, fitness))
+        if progress:
+            progress(i + 1)
+        candidates = {_mutate(current, sizes, rng, rate) for _ in range(neighbours)}
+        current = max(sorted(candidates), key=lambda p: model.value(p, explore))
+    seen = sorted({p for p, _ in history})
+    best = max(seen, key=lambda p: model.mean(p))
+    return Search(best, float(model.mean(best)), tuple(history))
+
+
+# ----- the objective from games ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure a target can name: how it is read from a run's games."""
+
+    name: str
+    help: str
+    scale: float
+    """The distance from the target that costs as much as 1 (squared) in the fitness."""
+    is_rate: bool
+
+
+FIGURES = {
+    "seat-win": Figure("seat-win", "share of games won by the first seat (seat 0); a tie counts as no win", 0.05, True),
+    "length": Figure("length", "mean actions per game (plies)", 5.0, False),
+    "score": Figure("score", "mean final score over all seats", 2.0, False),
+    "margin": Figure("margin", "mean final score of seat 0 minus seat 1", 2.0, False),
+    "bonus": Figure("bonus", "share of games in which the bonus tile (7x7 square) is taken", 0.05, True),
+    "buy-rate": Figure("buy-rate", "share of games in which the watched patch (--watch) is bought", 0.05, True),
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """`seat-win=0.5`: a figure and the value wanted; `scale` overrides the figure's own."""
+
+    figure: Figure
+    value: float
+    scale: float
+
+    @property
+    def text(self) -> str:
+        return f"{self.figure.name}={self.value:g}"
+
+
+def parse_target(text: str) -> Target:
+    """`FIGURE=VALUE` or `FIGURE=VALUE~SCALE` (the distance that costs 1 in the fitness)."""
+    name, sep, rest = text.partition("=")
+    name = name.strip()
+    if not sep or name not in FIGURES:
+        raise UsageError(f"--target '{text}': expected FIGURE=VALUE with FIGURE one of {', '.join(FIGURES)}, "
+                         "e.g. seat-win=0.5")
+    value_text, _, scale_text = rest.partition("~")
+    try:
+        value = float(value_text)
+        scale = float(scale_text) if scale_text else FIGURES[name].scale
+    except ValueError:
+        raise UsageError(f"--target '{text}': '{rest}' is not a number (VALUE or VALUE~SCALE)") from None
+    if not (math.isfinite(value) and math.isfinite(scale) and scale > 0):
+        raise UsageError(f"--target '{text}': the value must be finite and the scale positive")
+    if FIGURES[name].is_rate and not 0 <= value <= 1:
+        raise UsageError(f"--target '{text}': {name} is a share of games, between 0 and 1")
+    return Target(FIGURES[name], value, scale)
+
+
+def figure_samples(games, figure: str) -> np.ndarray:
+    """Per-game values of a figure (toolkit.sim.shards.Games of one edition)."""
+    if figure == "seat-win":
+        return (games.winner == 0).astype(float)
+    if figure == "length":
+        return games.plies.astype(float)
+    if figure == "score":
+        return games.score.mean(axis=1).astype(float)
+    if figure == "margin":
+        return (games.score[:, 0] - games.score[:, 1]).astype(float)
+    if figure == "bonus":
+        return (games.bonus >= 0).astype(float)
+    if figure == "buy-rate":
+        return (games.buy_seat >= 0).astype(float)
+    raise KeyError(figure)
+
+
+def measured(games, targets: Sequence[Target]) -> dict[str, dict]:
+    """Each target's figure with its 95% interval (Wilson for shares, normal for means)."""
+    out = {}
+    for t in targets:
+        x = figure_samples(games, t.figure.name)
+        if t.figure.is_rate:
+            iv = wilson(int(x.sum()), len(x))
+        else:
+            iv = mean_interval(len(x), float(x.sum()), float((x * x).sum()))
+        out[t.figure.name] = {**iv.as_dict(), "target": t.value}
+    return out
+
+
+def fitness(figures: dict[str, float], targets: Sequence[Target]) -> float:
+    """Minus the sum of squared scaled distances from the targets (0 is every target met)."""
+    return -sum(((figures[t.figure.name] - t.value) / t.scale) ** 2 for t in targets)
+
+
+@dataclass(frozen=True)
+class TuneRequest:
+    """A validated `patchwork tune`."""
+
+    base: object
+    settings: tuple[setpath.Setting, ...]
+    targets: tuple[Target, ...]
+    bots: tuple
+    seed: int
+    budget: int
+    eval_deals: int
+    """Deals of one evaluation (each played per_deal times)."""
+    final_deals: int
+    watch: str | None = None
+
+
+def check(base, settings: Sequence[setpath.Setting], targets: Sequence[Target], watch: str | None) -> None:
+    if not settings:
+        raise UsageError("--set: name at least one key to search, e.g. --set starting_buttons=3..8")
+    if len({s.path for s in settings}) != len(settings):
+        raise UsageError("--set: the same key is set twice")
+    if not targets:
+        raise UsageError("--target: name at least one, e.g. --target seat-win=0.5")
+    if len({t.figure.name for t in targets}) != len(targets):
+        raise UsageError("--target: each figure is named once")
+    from toolkit.families import family_of
+
+    seated = [t.figure.name for t in targets if t.figure.name in ("seat-win", "margin")]
+    if seated and not family_of(base).info.head_to_head:
+        raise UsageError(f"--target {seated[0]}: {family_of(base).info.title} has no seats playing head to head; "
+                         "targets that work: length, score, bonus, buy-rate")
+    if any(t.figure.name == "buy-rate" for t in targets) and watch is None:
+        raise UsageError("--target buy-rate: say which patch with --watch PATCH")
+    if watch is not None and watch not in [p.id for p in base.all_patches()]:
+        raise UsageError(f"--watch {watch}: '{base.name}' has no patch {watch} (patches: {setpath.patch_ids_text(base)})")
+
+
+def point_settings(request: TuneRequest, point: Point) -> dict:
+    return {s.path: s.values[i] for s, i in zip(request.settings, point)}
+
+
+def tune(request: TuneRequest, workers: int = 1, scheduler: str | None = None,
+         progress: Callable[[int], None] | None = None) -> dict:
+    """Search, then play the best point on fresh deals; the document's body."""
+    editions: dict[Point, object] = {}
+
+    def edition_of(point: Point):
+        if point not in editions:
+            editions[point] = setpath.apply_all(request.base, point_settings(request, point))
+        return editions[point]
+
+    def evaluate(point: Point, i: int) -> float:
+        # evaluation i plays deals i*d .. (i+1)*d: every evaluation sees deals of its own
+        start = i * request.eval_deals
+        played = runner.play((edition_of(point),), request.bots, request.seed, start, start + request.eval_deals,
+                             workers, scheduler, watch=request.watch)
+        games = played.per_game[0]
+        if progress:
+            progress(played.games)
+        return fitness({t.figure.name: float(figure_samples(games, t.figure.name).mean()) for t in request.targets},
+                       request.targets)
+
+    result = search([len(s.values) for s in request.settings], evaluate, request.budget, request.seed)
+    fresh = request.budget * request.eval_deals  # deals no evaluation played
+    played = runner.play((edition_of(result.best),), request.bots, request.seed, fresh, fresh + request.final_deals,
+                         workers, scheduler, watch=request.watch)
+    if progress:
+        progress(played.games)
+    games = played.per_game[0]
+    figures = measured(games, request.targets)
+    best = point_settings(request, result.best)
+    counts: dict[Point, int] = {}
+    for p, _ in result.history:
+        counts[p] = counts.get(p, 0) + 1
+    return {
+        "keys": [{"path": s.path, "values": [setpath.json_value(v) for v in s.values]} for s in request.settings],
+        "space": math.prod(len(s.values) for s in request.settings),
+        "targets": [{"figure": t.figure.name, "value": t.value, "scale": t.scale, "meaning": t.figure.help}
+                    for t in request.targets],
+        "fitness_rule": "minus the sum over targets of ((figure - target) / scale)^2; 0 meets every target",
+        "algorithm": (f"NTBEA: 1-tuples, 2-tuples and the {len(request.settings)}-tuple; UCB constant 2 (fitness units), "
+                      f"50 neighbours per iteration, each key mutating with chance 1/{len(request.settings)}; "
+                      f"{request.budget} evaluations of {request.eval_deals * played.per_deal} games each, "
+                      "each on deals of its own; the best point by the model's tuple means"),
+        "budget": request.budget,
+        "evaluation_games": request.eval_deals * played.per_deal,
+        "points_tried": len(counts),
+        "best": {"set": {k: setpath.json_value(v) for k, v in best.items()},
+                 "model_fitness": round(result.best_model_fitness, 6),
+                 "evaluations": counts.get(result.best, 0)},
+        "validation": {"deals": f"{fresh}..{fresh + request.final_deals - 1} (fresh: no evaluation played them)",
+                       "games": played.games, "figures": figures,
+                       "fitness": round(fitness({k: v["estimate"] for k, v in figures.items()}, request.targets), 6)},
+        "history": [{"set": {k: setpath.json_value(v) for k, v in point_settings(request, p).items()},
+                     "fitness": round(f, 6)} for p, f in result.history],
+    }
