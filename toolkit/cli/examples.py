@@ -78,6 +78,16 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "patchwork sweep classic --set starting_buttons=3..8 --set patches.P05.cost=0..6:2 --out runs/grid",
         "patchwork sweep doodle --set rounds=2..4 --games 100 --json",
     ),
+    "tune": (
+        "patchwork tune classic --set starting_buttons=0..10 --set empty_penalty=1..3 --target seat-win=0.5 --budget 60",
+        "patchwork tune classic --set patches.P05.cost=0..8 --set patches.P05.time=0..6 --target buy-rate=0.5 --watch P05",
+        "patchwork tune express --set starting_buttons=2..8 --target length=40 --target bonus=0.5 --out runs/tuned",
+    ),
+    "feel": (
+        "patchwork feel classic --games 200",
+        "patchwork feel classic six-buttons --games 400 --out runs/feel",
+        "patchwork feel express --bots greedy,greedy --games 50 --decisive --json",
+    ),
     "ladder": (
         "patchwork ladder random greedy mcts:200 --edition express --games 400",
         "patchwork ladder greedy mcts:0.1s --games 40 --json",

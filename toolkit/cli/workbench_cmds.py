@@ -21,7 +21,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from toolkit.errors import UsageError
 from toolkit.cli.console import json_option, print_document, print_table
-from toolkit.cli.options import output_folder, path_text
+from toolkit.cli.options import (check_fraction, distinct_names, output_folder, path_text, seed_range, settings_text,
+                                 values_text)
 from toolkit.fileio import check_targets, write_files
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
@@ -107,14 +108,14 @@ def _reproducibility(doc: dict, bots) -> dict:
 def price(
     edition: str = typer.Argument(..., help="Edition name or a VARIANT.yaml file (e.g. one that adds your new patch)."),
     patch: str = typer.Argument(..., help="Id of the patch to price, e.g. P05."),
-    values: str = typer.Option("0..10", "--values", help="Values to try: A..B[:STEP] or a,b,c."),
+    values: str = typer.Option("0..10", "--values", callback=values_text, help="Values to try: A..B[:STEP] or a,b,c."),
     over: str = typer.Option("cost", "--over", help="The stat to sweep: cost, time or income."),
     bots: List[str] = typer.Option(["greedy,greedy"], "--bots", help="Two bots: random, greedy, mcts:N, mcts:Xs; repeat "
                                    "for several skill tiers (e.g. --bots greedy,greedy --bots mcts:200,mcts:200), each priced "
                                    "on the same deals and compared."),
     games: int = typer.Option(1000, "--games", help="Games per value (and for the out-of-reach reference), even."),
     search_games: int = typer.Option(200, "--search-games", help="Games per value of a tier with a search bot (mcts)."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: every value plays the same deals."),
+    seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every value plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
@@ -124,6 +125,11 @@ def price(
     as_json: bool = json_option(),
 ) -> None:
     """Fair price of one patch: buy rate, timing and the buyer's advantage at each value, and where it is neutral."""
+    check_run_options(games, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
+    if not 0 < search_games <= 10**8:
+        raise UsageError(f"--search-games must be a positive number of games, at most {10**8}, got {search_games}")
+    if width is not None and not (width > 0 and math.isfinite(width)):
+        raise UsageError(f"--width must be a positive interval width, got {width:g}")
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
@@ -133,13 +139,8 @@ def price(
     from toolkit.workbench import price as pr
     from toolkit.workbench.report import header
 
-    check_run_options(games, seed, workers, scheduler, out)
-    if search_games <= 0:
-        raise UsageError(f"--search-games must be a positive number of games, got {search_games}")
     ed = load_edition(edition)
     vals = pr.check(ed, patch, over, values)
-    if width is not None and not (width > 0 and math.isfinite(width)):
-        raise UsageError(f"--width must be a positive interval width, got {width:g}")
     gap = min(b - a for a, b in zip(sorted(vals), sorted(vals)[1:]))
     if width is not None and width < gap:
         raise UsageError(f"--width {width:g}: the interval spans at least the gap between neighbouring values ({gap}); "
@@ -200,11 +201,11 @@ def price(
 
 def sweep(
     base: str = typer.Argument(..., help="Base edition name or spec file."),
-    settings: List[str] = typer.Option(..., "--set", help="KEY=VALUES, e.g. starting_buttons=3..8, patches.P05.cost=0..6:2, "
+    settings: List[str] = typer.Option(..., "--set", callback=settings_text, help="KEY=VALUES, e.g. starting_buttons=3..8, patches.P05.cost=0..6:2, "
                                        "bonus.points=0,5,7, time_track.leather_patches=[20,26],[26,32]; several make a grid."),
     bots: Optional[str] = typer.Option(None, "--bots", help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
     games: int = typer.Option(1000, "--games", help="Games per grid point (even when seats are swapped)."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: every point plays the same deals."),
+    seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every point plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf and PNG charts."),
@@ -217,6 +218,12 @@ def sweep(
     as_json: bool = json_option(),
 ) -> None:
     """Play the base with keys set to each value (a grid for several --set) on the same deals."""
+    check_run_options(games, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
+    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
+        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
+    check_fraction(sprt_alpha, "--sprt-alpha", 0, 1, open_high=True)
+    check_fraction(sprt_beta, "--sprt-beta", 0, 1, open_high=True)
+    check_fraction(sprt_delta, "--sprt-delta")
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
@@ -228,7 +235,6 @@ def sweep(
     from toolkit.workbench import sweep as sw
     from toolkit.workbench.report import header
 
-    check_run_options(games, seed, workers, scheduler, out)
     ed = load_edition(base)
     parsed = [setpath.parse_setting(text, ed) for text in settings]
     points = setpath.grid(parsed)
@@ -238,8 +244,6 @@ def sweep(
     deals = deals_for(games, per_deal)
     eds = sw.editions(ed, points)
     _check_playable(eds, points)
-    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
-        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
     plan = None
     if sprt is not None:
         from toolkit.workbench import sprt as sq
@@ -306,7 +310,7 @@ def ladder(
     bots: List[str] = typer.Argument(..., help="Two or more bots: random, greedy, mcts:N, mcts:Xs."),
     edition: str = typer.Option("classic", "--edition", help="Edition name or spec file (time-track games)."),
     games: int = typer.Option(400, "--games", help="Games per pair of bots (even: each deal is played with seats swapped)."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: every pair plays the same deals."),
+    seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every pair plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
@@ -314,6 +318,9 @@ def ladder(
     as_json: bool = json_option(),
 ) -> None:
     """Paired round robin of bots and their Bradley-Terry ratings on the Elo scale, with 95% intervals."""
+    check_run_options(games, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
+    distinct_names([b.strip().lower() for b in bots], "ladder")
+    deals_for(games, 2)
     from toolkit.bots.registry import parse_bot
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
@@ -323,7 +330,6 @@ def ladder(
     from toolkit.workbench import ladder as ld
     from toolkit.workbench.report import header
 
-    check_run_options(games, seed, workers, scheduler, out)
     ed = load_edition(edition)
     specs = [parse_bot(b, ed.family) for b in bots]
     ld.check(ed, specs)
@@ -352,9 +358,138 @@ def ladder(
         write_out(out, doc, render_markdown(report.ladder_report(doc)), render_pdf(report.ladder_report(doc)))
 
 
+# ----- tune -----------------------------------------------------------------------------------
+
+
+def tune(
+    base: str = typer.Argument(..., help="Base edition name or spec file."),
+    settings: List[str] = typer.Option(..., "--set", help="KEY=VALUES to search, as for sweep (e.g. starting_buttons=0..10, "
+                                       "patches.P05.cost=0..8); the space is every combination."),
+    targets: List[str] = typer.Option(..., "--target", help="FIGURE=VALUE[~SCALE]: seat-win, length, score, margin, bonus or "
+                                      "buy-rate (with --watch); SCALE is the distance that costs 1 (squared) in the fitness."),
+    budget: int = typer.Option(100, "--budget", help="Evaluations of the search (each plays --games games)."),
+    games: int = typer.Option(100, "--games", help="Games per evaluation (even when seats are swapped)."),
+    final_games: int = typer.Option(1000, "--final-games", help="Games playing the best point on fresh deals."),
+    watch: Optional[str] = typer.Option(None, "--watch", metavar="PATCH", help="Patch whose buy rate --target buy-rate reads."),
+    bots: Optional[str] = typer.Option(None, "--bots", help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
+    seed: int = typer.Option(0, "--seed", help="Master seed of the deals and the search."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
+    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    as_json: bool = json_option(),
+) -> None:
+    """Search many keys at once toward target figures (NTBEA), then measure the best settings on fresh deals."""
+    from toolkit.families import family_of
+    from toolkit.sim.botspec import games_per_deal
+    from toolkit.sim.figures import edition_facts
+    from toolkit.specs import load_edition
+    from toolkit.reports import workbench as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+    from toolkit.workbench import ntbea, setpath
+    from toolkit.workbench.report import header
+
+    check_run_options(games, seed, workers, scheduler, out)
+    if final_games <= 0:
+        raise UsageError(f"--final-games must be a positive number of games, got {final_games}")
+    if not 1 <= budget <= 100000:
+        raise UsageError(f"--budget must be 1..100000 evaluations, got {budget}")
+    ed = load_edition(base)
+    parsed = tuple(setpath.parse_setting(text, ed) for text in settings)
+    parsed_targets = tuple(ntbea.parse_target(t) for t in targets)
+    ntbea.check(ed, parsed, parsed_targets, watch)
+    bots_text = bots or family_of(ed).info.balance_bots
+    bot_specs = _bots(bots_text, ed)
+    per_deal = games_per_deal(bot_specs, ed)
+    request = ntbea.TuneRequest(ed, parsed, parsed_targets, bot_specs, seed, budget, deals_for(games, per_deal),
+                                deals_for(final_games, per_deal), watch)
+    started = time.perf_counter()
+    with progress_bar(budget * games + final_games, show_progress) as advance:
+        body = ntbea.tune(request, workers, scheduler, advance)
+    elapsed = time.perf_counter() - started
+    parts = ["patchwork", "tune", base, *[a for s in settings for a in ("--set", s)],
+             *[a for t in targets for a in ("--target", t)], "--budget", str(budget), "--games", str(games),
+             "--final-games", str(final_games)]
+    if watch:
+        parts += ["--watch", watch]
+    parts += ["--bots", bots_text, "--seed", str(seed)]
+    doc = header("tune", shlex.join(parts), bot_specs, final_games, final_games // per_deal, per_deal, seed,
+                 _seats(bot_specs, ed))
+    doc.update({"edition": edition_facts(ed), **body})
+    _reproducibility(doc, bot_specs)
+    if as_json:
+        print_document(doc)
+    _table(f"tune of {ed.name}: best of {body['points_tried']} points tried ({body['space']} in the space), "
+           f"{final_games} fresh games", report.TUNE_HEADER, report.tune_rows(doc))
+    typer.echo(report.tune_verdict(doc))
+    typer.echo(speed_line(budget * games + final_games, elapsed, workers, scheduler))
+    if out:
+        write_out(out, doc, render_markdown(report.tune_report(doc)), render_pdf(report.tune_report(doc)))
+
+
+# ----- feel -----------------------------------------------------------------------------------
+
+
+def feel(
+    editions: List[str] = typer.Argument(..., help="The base edition, then variants to compare with it on the same seeds."),
+    bots: Optional[str] = typer.Option(None, "--bots", help="Bots, one per seat: greedy, mcts:N, ... (default: the family's balance bots)."),
+    games: int = typer.Option(200, "--games", help="Games per edition."),
+    seed: int = typer.Option(0, "--seed", help="Master seed: game k plays seed derive_seed(seed, k) in every edition."),
+    decisive: bool = typer.Option(False, "--decisive/--no-decisive", help="Also count decisive moves (values every legal "
+                                  "action one action ahead: about 10x slower)."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
+    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    as_json: bool = json_option(),
+) -> None:
+    """How the game feels: lead changes, when the lead became permanent, comebacks, close games, decisive moves."""
+    from toolkit.families import family_of
+    from toolkit.sim.figures import edition_facts
+    from toolkit.specs import load_edition
+    from toolkit.reports import workbench as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+    from toolkit.workbench import feel as fl
+    from toolkit.workbench.report import header
+
+    check_run_options(games, seed, 1, None, out)
+    if games > 100000:
+        raise UsageError(f"--games must be at most 100000 for feel (games are played one by one), got {games}")
+    eds = [load_edition(ref) for ref in editions]
+    for ref, ed in zip(editions[1:], eds[1:]):
+        if family_of(ed) is not family_of(eds[0]):
+            raise UsageError(f"variant '{ref}' is a {family_of(ed).info.title} edition but the base '{editions[0]}' is "
+                             f"{family_of(eds[0]).info.title}: feel compares editions of one rules family")
+    bots_text = bots or family_of(eds[0]).info.balance_bots
+    bot_specs = _bots(bots_text, eds[0])
+    started = time.perf_counter()
+    with progress_bar(games * len(eds), show_progress) as advance:
+        runs = [fl.run(ed, bots_text, seed, games, decisive, advance) for ed in eds]
+    elapsed = time.perf_counter() - started
+    parts = ["patchwork", "feel", *editions, "--bots", bots_text, "--games", str(games), "--seed", str(seed)]
+    if decisive:
+        parts.append("--decisive")
+    doc = header("feel", shlex.join(parts), bot_specs, games, games, 1, seed, "as named, one bot per seat")
+    doc["seeding"] = "game k of every edition is play_bots(edition, bots, derive_seed(seed, k)) (toolkit.play)"
+    doc["definitions"] = dict(fl.DEFINITIONS)
+    doc["editions"] = [{"ref": ref, "edition": edition_facts(ed), "figures": fl.figures(ms),
+                        **({"differences": fl.differences(runs[0], ms)} if k else {})}
+                       for k, (ref, ed, ms) in enumerate(zip(editions, eds, runs))]
+    _reproducibility(doc, bot_specs)
+    if as_json:
+        print_document(doc)
+    header_row, rows = report.feel_rows(doc)
+    _table(f"feel: {games} games per edition, seed {seed}", header_row, rows)
+    typer.echo(f"{games * len(eds)} games in {elapsed:.1f} s")
+    if out:
+        write_out(out, doc, render_markdown(report.feel_report(doc)), render_pdf(report.feel_report(doc)))
+
+
 def register(app: typer.Typer) -> None:
     from toolkit.cli.sim_cmds import _reporting_errors
 
     app.command("price")(_reporting_errors(price))
     app.command("sweep")(_reporting_errors(sweep))
     app.command("ladder")(_reporting_errors(ladder))
+    app.command("tune")(_reporting_errors(tune))
+    app.command("feel")(_reporting_errors(feel))

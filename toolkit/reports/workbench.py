@@ -226,3 +226,93 @@ def ladder_report(doc: dict) -> Report:
                                ladder_chart(doc), Paragraph("Pairs:"),
                                ReportTable("", PAIR_HEADER, tuple(tuple(r) for r in pair_rows(doc)))]
     return Report(f"Ladder on {doc['edition']['title']}", tuple(sections))
+
+
+# ----- tune -----------------------------------------------------------------------------------
+
+
+TUNE_HEADER = ["figure", "target", "measured on fresh deals (95%)", "in interval"]
+
+
+def tune_rows(doc: dict) -> list[list[str]]:
+    rows = []
+    for t in doc["targets"]:
+        iv = doc["validation"]["figures"][t["figure"]]
+        is_rate = t["figure"] in ("seat-win", "bonus", "buy-rate")
+        inside = iv["low"] is not None and iv["low"] <= t["value"] <= iv["high"]
+        rows.append([t["figure"], f"{t['value']:g}", _fmt(iv, is_rate), "yes" if inside else "no"])
+    return rows
+
+
+def tune_verdict(doc: dict) -> str:
+    """The report's first sentence: the best settings and whether the fresh games meet the targets."""
+    best = ", ".join(f"{k}={setpath.value_text(tuple(v) if isinstance(v, list) else v)}" for k, v in doc["best"]["set"].items())
+    missed = [r[0] for r in tune_rows(doc) if r[3] == "no"]
+    tail = ("every target lies inside its 95% interval" if not missed else
+            f"{', '.join(missed)} still {'misses its' if len(missed) == 1 else 'miss their'} target beyond the 95% interval")
+    return (f"Best settings found: {best} ({doc['points_tried']} of {doc['space']} points tried); on "
+            f"{doc['validation']['games']} fresh games {tail}.")
+
+
+def tune_chart(doc: dict) -> IntervalChart:
+    fits = [h["fitness"] for h in doc["history"]]
+    return IntervalChart("Fitness of each evaluation (0 meets every target)", tuple(str(i + 1) for i in range(len(fits))),
+                         tuple(fits), tuple(None for _ in fits), tuple(None for _ in fits), "fitness", zero=True)
+
+
+def tune_report(doc: dict) -> Report:
+    facts = [_edition_item(doc["edition"]), *_run_items(doc),
+             "Keys: " + "; ".join(f"{k['path']} = {', '.join(setpath.value_text(tuple(v) if isinstance(v, list) else v) for v in k['values'])}"
+                                  for k in doc["keys"]),
+             "Targets: " + "; ".join(f"{t['figure']} = {t['value']:g} (scale {t['scale']:g}: {t['meaning']})" for t in doc["targets"]),
+             f"Fitness: {doc['fitness_rule']}", f"Search: {doc['algorithm']}",
+             f"Validation: deals {doc['validation']['deals']}, fitness {doc['validation']['fitness']:g}"]
+    sections: list[Section] = [Paragraph(f"**{tune_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts)),
+                               ReportTable("", tuple(TUNE_HEADER), tuple(tuple(r) for r in tune_rows(doc))),
+                               tune_chart(doc)]
+    return Report(f"Tuning {doc['edition']['title']} toward targets", tuple(sections))
+
+
+# ----- feel -----------------------------------------------------------------------------------
+
+
+FEEL_FIGURES = (("lead_changes", "lead changes", False), ("decided_at", "lead permanent after (share of game)", False),
+                ("winner_deficit", "winner's worst deficit", False), ("comeback", "comebacks", True),
+                ("close", "close games", True), ("decisive", "decisive moves per game", False),
+                ("choice_gap", "best-second choice gap", False))
+
+
+def feel_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
+    present = [(key, label, rate) for key, label, rate in FEEL_FIGURES if key in doc["editions"][0]["figures"]]
+    header = ["edition"] + [label for _, label, _ in present]
+    rows = []
+    for e in doc["editions"]:
+        row = [e["ref"]]
+        for key, _, rate in present:
+            cell = _fmt(e["figures"][key], rate)
+            d = e.get("differences", {}).get(key)
+            if d and d["significant"]:
+                k = 100.0 if rate else 1.0
+                cell += f" ({k * d['mean']:+.2f}{' pp' if rate else ''} vs base)"
+            row.append(cell)
+        rows.append(row)
+    return header, rows
+
+
+def feel_report(doc: dict) -> Report:
+    facts = [*_run_items(doc)]
+    defs = tuple(f"**{k.replace('_', ' ')}**: {v}" for k, v in doc["definitions"].items())
+    header, rows = feel_rows(doc)
+    sections: list[Section] = [*warning_sections(doc), Bullets(tuple(facts)),
+                               ReportTable("", tuple(header), tuple(tuple(r) for r in rows), small=True,
+                                           intro="Means and shares with 95% intervals; a variant's significant paired "
+                                                 "difference from the base (same seeds) in brackets."),
+                               Bullets(defs, lead="Definitions:")]
+    for key, label, rate in FEEL_FIGURES:
+        if key not in doc["editions"][0]["figures"]:
+            continue
+        ivs = [e["figures"][key] for e in doc["editions"]]
+        sections.append(IntervalChart(label, tuple(e["ref"] for e in doc["editions"]),
+                                      tuple(iv["estimate"] for iv in ivs), tuple(iv["low"] for iv in ivs),
+                                      tuple(iv["high"] for iv in ivs), "share" if rate else "", zero=rate))
+    return Report("How the game feels", tuple(sections))
