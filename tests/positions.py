@@ -48,9 +48,9 @@ Doodle keys (`doodle(text, players=2)`; rounds and turns count from 1, as the ga
                                       twice, once through AGAIN)
     sheets:                    then one line per row, the sheets side by side: # shaded, . empty
 
-`describe(game)` writes a position in the same notation (arranging a fresh deal of the same
-edition and seed with it gives the same description back); `set_cells` arranges a quilt or sheet
-from a list of cells, for the tests that compute them.
+`describe(game)` writes a position in the same notation: arranged on a fresh deal of the same
+edition (any seed), it reads back the same and allows the same actions. `set_cells` arranges a
+quilt or sheet from a list of cells, for the tests that compute them.
 """
 from __future__ import annotations
 
