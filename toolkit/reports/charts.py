@@ -4,7 +4,9 @@ Pillow, so an image shows exactly what the PDF shows.
 
 Kinds: histograms and bars (the simulator's distributions, start cards, rounds, base against
 variant), intervals (the workbench's estimates with 95% bars against swept values, a fitted line,
-a marked value) and paired differences (balance; also drawn as text for the markdown). Layout is
+a marked value), series (a 2-key sweep: one line per value of the second key, with 95% bars),
+heatmaps (a 2-key sweep with many values of the second key: one cell per point, its estimate
+written in it) and paired differences (balance; also drawn as text for the markdown). Layout is
 deterministic: the same chart gives the same marks, the same PNG bytes and the same PDF bytes.
 """
 from __future__ import annotations
@@ -24,6 +26,9 @@ RULE: Colour = (150, 150, 150)
 SERIES_COLOURS: tuple[Colour, ...] = ((59, 110, 165), (200, 85, 61), (106, 153, 78), (141, 106, 159))
 """Fill of the first, second, ... series; the first two also mark estimates and fitted lines."""
 COLOUR, LINE_COLOUR = SERIES_COLOURS[0], SERIES_COLOURS[1]
+LINE_SERIES_COLOURS: tuple[Colour, ...] = (*SERIES_COLOURS, (214, 160, 40), (70, 160, 170))
+"""Lines of a series chart (at most MAX_LINES; more values of the second key make a heatmap)."""
+MAX_LINES = len(LINE_SERIES_COLOURS)
 MAX_BINS = 30
 """Most bars of a histogram: wider value ranges share bins."""
 
@@ -44,8 +49,47 @@ class Marks:
     """(x, y, text, size, anchor `start`/`middle`/`end`, angle in degrees counter-clockwise)"""
 
 
+@dataclass(frozen=True)
+class SeriesChart:
+    """Lines with 95% bars over shared categories: one line per series (a 2-key sweep draws one
+    per value of the second key against the values of the first)."""
+
+    title: str
+    labels: tuple[str, ...]
+    """The categories along x (values of the first key), in order."""
+    names: tuple[str, ...]
+    """One name per series (`bonus.points=5`)."""
+    estimates: tuple[tuple[float | None, ...], ...]
+    """Per series, one estimate per category."""
+    lows: tuple[tuple[float | None, ...], ...]
+    highs: tuple[tuple[float | None, ...], ...]
+    y_label: str = ""
+    zero: bool = False
+
+
+@dataclass(frozen=True)
+class HeatmapChart:
+    """A grid of estimates, one cell per (row, column), shaded from the lowest to the highest and
+    each written in its cell (its interval is in the report's table)."""
+
+    title: str
+    columns: tuple[str, ...]
+    """Values of the first key, left to right."""
+    rows: tuple[str, ...]
+    """Values of the second key, bottom to top."""
+    values: tuple[tuple[float | None, ...], ...]
+    """values[row][column]."""
+    column_key: str = ""
+    row_key: str = ""
+    is_rate: bool = False
+
+
 def layout(chart: Chart) -> Marks:
     """The chart's marks."""
+    if isinstance(chart, SeriesChart):
+        return _series(chart)
+    if isinstance(chart, HeatmapChart):
+        return _heatmap(chart)
     if isinstance(chart, IntervalChart):
         return _intervals(chart)
     if isinstance(chart, DifferenceChart):
@@ -228,6 +272,85 @@ def _intervals(c: IntervalChart) -> Marks:
     texts.append((width / 2, height - 14, c.title, 9, "middle", 0))
     if c.y_label:
         texts.append((LEFT, height - TOP + 4, c.y_label, 7, "start", 0))
+    return m
+
+
+# ----- series and heatmaps ------------------------------------------------------------------------
+
+
+def _series(c: SeriesChart) -> Marks:
+    flat = IntervalChart(c.title, c.labels, tuple(v for e in c.estimates for v in e), tuple(v for e in c.lows for v in e),
+                         tuple(v for e in c.highs for v in e), c.y_label, zero=c.zero)
+    lay = _interval_scale(flat)
+    lay = _Scale(lay.ymin, lay.ymax, 0, max(1, len(c.labels) - 1), max(1, len(c.labels)))
+    m = Marks(INTERVAL_WIDTH, INTERVAL_HEIGHT + 14 * ((len(c.names) + 3) // 4))
+    m.lines.append(((LEFT, BOTTOM), (INTERVAL_WIDTH - RIGHT, BOTTOM), BLACK, 0.8))
+    m.lines.append(((LEFT, BOTTOM), (LEFT, INTERVAL_HEIGHT - TOP), BLACK, 0.8))
+    for t in _ticks(lay.ymin, lay.ymax):
+        m.lines.append(((LEFT - 3, lay.y(t)), (LEFT, lay.y(t)), BLACK, 0.6))
+        m.texts.append((LEFT - 5, lay.y(t) - 3, f"{t:g}", 7, "end", 0))
+    if c.zero and lay.ymin < 0 < lay.ymax:
+        m.lines.append(((LEFT, lay.y(0)), (INTERVAL_WIDTH - RIGHT, lay.y(0)), RULE, 0.6))
+    for i, label in enumerate(c.labels):
+        m.texts.append((lay.x_of_index(i), BOTTOM - 12, label, 7, "middle", 0))
+    slot = (INTERVAL_WIDTH - LEFT - RIGHT) / max(1, len(c.labels))
+    for k, name in enumerate(c.names):
+        colour = LINE_SERIES_COLOURS[k % len(LINE_SERIES_COLOURS)]
+        # series side by side within a category, so their bars do not hide each other
+        shift = (k - (len(c.names) - 1) / 2) * min(6.0, slot * 0.6 / max(1, len(c.names)))
+        points = []
+        for i in range(len(c.labels)):
+            x = lay.x_of_index(i) + shift
+            est, lo, hi = c.estimates[k][i], c.lows[k][i], c.highs[k][i]
+            if lo is not None and hi is not None:
+                m.lines.append(((x, lay.y(lo)), (x, lay.y(hi)), colour, 0.8))
+            if est is not None:
+                m.dots.append((x, lay.y(est), 2.2, colour))
+                points.append((x, lay.y(est)))
+        for p, q in zip(points, points[1:]):
+            m.lines.append((p, q, colour, 1.0))
+        left, row_y = LEFT + (k % 4) * 105, INTERVAL_HEIGHT - TOP + 8 + 14 * (k // 4)
+        m.lines.append(((left, row_y + 2.5), (left + 12, row_y + 2.5), colour, 2.0))
+        m.texts.append((left + 16, row_y, name, 7, "start", 0))
+    m.texts.append((INTERVAL_WIDTH / 2, m.height - 12, c.title, 9, "middle", 0))
+    if c.y_label:
+        m.texts.append((LEFT + 4, INTERVAL_HEIGHT - TOP - 8, c.y_label, 7, "start", 0))
+    return m
+
+
+def shade(value: float, lo: float, hi: float) -> Colour:
+    """A cell's fill: white at the lowest value to 70% of the first series colour at the highest
+    (so the black figure written in the cell stays readable)."""
+    t = 0.0 if hi <= lo else 0.7 * (value - lo) / (hi - lo)
+    return tuple(round(255 + (c - 255) * t) for c in COLOUR)  # type: ignore[return-value]
+
+
+def _heatmap(c: HeatmapChart) -> Marks:
+    cols, rows = max(1, len(c.columns)), max(1, len(c.rows))
+    cell_w = min(60.0, (INTERVAL_WIDTH - LEFT - RIGHT) / cols)
+    cell_h = min(24.0, 300.0 / rows)
+    height = BOTTOM + rows * cell_h + TOP + 12
+    m = Marks(INTERVAL_WIDTH, height)
+    known = [v for row in c.values for v in row if v is not None]
+    lo, hi = (min(known), max(known)) if known else (0.0, 1.0)
+    size = 7 if cell_w >= 30 else 5
+    for r, row_label in enumerate(c.rows):
+        y = BOTTOM + r * cell_h
+        m.texts.append((LEFT - 4, y + cell_h / 2 - 2.5, row_label, 7, "end", 0))
+        for k in range(len(c.columns)):
+            value = c.values[r][k]
+            x = LEFT + k * cell_w
+            fill = (235, 235, 235) if value is None else shade(value, lo, hi)
+            m.rects.append((x, y, cell_w, cell_h, fill, (255, 255, 255)))
+            if value is not None:
+                words = f"{100 * value:.0f}%" if c.is_rate else f"{value:.1f}"
+                m.texts.append((x + cell_w / 2, y + cell_h / 2 - 2.5, words, size, "middle", 0))
+    for k, label in enumerate(c.columns):
+        m.texts.append((LEFT + (k + 0.5) * cell_w, BOTTOM - 12, label, 7, "middle", 0))
+    m.texts.append((LEFT + cols * cell_w / 2, BOTTOM - 26, c.column_key, 7, "middle", 0))
+    m.texts.append((4, BOTTOM + rows * cell_h + 6, c.row_key, 7, "start", 0))
+    m.texts.append((INTERVAL_WIDTH / 2, height - 14, c.title, 9, "middle", 0))
+    m.texts.append((INTERVAL_WIDTH - RIGHT, height - 26, f"light {lo:.3g} .. dark {hi:.3g}", 6, "end", 0))
     return m
 
 

@@ -5,7 +5,8 @@ always be rebuilt from results.json and says nothing the JSON does not.
 """
 from __future__ import annotations
 
-from toolkit.reports.model import Bullets, IntervalChart, Paragraph, Report, ReportTable, Section
+from toolkit.reports import charts
+from toolkit.reports.model import Bullets, Chart, IntervalChart, Paragraph, Report, ReportTable, Section
 from toolkit.reports.simulation import run_items, track_line, warning_sections
 from toolkit.stats import num, pct
 from toolkit.workbench import setpath
@@ -146,26 +147,59 @@ def point_label(point: dict) -> str:
     return ", ".join(f"{k}={setpath.value_text(tuple(v) if isinstance(v, list) else v)}" for k, v in point["set"].items())
 
 
-def sweep_charts(doc: dict) -> list[tuple[str, IntervalChart]]:
-    """(file stem, chart) per headline figure."""
+def _stem(label: str) -> str:
+    stem = "".join(ch if ch.isalnum() else "-" for ch in label).strip("-")
+    while "--" in stem:
+        stem = stem.replace("--", "-")
+    return f"chart-{stem}"
+
+
+def _value(v) -> str:
+    return setpath.value_text(tuple(v) if isinstance(v, list) else v)
+
+
+def sweep_charts(doc: dict) -> list[tuple[str, Chart]]:
+    """(file stem, chart) per headline figure: intervals against the values of one key; for two keys
+    one line per value of the second key (a heatmap when it has more values than lines can be told
+    apart); for more keys intervals against every point."""
     points = doc["points"]
     family = doc["edition"]["family"]
     rows = [headline(p, family, doc["touched_patches"]) for p in points]
     keys = list(points[0]["set"])
-    labels = tuple("/".join(setpath.value_text(tuple(v) if isinstance(v, list) else v) for v in p["set"].values())
-                   for p in points)
+    if len(keys) == 2:
+        return _two_key_charts(doc, keys, rows)
+    labels = tuple("/".join(_value(v) for v in p["set"].values()) for p in points)
     numeric = len(keys) == 1 and all(isinstance(p["set"][keys[0]], int) for p in points)
-    out = []
+    out: list[tuple[str, Chart]] = []
     for f, (label, _, is_rate) in enumerate(rows[0]):
         ivs = [r[f][1] for r in rows]
         chart = IntervalChart(
             f"{label} by {' / '.join(keys)}", labels, tuple(iv["estimate"] for iv in ivs),
             tuple(iv["low"] for iv in ivs), tuple(iv["high"] for iv in ivs), "share" if is_rate else "",
             xs=tuple(float(p["set"][keys[0]]) for p in points) if numeric else None, zero=is_rate or "margin" in label)
-        stem = "".join(ch if ch.isalnum() else "-" for ch in label).strip("-")
-        while "--" in stem:
-            stem = stem.replace("--", "-")
-        out.append((f"chart-{stem}", chart))
+        out.append((_stem(label), chart))
+    return out
+
+
+def _two_key_charts(doc: dict, keys: list[str], rows: list) -> list[tuple[str, Chart]]:
+    points = doc["points"]
+    firsts = list(dict.fromkeys(_value(p["set"][keys[0]]) for p in points))
+    seconds = list(dict.fromkeys(_value(p["set"][keys[1]]) for p in points))
+    at = {(_value(p["set"][keys[0]]), _value(p["set"][keys[1]])): i for i, p in enumerate(points)}
+    out: list[tuple[str, Chart]] = []
+    for f, (label, _, is_rate) in enumerate(rows[0]):
+        def grid(field: str):
+            return tuple(tuple(rows[at[(a, b)]][f][1][field] if (a, b) in at else None for a in firsts) for b in seconds)
+
+        title = f"{label} by {keys[0]}, one line per {keys[1]}"
+        if len(seconds) <= charts.MAX_LINES:
+            chart: Chart = charts.SeriesChart(title, tuple(firsts), tuple(f"{keys[1]}={b}" for b in seconds),
+                                              grid("estimate"), grid("low"), grid("high"),
+                                              "share" if is_rate else "", zero=is_rate or "margin" in label)
+        else:
+            chart = charts.HeatmapChart(f"{label} by {keys[0]} and {keys[1]}", tuple(firsts), tuple(seconds),
+                                        grid("estimate"), keys[0], keys[1], is_rate)
+        out.append((_stem(label), chart))
     return out
 
 
