@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytest.importorskip("uvicorn")
+import playwright.sync_api as playwright_api
+import uvicorn  # noqa: F401
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
