@@ -174,3 +174,81 @@ def test_a_compile_is_pending_until_the_module_is_cached(tmp_path, monkeypatch):
         assert not notes.compile_pending(["tiny_kernel_for_note"])
     finally:
         sys.modules.pop("tiny_kernel_for_note", None)
+
+
+# ----- a friendly prompt ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition, bots", [("classic", "human,greedy"), ("classic-revised", "human,greedy"),
+                                           ("christmas", "human,greedy"), ("express", "human,greedy"),
+                                           ("anniversary", "human,automa"), ("doodle", "human")])
+def test_every_edition_gives_a_hint(edition, bots):
+    out = ok("play", edition, "--seed", "1", "--bots", bots, input="hint\nquit\n").stdout
+    assert "hint for player 1: " in out and "no hint" not in out
+
+
+def test_the_time_track_hint_says_what_it_expects_and_why():
+    out = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input="hint\nquit\n").stdout
+    hint = out.split("hint for player 1: ")[1]
+    assert "expects: player 1 wins " in hint and " points " in hint
+    assert "why: " in hint and "buttons" in hint and "leaves player 2" in hint
+
+
+def test_a_game_without_a_seed_gets_one_and_says_it(tmp_path):
+    record = tmp_path / "game.json"
+    out = ok("play", "classic", "--bots", "random,random", "--record", str(record)).stdout
+    seed = int(out.split("seed ", 1)[1].split()[0])
+    assert f"play this deal again with --seed {seed}" in out
+    assert json.loads(record.read_text())["seed"] == seed
+    assert "final scores:" in ok("play", "doodle", "--bots", "greedy").stdout
+
+
+def test_a_resumed_game_goes_on_exactly_as_it_would_have(tmp_path):
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    moves = "advance\nadvance\nadvance\n"
+    ok("play", "classic", "--seed", "6", "--bots", "human,mcts:30", "--record", str(whole), input=moves + "quit\n")
+    ok("play", "classic", "--seed", "6", "--bots", "human,mcts:30", "--record", str(part), input="advance\nquit\n")
+    out = ok("play", "--resume", str(part), input="advance\nadvance\nquit\n").stdout
+    assert "resuming" in out
+    assert json.loads(part.read_text())["actions"] == json.loads(whole.read_text())["actions"]
+
+
+def test_resume_refusals(tmp_path):
+    record = tmp_path / "game.json"
+    ok("play", "classic", "--seed", "6", "--bots", "random,random", "--record", str(record))
+    assert "is finished" in str(fails("play", "--resume", str(record)))
+    assert "leave out EDITION, --seed" in str(fails("play", "classic", "--seed", "1", "--resume", str(record)))
+    assert "name an EDITION" in str(fails("play"))
+
+
+def test_mistyped_words_get_a_suggestion():
+    listed = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input="legal buy\nquit\n").stdout
+    action = next(line.strip() for line in listed.splitlines() if line.strip().startswith("buy P"))
+    patch = action.split()[1]
+    typed = f"advnce\nhnit\nbuy {patch}\nbyu {action[4:]}\nquit\n"
+    out = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input=typed).stdout
+    assert "(did you mean 'advance'?)" in out and "(did you mean 'hint'?)" in out
+    assert f"legal action(s) start with 'buy {patch}'" in out and f"'legal buy {patch}' lists them" in out
+    assert f"(did you mean '{action}'?)" in out
+
+
+def test_undo_takes_back_the_person_and_the_bots_after(tmp_path):
+    out = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input="advance\nundo\nundo\nquit\n").stdout
+    assert "took back 'advance' and the bots' replies after it" in out
+    assert "nothing to undo: no action of a person yet" in out
+
+
+def test_the_board_in_a_pipe_has_ids_tokens_and_marks_but_no_colour():
+    text = "buy P17 o0 r0 c0\nquit\n"
+    out = ok("play", "classic", "--seed", "1", "--bots", "human,random", input="legal buy\n" + text).stdout
+    assert "\x1b" not in out
+    track = next(line for line in out.splitlines() if line.startswith("time track "))
+    assert "X" in track  # both tokens on the start space
+    assert "7x7 bonus tile (+7): open" in out and "next income mark 5" in out and "next leather patch 20" in out
+
+
+def test_doodle_board_marks_the_scored_rectangle_and_the_specials():
+    game_input = "".join(["hint\n"] * 1) + "quit\n"
+    out = ok("play", "doodle", "--seed", "2", "--bots", "greedy", input=game_input).stdout
+    assert "specials: NEIGHBOUR [" in out and "latest: * " in out and "round 3: scored r" in out
+    assert "edges of the rectangle scored in round 1, 2, 3" in out

@@ -223,6 +223,22 @@ def check_target(raw: str | os.PathLike) -> Path:
     return target
 
 
+FORMAT_SUFFIXES = {"pdf": (".pdf",), "svg": (".svg",), "png": (".png",), "json": (".json",), "yaml": (".yaml", ".yml"),
+                   "md": (".md",)}
+"""The file names each output format is written under."""
+
+
+def check_suffix(path: str | os.PathLike, fmt: str, option: str = "--out") -> None:
+    """OutputError unless the name `path` agrees with the format written into it (`x.pdf` for a
+    PDF): PNG bytes in a file named .pdf open nowhere. Checked before any work."""
+    suffixes = FORMAT_SUFFIXES.get(fmt, (f".{fmt}",))
+    name = Path(os.fspath(path)).name
+    if not name.lower().endswith(suffixes):
+        stem = name.rsplit(".", 1)[0] if "." in name.strip(".") else name
+        raise OutputError(f"{option} {name[:60]}: a {fmt.upper()} file is named *{suffixes[0]}, "
+                          f"e.g. {(stem or 'out')[:40]}{suffixes[0]}")
+
+
 def check_targets(paths: Iterable[str | os.PathLike]) -> list[Path]:
     """check_target for each path (each folder probed once); the paths to write."""
     return [check_target(p) for p in paths]

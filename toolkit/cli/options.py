@@ -1,8 +1,13 @@
-"""Checks shared by the option declarations of the commands: output paths, counts, bot lists.
+"""Checks shared by the option declarations of the commands: output paths, counts, seeds, ranges,
+bot lists, lists of ids.
 
-They run while the command line is parsed, before any work, so a bad value is one usage line
-(`patchwork: error: Invalid value for '--out': ...`, exit 2) and a long run never starts with a
-target it cannot write.
+They run while the command line is parsed, or first thing in a command's body, before any work
+and before anything heavy is imported (numba and the kernels load only for a run that will
+happen), so a bad value is one usage line (`patchwork: error: Invalid value for '--out': ...`,
+exit 2), a refusal costs no more than starting the command line, and a long run never starts
+with a target it cannot write. Every number has a stated range (seeds 0..2^63-1 everywhere,
+`seed_range()`); a range option is judged from its numbers, never by building it; ids in a list
+are distinct; a long list in a message is shortened (toolkit.errors.shortened).
 """
 from __future__ import annotations
 
@@ -11,7 +16,10 @@ from typing import Optional
 
 import typer
 
-from toolkit.errors import ToolkitError
+import math
+import re
+
+from toolkit.errors import ToolkitError, UsageError, shortened
 from toolkit.fileio import MAX_SEATS, check_target, path_kind
 
 MAX_SEED = 2**63 - 1
@@ -21,6 +29,106 @@ MAX_SHEETS = 2000
 SEED_HELP = f"0..{MAX_SEED}"
 
 MAX_BOT_NAME = 40
+MAX_RUN_GAMES = 10**8
+"""The most games per point a workbench run (price, sweep, ladder) may ask for."""
+
+
+def seed_range() -> dict:
+    """typer.Option keywords that bound a seed: 0..2^63-1, like the per-deal seeds derived from it."""
+    return {"min": 0, "max": MAX_SEED}
+
+
+def check_run(games: int, workers: int, scheduler: str | None = None, max_games: int = MAX_RUN_GAMES,
+              seed: int | None = None) -> None:
+    """The counts of a run of games, first thing in a command (before the simulator and its
+    kernels are imported): UsageError with the same words as the simulator's own checks."""
+    if games <= 0:
+        raise UsageError(f"--games must be a positive number of games, got {games}")
+    if games > max_games:
+        raise UsageError(f"--games must be at most {max_games}, got {games}")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed must be 0..{MAX_SEED}, got {seed}")
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if scheduler is not None and "://" not in scheduler:
+        raise UsageError(f"--scheduler '{scheduler[:60]}': expected an address like tcp://HOST:PORT")
+
+
+def check_fraction(value: float | None, option: str, low: float = 0.0, high: float = math.inf,
+                   open_low: bool = True, open_high: bool = False) -> None:
+    """A decimal option within its stated range (NaN and infinities never are)."""
+    if value is None:
+        return
+    above = value > low if open_low else value >= low
+    below = value < high if open_high else value <= high
+    if not (math.isfinite(value) and above and below):
+        span = f"{'(' if open_low else '['}{low:g}, {high:g}{')' if open_high or math.isinf(high) else ']'}"
+        raise UsageError(f"{option} must be a finite number in {span}, got {value:g}")
+
+
+_RANGE_TEXT = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(\d+))?\s*$")
+
+
+def range_count(text: str, where: str) -> None:
+    """A values text (`A..B[:STEP]` or `a,b,c`) of at most setpath.MAX_VALUES values, judged from
+    its numbers before anything is built; the key's own range is checked later, against the
+    edition. UsageError naming `where`."""
+    from toolkit.workbench.setpath import MAX_VALUES
+
+    match = _RANGE_TEXT.match(text)
+    if match:
+        digits = max(len(match[1]), len(match[2]), len(match[3] or ""))
+        if digits > 18:
+            raise UsageError(f"{where}: {text.strip()[:40]!r} holds a number of {digits} digits; values are small "
+                             "whole numbers, e.g. 0..8 or 0..12:3")
+        a, b, step = int(match[1]), int(match[2]), int(match[3] or 1)
+        if step >= 1 and b >= a and (b - a) // step + 1 > MAX_VALUES:
+            raise UsageError(f"{where}: {text.strip()[:40]} is {(b - a) // step + 1:,} values; at most {MAX_VALUES}")
+    elif text.count(",") + 1 > MAX_VALUES and "[" not in text:
+        raise UsageError(f"{where}: {text.count(',') + 1:,} values; at most {MAX_VALUES}")
+
+
+def values_text(value: Optional[str]) -> Optional[str]:
+    """Callback of `--values` (price): a range judged from its numbers while parsing."""
+    if value is not None:
+        try:
+            range_count(value, "--values")
+        except UsageError as error:
+            raise typer.BadParameter(str(error).removeprefix("--values: ")) from None
+    return value
+
+
+def settings_text(values: Optional[list]) -> Optional[list]:
+    """Callback of `--set KEY=VALUES` (sweep): each range judged from its numbers while parsing."""
+    for text in values or ():
+        key, sep, rest = text.partition("=")
+        if sep:
+            try:
+                range_count(rest, f"--set {key.strip()[:40]}")
+            except UsageError as error:
+                raise typer.BadParameter(str(error)) from None
+    return values
+
+
+def distinct_ids(text: str, option: str) -> list[str]:
+    """The ids of a comma-separated list (`--patches P01,P05`): none empty, none twice."""
+    ids = [part.strip() for part in text.split(",")]
+    if not any(ids):
+        raise UsageError(f"{option} {text[:40]!r}: no id given; expected ids such as P01,P05")
+    if any(not part for part in ids):
+        raise UsageError(f"{option} {text[:40]!r}: an empty id between commas; expected ids such as P01,P05")
+    twice = sorted({part for part in ids if ids.count(part) > 1})
+    if twice:
+        raise UsageError(f"{option}: {shortened(twice)} listed twice; name each id once")
+    return ids
+
+
+def distinct_names(names: list[str], what: str) -> list[str]:
+    """Names given one per argument or option (bots of a ladder, variants of a balance): none twice."""
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise UsageError(f"{what}: {shortened(twice)} named twice; name each once")
+    return names
 
 
 def path_text(text) -> Path:
@@ -104,4 +212,5 @@ def players_range() -> dict:
 
 
 __all__ = ["MAX_SEATS", "MAX_SEED", "MAX_SHEETS", "output_file", "output_folder", "bot_list", "capped_workers", "path_text",
-           "shape_text", "players_range"]
+           "shape_text", "players_range", "seed_range", "check_run", "check_fraction", "range_count", "values_text",
+           "settings_text", "distinct_ids", "distinct_names"]
