@@ -868,6 +868,9 @@ def _fresh(stamps: tuple[tuple[Path, tuple[int, int] | None], ...]) -> bool:
 
 def _find(name_or_path: str | os.PathLike) -> Path:
     text = os.fspath(name_or_path)
+    if not text.strip():  # Path("") is `.`, which would be named in the message instead
+        raise UnknownEdition(f"an empty name is not an edition; give a bundled edition name "
+                             f"({', '.join(list_editions())}), a variant ({', '.join(list_variants())}) or a .yaml/.yml file")
     if isinstance(name_or_path, str) and not _is_path_ref(text):
         for folder in (EDITIONS_DIR, VARIANTS_DIR):
             candidate = bundled_specs_dir() / folder / f"{text}.yaml"
@@ -891,6 +894,12 @@ def _resolve_and_check(s: _Session, path: Path) -> LDict | None:
     if tree is not None:
         check_edition(s, tree)
     return tree
+
+
+def spec_path(name_or_path: str | os.PathLike) -> Path:
+    """The file an edition or variant name (bundled) or path names, judged as `load_edition` judges
+    it (UnknownEdition otherwise), without reading it."""
+    return _find(name_or_path)
 
 
 def load_edition(name_or_path: str | os.PathLike) -> Edition:
