@@ -14,6 +14,7 @@ from toolkit.render.doodle import BOARD_GRID, sheet_items, sheet_symbol
 from toolkit.render.imposition import (
     BLEED_MM,
     Duplex,
+    Layout,
     Piece,
     grid_layout,
     impose_grid,
@@ -51,18 +52,36 @@ def _card(i: int) -> Piece:
                  f"c{i}")
 
 
-@pytest.mark.parametrize("paper, per_sheet, gutter", [("a4", 8, 6.0), ("letter", 8, 0.0)])
+@pytest.mark.parametrize("paper, per_sheet, gutter", [("a4", 8, 6.0), ("letter", 8, 1.8)])
 def test_poker_cards_fit_inside_a_5mm_printer_margin(paper, per_sheet, gutter):
     layout = grid_layout(parse_paper(paper), 63.0, 88.0)
     assert (layout.per_page, layout.gutter) == (per_sheet, gutter)
 
 
-@pytest.mark.parametrize("paper, count, sheets, gutter", [("a4", 40, 5, 6.0), ("letter", 40, 5, 0.0),
-                                                          ("letter", 12, 2, 6.0), ("a4", 53, 1, 6.0)])
-def test_gutters_are_on_unless_they_cost_a_sheet(paper, count, sheets, gutter):
+@pytest.mark.parametrize("paper, count, sheets, gutter", [
+    ("a4", 40, 5, 6.0),      # full gutters at no cost
+    ("letter", 40, 5, 1.8),  # a full gutter takes 2 more sheets: the widest that keeps 8 a sheet
+    ("letter", 24, 4, 6.0),  # Automa cards: full gutters for one more sheet (3 butted)
+    ("letter", 12, 2, 6.0), ("a4", 53, 1, 6.0),
+    ("a5", 40, 10, 0.0),     # two cards side by side only when butted; a gutter would double the sheets
+])
+def test_gutters_are_on_where_they_cost_at_most_one_sheet(paper, count, sheets, gutter):
     layout = grid_layout(parse_paper(paper), 63.0 if count != 53 else 18.0, 88.0 if count != 53 else 18.0,
                          count=count)
     assert (-(-count // layout.per_page), layout.gutter) == (sheets, gutter)
+
+
+def test_a_gutter_that_costs_a_sheet_is_said_and_an_asked_one_is_kept():
+    from toolkit.render.imposition import gutter_note
+
+    letter = parse_paper("letter")
+    note = gutter_note(letter, 63.0, 88.0, 3.0, Layout(), 24)
+    assert note == ("cards: 6 mm gutters (every piece keeps its 3 mm bleed) take 4 sheets of letter instead "
+                    "of 3; --gutter 0 butts them on 3")
+    assert "1.8 mm apart on 5 sheets" in gutter_note(letter, 63.0, 88.0, 3.0, Layout(), 40)
+    assert gutter_note(parse_paper("a4"), 63.0, 88.0, 3.0, Layout(), 40) is None
+    assert gutter_note(letter, 63.0, 88.0, 3.0, Layout(gutter=0.0), 24) is None
+    assert grid_layout(letter, 63.0, 88.0, layout=Layout(gutter=0.0), count=24).per_page == 8
 
 
 def _trims(page):

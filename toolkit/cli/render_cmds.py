@@ -184,6 +184,8 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
         where = cuts[0].path if len(cuts) == 1 else f"{cuts[0].path} .. {cuts[-1].path.name}"
         typer.echo(f"cut lines: {where} ({len(cuts)} SVG cut file{'s' if len(cuts) > 1 else ''} for a cutting "
                    f"plotter or laser; in the PDF on the CutContour layer)")
+    for note in document.notes:
+        typer.echo(f"note: {note}")
     if chosen is not None:
         typer.echo(template_summary(chosen, document))
     if kind == "challenge":
@@ -368,6 +370,8 @@ def build(
         typer.echo(f"  {item.path.relative_to(out)}: {item.sheets} sheets, {item.sides} ({item.pages} pages)")
         typer.echo(f"      holds: {item.holds}")
         typer.echo(f"      cut:   {item.cut}")
+        for note in item.notes:
+            typer.echo(f"      note:  {note}")
     typer.echo(f"  total: {sum(item.sheets for item in printed)} sheets of {paper_value.name}")
     cuts = [item for item in written if item.cut == "cut file"]
     if cuts:

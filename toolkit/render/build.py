@@ -376,7 +376,7 @@ def build(out_dir: str | Path, paper: Paper,
             blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
             assert len(blobs) == 1, "build renders one SVG per component"
             write_bytes(folder / relative, blobs[0])
-            written.append(Written(folder / relative, len(document.pages), len(blobs[0])))
+            written.append(Written(folder / relative, len(document.pages), len(blobs[0]), notes=document.notes))
             written += write_cut_files(document, folder / relative, folder / CUT_FOLDER)
         return written
 

@@ -28,6 +28,7 @@ from toolkit.render.imposition import (
     Layout,
     Piece,
     fits_one_up,
+    gutter_note,
     halves,
     impose_grid,
     impose_shelves,
@@ -138,8 +139,18 @@ def grid_pages(pieces: list[Piece], options: RenderOptions) -> list[Page]:
                        duplex=options.duplex, proof=options.proof, layout=options.layout)
 
 
-def _grid(title: str, pieces: list[Piece], options: RenderOptions) -> Document:
-    return Document(title, tuple(grid_pages(pieces, options)))
+def grid_notes(pieces: list[Piece], options: RenderOptions, what: str) -> tuple[str, ...]:
+    """The gutter note of `pieces` laid out n-up (see imposition.gutter_note), if any."""
+    if not pieces:
+        return ()
+    w = max(p.width for p in pieces)
+    h = max(p.height for p in pieces)
+    note = gutter_note(options.paper, w, h, options.bleed, options.layout, len(pieces), what)
+    return (note,) if note else ()
+
+
+def _grid(title: str, pieces: list[Piece], options: RenderOptions, what: str = "cards") -> Document:
+    return Document(title, tuple(grid_pages(pieces, options)), notes=grid_notes(pieces, options, what))
 
 
 def cards_document(edition: Edition, options: RenderOptions) -> Document:
@@ -192,7 +203,7 @@ def boards_document(edition: Edition, options: RenderOptions) -> Document:
 
 
 def tokens_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} tokens", tokens_mod.token_pieces(edition, options.bleed), options)
+    return _grid(f"{edition.title} tokens", tokens_mod.token_pieces(edition, options.bleed), options, "tokens")
 
 
 def rules_document(edition: Edition, options: RenderOptions) -> Document:
@@ -239,10 +250,14 @@ def kit_document(edition: Edition, options: RenderOptions) -> Document:
             pages += part_pages(edition, options)
     tokens = tokens_mod.token_pieces(edition, options.bleed)
     lone = tokens if len(tokens) == 1 else []
+    notes: tuple[str, ...] = ()
+    if "cards" in prints:
+        notes += grid_notes(_cards(doodle_mod.card_pieces(edition, options.bleed), options), options, "cards")
     if not lone:
         pages += grid_pages(tokens, options)
+        notes += grid_notes(tokens, options, "tokens")
     pages += reference_mod.reference_pages(edition, options, lone)
-    return Document(f"{edition.title} print-and-play kit", tuple(pages))
+    return Document(f"{edition.title} print-and-play kit", tuple(pages), notes=notes)
 
 
 @dataclass(frozen=True)
@@ -318,6 +333,8 @@ class Written:
     """`one-sided` or `two-sided, flip on the long edge`."""
     cut: str = ""
     """What to cut, in words."""
+    notes: tuple[str, ...] = ()
+    """The document's notes (how it was laid out), on the file that prints it."""
 
 
 def encode(document: Document, fmt: str, flip: str | None = None, *, cmyk: bool = False,
@@ -412,9 +429,10 @@ def write_document(document: Document, fmt: str, out: str | Path, flip: str | No
     cut_blobs = [cut_file(document, index) for index, _ in cuts]
     check_targets(paths_and_cuts)
     written = []
-    for path, blob in zip(paths, blobs):
+    for number, (path, blob) in enumerate(zip(paths, blobs)):
         write_bytes(path, blob)
-        written.append(Written(path, len(document.pages) if fmt == "pdf" else 1, len(blob)))
+        written.append(Written(path, len(document.pages) if fmt == "pdf" else 1, len(blob),
+                               notes=document.notes if number == 0 else ()))
     for (index, path), blob in zip(cuts, cut_blobs):
         write_bytes(path, blob)
         written.append(Written(path, 1, len(blob), holds=f"cut lines of page {index + 1}", cut="cut file"))

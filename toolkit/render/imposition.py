@@ -277,29 +277,77 @@ def _grid_fit(paper: Paper, w: float, h: float, bleed: float, gutter: float, mar
     return GridLayout(cols, rows, gutter, left, top, min(MARK_LEN_MM, room), turned, sw, sh)
 
 
+GUTTER_EXTRA_SHEETS = 1
+"""A gutter may cost this many sheets more than the fewest: enough to stop butting cards on
+Letter (40 cards: 5 sheets butted or with 1.8 mm gutters, 7 with 6 mm), never a stack more."""
+
+
+def _fitted_gutter(paper: Paper, w: float, h: float, bleed: float, margin: float, turned: bool,
+                   widest: float) -> float:
+    """The widest gutter up to `widest` that keeps as many pieces on a sheet as butting them,
+    rounded down to 0.1 mm (0 when none does)."""
+    butted = _grid_fit(paper, w, h, bleed, 0.0, margin, turned)
+    if butted is None:
+        return 0.0
+    reserve = margin + MARK_MIN_MM + MARK_GAP_MM + bleed
+    room = widest
+    for space, size, n in ((paper.width, butted.slot_w, butted.cols), (paper.height, butted.slot_h, butted.rows)):
+        if n > 1:
+            room = min(room, (space - 2 * reserve - n * size) / (n - 1))
+    return max(0.0, int(room * 10 + 1e-6) / 10.0)
+
+
 def grid_layout(paper: Paper, w: float, h: float, bleed: float = BLEED_MM,
                 layout: Layout = Layout(), count: int | None = None) -> GridLayout:
-    """The fewest sheets for `count` pieces (most per sheet when None), upright or turned a
-    quarter; among equals the widest gutter (each piece keeping its own bleed), then upright."""
-    gutters = (layout.gutter,) if layout.gutter is not None else (2 * bleed, bleed, 0.0)
-    best: GridLayout | None = None
-    best_key: tuple | None = None
-    for gutter in gutters:
-        for turned in (False, True):
-            fit = _grid_fit(paper, w, h, bleed, gutter, layout.margin, turned)
-            if fit is None:
-                continue
-            cost = -fit.per_page if count is None else -(-count // fit.per_page)
-            key = (cost, -gutter, turned)
-            if best_key is None or key < best_key:
-                best, best_key = fit, key
-    if best is None:
+    """How `count` pieces (a full sheet when None) lie on the paper, upright or turned a quarter.
+
+    With a gutter asked for, the fewest sheets at that gutter. Otherwise the widest gutter up to
+    2 x bleed (each piece keeping its full bleed), or the widest that keeps the sheet as full as
+    butting does, that costs at most GUTTER_EXTRA_SHEETS sheets more than the fewest; among equal
+    gutters the fewest sheets, then upright. `gutter_note` says when a gutter cost a sheet."""
+    if layout.gutter is not None:
+        gutters: tuple[float, ...] = (layout.gutter,)
+    else:
+        fitted = {_fitted_gutter(paper, w, h, bleed, layout.margin, turned, 2 * bleed) for turned in (False, True)}
+        gutters = tuple(sorted({2 * bleed, bleed, 0.0} | fitted, reverse=True))
+    fits = [fit for gutter in gutters for turned in (False, True)
+            if (fit := _grid_fit(paper, w, h, bleed, gutter, layout.margin, turned)) is not None]
+    if not fits:
         raise UsageError(
             f"a {w:g} x {h:g} mm piece with {bleed:g} mm bleed, crop marks and a {layout.margin:g} mm "
             f"printer margin does not fit on {paper.name} paper ({paper.width:g} x {paper.height:g} mm); "
             f"choose a larger paper"
         )
-    return best
+
+    def cost(fit: GridLayout) -> int:
+        return -fit.per_page if count is None else -(-count // fit.per_page)
+
+    fewest = min(cost(fit) for fit in fits)
+    allowed = 0 if count is None or layout.gutter is not None else GUTTER_EXTRA_SHEETS
+    return min((fit for fit in fits if cost(fit) <= fewest + allowed),
+               key=lambda fit: (-fit.gutter, cost(fit), fit.turned))
+
+
+def gutter_note(paper: Paper, w: float, h: float, bleed: float, layout: Layout, count: int,
+                what: str = "cards") -> str | None:
+    """One line when the default gutter is not a full one at no cost: it took an extra sheet, or
+    the pieces are butted (or nearly) because a full gutter would take more; None otherwise."""
+    if layout.gutter is not None or layout.mode != "sheet" or count <= 1:
+        return None
+    chosen = grid_layout(paper, w, h, bleed, layout, count)
+    sheets = -(-count // chosen.per_page)
+    tight = grid_layout(paper, w, h, bleed, Layout(layout.margin, 0.0, layout.mode), count)
+    fewest = -(-count // tight.per_page)
+    if sheets > fewest:
+        return (f"{what}: {chosen.gutter:g} mm gutters (every piece keeps its {min(bleed, chosen.gutter / 2):g} mm "
+                f"bleed) take {sheets} sheets of {paper.name} instead of {fewest}; --gutter 0 butts them on {fewest}")
+    if chosen.gutter < 2 * bleed - 1e-9:
+        full = grid_layout(paper, w, h, bleed, Layout(layout.margin, 2 * bleed, layout.mode), count)
+        more = -(-count // full.per_page) - sheets
+        kept = "butted edge to edge" if chosen.gutter == 0 else f"{chosen.gutter:g} mm apart"
+        return (f"{what}: {kept} on {sheets} sheets of {paper.name}; a full {2 * bleed:g} mm gutter would take "
+                f"{more} more (--gutter {2 * bleed:g}mm)") if more > 0 else None
+    return None
 
 
 def _placement(piece: Piece, x: float, y: float, turned: bool) -> Matrix:

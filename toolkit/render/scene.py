@@ -189,6 +189,8 @@ class Document:
     title: str
     pages: tuple[Page, ...]
     symbols: tuple[Symbol, ...] = field(default=())
+    notes: tuple[str, ...] = ()
+    """What the user should know about how it was laid out (e.g. a gutter that cost a sheet)."""
 
     def symbol(self, name: str) -> Symbol:
         for sym in self.symbols:
