@@ -15,6 +15,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from toolkit.cli import waiting
 from toolkit.cli.console import echo_error
 from toolkit.errors import Interrupted, ToolkitError
 
@@ -128,6 +129,7 @@ def _root(
                                  help="Print the version (and the git commit when known) and exit."),
 ) -> None:
     """Specs, print kits, rules engines, bots and balance simulation for the Patchwork games."""
+    waiting.watch_compiles()  # any compile of any command says so first (numba is imported only if one runs)
 
 
 # Each module defines register(app). Order = order in --help.

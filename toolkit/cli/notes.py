@@ -40,6 +40,9 @@ def note_compile(modules: list[str]) -> None:
     """Say on one line, before it happens, that the kernels of `modules` are about to compile."""
     if compile_pending(modules):
         typer.echo(COMPILE_NOTE, err=True)
+        from toolkit.cli.waiting import announced
+
+        announced()  # the compile that follows needs no second note
 
 
 def note_compile_for(edition, simulate: bool = False) -> None:
