@@ -12,11 +12,14 @@ The search tree lives in pre-allocated arrays (no Python object per node), all c
   window, only its `top_k` best placements by the packing score (toolkit.bots.packing), and for a
   pending leather patch the `top_k` best cells. This keeps the branching factor near ten while
   keeping every placement a good player would consider. Children are tried in the order of the
-  greedy bot's values before UCT takes over.
+  greedy bot's values before UCT takes over. A node's children are listed when the search comes
+  back to it, not when it is first valued: most nodes are valued once and never need them, and
+  listing them (every placement of the window scored) cost as much as the playout.
 - A new node is valued by mixing two estimates of seat 0's chance to win: a static evaluation
   (each seat's buttons, the income still to come, the points lost to empty cells, the time left
   on the track, the bonus tile and how well the quilt is packed; the difference goes through a
-  logistic curve) and the result of one random playout to the end (the kernel's `playout`).
+  logistic curve) and the result of one random playout to the end (`rollout`: advance or an
+  affordable window patch, equally likely, at a random free placement).
   The evaluation knows what a position is worth on average; the playout sees how the remaining
   patches and the track actually fall. Half and half (`M_ROLLOUT` = 0.5) beat either alone in
   seat-swapped matches against greedy at equal budgets. Finished games are valued exactly.
@@ -27,12 +30,15 @@ time per move (`mcts:0.5s`): the search then runs until that much wall-clock tim
 how far it gets depends on the machine and its load, and a game is not reproducible. In the
 compiled entry points a time budget travels as a negative `iterations`: -microseconds per move.
 
+`MctsBot(..., threads=N)` runs N searches at once (root parallel, see the class).
+
 `choose(t, s, q, rng, iterations) -> action` is the compiled entry point for the simulator;
 `choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS` are the tuned values);
 `MctsBot` is the Python face (toolkit.bots.registry builds it from `mcts:2000`).
 """
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -67,6 +73,7 @@ from toolkit.bots.packing import (
     square_counts,
 )
 from toolkit.errors import UsageError
+from toolkit.games.rng import next_u32, randbelow
 from toolkit.games.timetrack import kernel as k
 from toolkit.games.timetrack.kernel import (
     ADVANCE,
@@ -291,14 +298,114 @@ def evaluate(t, s, q, weights, params, rows, counts):
     return 1.0 / (1.0 + np.exp(-margin / params[M_SCALE]))
 
 
+# ----- playouts -------------------------------------------------------------------------------
+# A playout plays both seats with a cheap random policy: advance or one of the affordable window
+# patches, each equally likely, at a random placement where it fits. The kernel's random_action
+# draws uniformly over every legal action instead, so a patch with hundreds of free placements all
+# but always beats advancing, and it counts every free placement of the window on every move;
+# this policy plays more like a game (it advances about as often as it buys) and costs a third
+# of it. The actions it may play are exactly the kernel's legal actions (rollout_support; tested).
+
+
+@no_alloc
+def _plain_turn(t, s, seat):
+    """The seat buys or advances (no leather patch pending, not Automa's turn): the turns whose
+    legal actions are advance and every free placement of an affordable window patch."""
+    return seat >= 0 and s[S_PENDING_LEATHER] == 0 and not (s[S_AUTOMA_LEVEL] > 0 and seat == AUTOMA_SEAT)
+
+
+@no_alloc
+def _affordable(t, s, seat, out):
+    """The window patches the seat can pay for, into out; returns how many."""
+    buttons = s[S_BUTTONS + seat]
+    m = 0
+    for j in range(k.window_size(t, s)):
+        patch = s[S_CIRCLE + j]
+        if t.cost[patch] <= buttons:
+            out[m] = patch
+            m += 1
+    return m
+
+
+@no_alloc
+def _free_placement(t, q, seat, patch, rng):
+    """A placement row of patch that fits seat's quilt (-1: none): a few random rows first, then
+    the first free row from a random start."""
+    count = t.place_count[patch]
+    first = t.place_first[patch]
+    for _ in range(4):
+        g = first + randbelow(rng, count)
+        if k.fits(t, q, seat, g):
+            return g
+    start = randbelow(rng, count)
+    for i in range(count):
+        g = first + start + i
+        if g >= first + count:
+            g -= count
+        if k.fits(t, q, seat, g):
+            return g
+    return -1
+
+
+@no_alloc
+def rollout_action(t, s, q, rng, scratch):
+    """The playout policy's action (see above); leather and Automa turns ask the kernel's
+    random_action."""
+    seat = k.current_player(t, s)
+    if not _plain_turn(t, s, seat):
+        return k.random_action(t, s, q, rng, scratch)
+    m = _affordable(t, s, seat, scratch)
+    while m > 0:
+        r = randbelow(rng, m + 1)
+        if r == 0:
+            return ADVANCE
+        g = _free_placement(t, q, seat, scratch[r - 1], rng)
+        if g >= 0:
+            return 1 + g
+        # Fits nowhere: drop it and draw again.
+        scratch[r - 1] = scratch[m - 1]
+        m -= 1
+    return ADVANCE
+
+
+@no_alloc
+def rollout_support(t, s, q, out):
+    """Every action rollout_action may play, into out in the kernel's legal_actions order;
+    returns how many (the tests compare it with legal_actions)."""
+    seat = k.current_player(t, s)
+    if not _plain_turn(t, s, seat):
+        return k.legal_actions(t, s, q, out)
+    out[0] = ADVANCE
+    n = 1
+    buttons = s[S_BUTTONS + seat]
+    for j in range(k.window_size(t, s)):
+        patch = s[S_CIRCLE + j]
+        if t.cost[patch] <= buttons:
+            first = t.place_first[patch]
+            for g in range(first, first + t.place_count[patch]):
+                if k.fits(t, q, seat, g):
+                    out[n] = 1 + g
+                    n += 1
+    return n
+
+
+@no_alloc
+def rollout(t, s, q, rng, scratch):
+    """rollout_action until the game ends."""
+    while not k.is_over(t, s):
+        k.apply(t, s, q, rollout_action(t, s, q, rng, scratch), rng)
+
+
 # ----- the search -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def search(t, s, q, rng, iterations, weights, params, visits_out):
+@njit(cache=True, nogil=True)
+def search_root(t, s, q, rng, iterations, weights, params, visits_out, actions_out):
     """Run `iterations` UCT iterations from (s, q), or for negative `iterations` as many as fit in
-    -iterations microseconds; returns the chosen action (-1 if the game is over). visits_out[i]
-    receives the root's i-th candidate's visits (for tests and reports)."""
+    -iterations microseconds; returns the chosen action (-1 if the game is over). The root's
+    i-th candidate's visits go to visits_out[i] and its action to actions_out[i] (as far as they
+    reach): root-parallel searches add their visits up per candidate (the candidates of a
+    position are always the same, in the same order). Releases the GIL, so threads search at once."""
     deadline = -1
     if iterations < 0:
         deadline = monotonic_ns() - iterations * 1000
@@ -375,28 +482,56 @@ def search(t, s, q, rng, iterations, weights, params, visits_out):
         node = 0
         depth = 0
         path[depth] = 0
-        # Selection: unvisited children first (best prior first), then UCT.
-        while n_children[node] > 0:
-            fc = first_child[node]
-            nc = n_children[node]
-            best = -1
-            best_score = -1e18
-            log_n = np.log(visits[node] + 1.0)
-            for i in range(nc):
-                c = fc + i
-                if visits[c] == 0:
-                    best = c
+        while True:
+            # Selection: unvisited children first (best prior first), then UCT.
+            if n_children[node] > 0:
+                fc = first_child[node]
+                nc = n_children[node]
+                best = -1
+                best_score = -1e18
+                log_n = np.log(visits[node] + 1.0)
+                for i in range(nc):
+                    c = fc + i
+                    if visits[c] == 0:
+                        best = c
+                        break
+                    sc = value[c] / visits[c] + explore * np.sqrt(log_n / visits[c])
+                    if sc > best_score:
+                        best_score = sc
+                        best = c
+                node = best
+                depth += 1
+                path[depth] = node
+                if slot[node] < 0:
                     break
-                sc = value[c] / visits[c] + explore * np.sqrt(log_n / visits[c])
-                if sc > best_score:
-                    best_score = sc
-                    best = c
-            node = best
-            depth += 1
-            path[depth] = node
-            if slot[node] < 0:
-                break
-        # Materialise the node's state from its parent's.
+                continue
+            # A leaf already valued once: expand it now and go on to its best-prior child. Leaves
+            # valued only once (most of the tree) never pay for their candidates.
+            if n_children[node] < 0 and n_nodes + max_children <= capacity:
+                st = states[slot[node]]
+                if not k.is_over(t, st):
+                    qu = quilts[slot[node]]
+                    n = candidates(
+                        t, st, qu, weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v
+                    )
+                    seat = k.current_player(t, st)
+                    first_child[node] = n_nodes
+                    n_children[node] = n
+                    for i in range(n):
+                        c = n_nodes + i
+                        action[c] = cand_a[i]
+                        parent[c] = node
+                        n_children[c] = -1
+                        visits[c] = 0
+                        value[c] = 0.0
+                        mover[c] = seat
+                        slot[c] = -1
+                    n_nodes += n
+                    if n > 0:
+                        continue
+                n_children[node] = 0
+            break
+        # Materialise a new node's state from its parent's.
         if slot[node] < 0:
             ps = slot[parent[node]]
             sl = used_slots
@@ -411,30 +546,13 @@ def search(t, s, q, rng, iterations, weights, params, visits_out):
         if k.is_over(t, st):
             v0 = k.seat0_result(t, st)
         else:
-            if n_children[node] < 0 and n_nodes + max_children <= capacity:
-                n = candidates(
-                    t, st, qu, weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v
-                )
-                seat = k.current_player(t, st)
-                first_child[node] = n_nodes
-                n_children[node] = n
-                for i in range(n):
-                    c = n_nodes + i
-                    action[c] = cand_a[i]
-                    parent[c] = node
-                    n_children[c] = -1
-                    visits[c] = 0
-                    value[c] = 0.0
-                    mover[c] = seat
-                    slot[c] = -1
-                n_nodes += n
             v0 = 0.0
             if mix < 1.0:
                 v0 = (1.0 - mix) * evaluate(t, st, qu, weights, params, rows, counts)
             if mix > 0.0:
                 roll_s[:] = st
                 roll_q[:, :] = qu
-                k.playout(t, roll_s, roll_q, rng, roll_scratch)
+                rollout(t, roll_s, roll_q, rng, roll_scratch)
                 v0 += mix * k.seat0_result(t, roll_s)
         # Backup: each node keeps the value for the seat that moved into it.
         for d in range(depth + 1):
@@ -450,9 +568,17 @@ def search(t, s, q, rng, iterations, weights, params, visits_out):
         c = fc + i
         if i < visits_out.shape[0]:
             visits_out[i] = visits[c]
+        if i < actions_out.shape[0]:
+            actions_out[i] = action[c]
         if visits[c] > visits[best]:
             best = c
     return action[best]
+
+
+@njit(cache=True)
+def search(t, s, q, rng, iterations, weights, params, visits_out):
+    """`search_root` without the candidates' actions (tests and reports)."""
+    return search_root(t, s, q, rng, iterations, weights, params, visits_out, np.zeros(0, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -475,24 +601,73 @@ def choose(t, s, q, rng, iterations):
 
 
 class MctsBot:
-    """The MCTS bot for a validated time-track game (toolkit.games.timetrack.TimeTrackGame)."""
+    """The MCTS bot for a validated time-track game (toolkit.games.timetrack.TimeTrackGame).
+
+    `threads` > 1 runs that many searches at once from the same position (root parallel: each
+    with its own generator, the first the bot's own) and plays the candidate with the most visits
+    summed over them; with a time budget each search gets the whole budget, so two threads on two
+    free cores search about twice as much in the same wall time. An iteration budget is then
+    spent by every thread (the same seed still plays the same game)."""
 
     game_options: dict[str, Any] = {}
     seat = None
 
-    def __init__(self, iterations: int = DEFAULT_ITERATIONS, params: np.ndarray | None = None):
+    def __init__(self, iterations: int = DEFAULT_ITERATIONS, params: np.ndarray | None = None, threads: int = 1):
         """`iterations` > 0: iterations per move; < 0: a time budget (see `time_budget`)."""
         if iterations == 0 or iterations > MAX_ITERATIONS or iterations < time_budget(MAX_SECONDS):
             raise UsageError(f"the MCTS budget must be 1..{MAX_ITERATIONS} iterations or "
                              f"{MIN_SECONDS:g}..{MAX_SECONDS:g} seconds, got {iterations}")
+        if not 1 <= int(threads) <= MAX_THREADS:
+            raise UsageError(f"the MCTS threads must be 1..{MAX_THREADS}, got {threads}")
         self.iterations = int(iterations)
+        self.threads = int(threads)
         self.name = budget_name(self.iterations)
         self.params = np.ascontiguousarray(PARAMS if params is None else params, dtype=np.float64)
         if self.params.shape != (N_PARAMS,):
             raise UsageError(f"MCTS parameters must be {N_PARAMS} numbers, got shape {self.params.shape}")
+        self.searched = 0
+        """Iterations searched so far, summed over the threads (for benchmarks and reports)."""
+        self.searches = 0
+        """Moves searched so far (forced moves included)."""
 
     def choose(self, game: Any, rng: np.ndarray) -> Any:
-        code = int(choose_tuned(game.tables.arrays, game.state, game.quilts, rng, self.iterations, GREEDY_WEIGHTS, self.params))
+        t = game.tables.arrays
+        width = 1 + int(t.params[P_WINDOW] + 1) * max(int(self.params[M_TOP_K]), 1)
+        visits = np.zeros((self.threads, width), dtype=np.int64)
+        actions = np.full((self.threads, width), -1, dtype=np.int64)
+        codes = np.zeros(self.threads, dtype=np.int64)
+        rngs = [rng] + [_thread_rng(rng) for _ in range(self.threads - 1)]
+
+        def run(i: int) -> None:
+            codes[i] = search_root(t, game.state, game.quilts, rngs[i], self.iterations, GREEDY_WEIGHTS, self.params,
+                                   visits[i], actions[i])
+
+        if self.threads == 1:
+            run(0)
+        else:
+            workers = [threading.Thread(target=run, args=(i,)) for i in range(1, self.threads)]
+            for worker in workers:
+                worker.start()
+            run(0)
+            for worker in workers:
+                worker.join()
+        code = int(codes[0])
         if code < 0:
             raise UsageError(f"the {self.name} bot was asked to move in a finished game")
+        self.searches += 1
+        self.searched += int(visits.sum())
+        if self.threads > 1 and visits.sum() > 0:
+            code = int(actions[0, int(np.argmax(visits.sum(axis=0)))])
         return game.decode(code)
+
+
+MAX_THREADS = 64
+"""Root-parallel searches per move at most."""
+
+
+def _thread_rng(rng: np.ndarray) -> np.ndarray:
+    """A generator for another thread's search, drawn from the bot's own."""
+    words = np.array([next_u32(rng) for _ in range(4)], dtype=np.int64)
+    if not words.any():
+        words[0] = 1
+    return words

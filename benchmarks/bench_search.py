@@ -1,0 +1,325 @@
+"""The time-track search against an older commit (default 3d8f4b8): speed, strength at equal CPU
+time, and the time-budget bot on one thread against two.
+
+    python benchmarks/bench_search.py rate  [--before REV] [--rounds 5] [--iterations 1000]
+    python benchmarks/bench_search.py match [--before REV] [--games 400] [--ms 20] [--edition classic]
+    python benchmarks/bench_search.py threads [--games 100] [--seconds 0.05] [--threads 2]
+    python benchmarks/bench_search.py ladder [--before REV] [--rounds 3]
+
+The older tree is exported with `git archive` into a temporary folder and runs with this
+interpreter, PYTHONPATH selecting the tree and PATCHWORK_CACHE_DIR its own kernel cache (kept in
+`--cache`, so a second run does not compile again). Every figure is per CPU-second of the process
+that did the work (time.process_time or the children's rusage), so other work on a shared machine
+moves it less than wall time; the load average is printed with each.
+
+rate: MCTS iterations per CPU-second on the benchmark positions: 60 positions of greedy-vs-greedy
+  classic games, every 4th ply (benchmarks/bench_bots.py's), one search of `--iterations` each.
+  The trees alternate, each round in a fresh child process after a warm-up search; prints the
+  min / median / max over `--rounds`.
+match: new `mcts` against the older one, seat-swapped, at equal CPU time per move: each side's
+  search runs in its own child process and reports its CPU time per move; both start at
+  iterations = their measured rate x `--ms`, and after every pair of games each side's iterations
+  are rescaled by `--ms` over its CPU time per move in that pair. The game is played by this
+  tree's kernel; prints the new side's win share (ties count half) with a Wilson 95% interval and
+  the mean CPU time per move of each side.
+threads: `mcts:<seconds>s` with `--threads` root-parallel searches against the same budget on one
+  thread, seat-swapped, through the library's play loop (wall-clock budgets: the two-thread bot
+  gets the same wall time and more cores).
+ladder: CPU seconds (user + system, the whole command) of `patchwork ladder random greedy mcts:200
+  --games 200` on classic, warm kernel cache, both trees alternating; min / median / max.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CACHE = Path(tempfile.gettempdir()) / "patchwork-bench-search"
+
+# Runs in a child process with PYTHONPATH = one tree; its job is argv[1] as JSON.
+CHILD = r'''
+import json, os, sys, time
+import numpy as np
+job = json.loads(sys.argv[1])
+
+def positions(t, count, seed):
+    """bench_bots.py's positions: greedy-vs-greedy classic games, every 4th ply, no leather pending."""
+    from toolkit.bots import greedy
+    from toolkit.games.rng import seed_state
+    from toolkit.games.timetrack import kernel as k
+    found = []
+    for game in range(20):
+        rng = np.array(seed_state(seed, 3, game), dtype=np.int64)
+        s, q = k.new_state(t, rng)
+        ply = 0
+        while not k.is_over(t, s) and len(found) < count:
+            if ply % 4 == 0 and s[k.S_PENDING_LEATHER] == 0:
+                found.append((s.copy(), q.copy()))
+            k.apply(t, s, q, greedy.choose(t, s, q, rng, greedy.WEIGHTS), rng)
+            ply += 1
+    return found
+
+from toolkit.bots import mcts
+from toolkit.games.rng import seed_state
+from toolkit.games.timetrack.tables import tables_for
+from toolkit.specs import load_edition
+t = tables_for(load_edition(job["edition"])).arrays
+if job["kind"] == "rate":
+    found = positions(t, 60, job["seed"])
+    visits = np.zeros(64, dtype=np.int64)
+    s, q = found[0]
+    mcts.search(t, s, q, seed_state(0), 5, mcts.GREEDY_WEIGHTS, mcts.PARAMS, visits)
+    rng = seed_state(job["seed"], 4)
+    done = 0
+    start = time.process_time()
+    for s, q in found:
+        visits[:] = 0
+        mcts.search(t, s, q, rng, job["iterations"], mcts.GREEDY_WEIGHTS, mcts.PARAMS, visits)
+        if visits.sum() > 0:
+            done += job["iterations"]
+    cpu = time.process_time() - start
+    print(json.dumps({"rate": done / cpu, "searches": len(found)}))
+elif job["kind"] == "server":
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        msg = json.loads(line)
+        s = np.array(msg["s"], dtype=np.int64)
+        q = np.array([[int(w) for w in row] for row in msg["q"]], dtype=np.uint64)
+        rng = np.array(msg["rng"], dtype=np.int64)
+        start = time.process_time()
+        action = int(mcts.choose(t, s, q, rng, msg["iterations"]))
+        cpu = time.process_time() - start
+        print(json.dumps({"action": action, "rng": rng.tolist(), "cpu": cpu}), flush=True)
+'''
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def export(rev: str, cache: Path) -> Path:
+    """The tree of `rev`, exported once into the cache folder."""
+    tree = cache / f"tree-{rev}"
+    if not (tree / "toolkit").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+def env_for(tree: Path, cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",)}
+    env["PYTHONPATH"] = str(tree)
+    env["PATCHWORK_CACHE_DIR"] = str(cache / ("kernels-" + tree.name))
+    env["NUMBA_NUM_THREADS"] = "1"
+    return env
+
+
+def child(tree: Path, cache: Path, job: dict) -> dict:
+    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(job)], cwd=tree, env=env_for(tree, cache),
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench_search: the {tree.name} tree failed on {job['kind']}:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def spread(values: list[float], fmt: str = ",.0f") -> str:
+    return (f"min {min(values):{fmt}} / median {statistics.median(values):{fmt}} / max {max(values):{fmt}}"
+            f" over {len(values)}")
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def rates(trees, cache: Path, rounds: int, iterations: int, seed: int) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {name: [] for name, _ in trees}
+    for _ in range(rounds):
+        for name, tree in trees:
+            r = child(tree, cache, {"kind": "rate", "edition": "classic", "iterations": iterations, "seed": seed})
+            out[name].append(r["rate"])
+    return out
+
+
+def cmd_rate(args, trees, cache: Path) -> None:
+    print(f"mcts:{args.iterations} iterations per CPU-second, 60 positions of greedy classic games "
+          f"(load {load()})", flush=True)
+    found = rates(trees, cache, args.rounds, args.iterations, args.seed)
+    for name, values in found.items():
+        print(f"  {name:<10} {spread(values)}")
+    before, now = (statistics.median(v) for v in found.values())
+    print(f"  median ratio now / {trees[0][0]}: {now / before:.2f}x (load {load()})")
+
+
+class Server:
+    """An MCTS search process of one tree."""
+
+    def __init__(self, tree: Path, cache: Path, edition: str):
+        job = {"kind": "server", "edition": edition}
+        self.proc = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(job)], cwd=tree,
+                                     env=env_for(tree, cache), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        json.loads(self.proc.stdout.readline())
+        self.moves = self.pair_moves = 0
+        self.cpu = self.pair_cpu = 0.0
+
+    def choose(self, s, q, rng, iterations: int) -> int:
+        msg = {"s": s.tolist(), "q": [[str(int(w)) for w in row] for row in q], "rng": rng.tolist(),
+               "iterations": iterations}
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.flush()
+        answer = json.loads(self.proc.stdout.readline())
+        rng[:] = answer["rng"]
+        self.moves += 1
+        self.cpu += answer["cpu"]
+        return answer["action"]
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def cmd_match(args, trees, cache: Path) -> None:
+    from toolkit.games.rng import seed_state
+    from toolkit.games.timetrack import kernel as k
+    from toolkit.games.timetrack.tables import tables_for
+    from toolkit.specs import load_edition
+
+    found = rates(trees, cache, 1, 1000, args.seed)
+    iterations = [max(1, round(found["now"][0] * args.ms / 1000)), max(1, round(found[trees[0][0]][0] * args.ms / 1000))]
+    print(f"match on {args.edition} at {args.ms:g} CPU ms per move: new mcts:{iterations[0]} vs "
+          f"{trees[0][0]} mcts:{iterations[1]} to start with (load {load()})", flush=True)
+    t = tables_for(load_edition(args.edition)).arrays
+    servers = (Server(trees[1][1], cache, args.edition), Server(trees[0][1], cache, args.edition))
+    wins = 0.0
+    deals = args.games // 2
+    try:
+        for deal in range(deals):
+            for new_seat in (0, 1):
+                rng = seed_state(args.seed, deal)
+                bot_rngs = (seed_state(args.seed, deal, 1 + new_seat), seed_state(args.seed, deal, 3 + new_seat))
+                s, q = k.new_state(t, rng)
+                while not k.is_over(t, s):
+                    side = 0 if k.current_player(t, s) == new_seat else 1
+                    action = servers[side].choose(s, q, bot_rngs[side], iterations[side])
+                    if k.check_action(t, s, q, action) != k.R_OK:
+                        sys.exit(f"bench_search: illegal action {action} from the {('new', 'old')[side]} mcts")
+                    k.apply(t, s, q, action, rng)
+                result = k.seat0_result(t, s)
+                wins += result if new_seat == 0 else 1.0 - result
+            played = 2 * (deal + 1)
+            for side, server in enumerate(servers):
+                recent = 1000 * (server.cpu - server.pair_cpu) / max(server.moves - server.pair_moves, 1)
+                iterations[side] = max(1, round(iterations[side] * args.ms / recent))
+                server.pair_cpu, server.pair_moves = server.cpu, server.moves
+            if played % 20 == 0 or played == 2 * deals:
+                per_move = [1000 * x.cpu / max(x.moves, 1) for x in servers]
+                print(f"  {played} games: new wins {wins / played:.1%}; CPU ms per move new {per_move[0]:.2f}, "
+                      f"old {per_move[1]:.2f}; iterations now new {iterations[0]}, old {iterations[1]} "
+                      f"(load {load()})", flush=True)
+    finally:
+        for server in servers:
+            server.close()
+    played = 2 * deals
+    low, high = wilson(wins / played, played)
+    print(f"new mcts wins {wins / played:.1%} [{low:.1%}, {high:.1%}] of {played} seat-swapped games against "
+          f"{trees[0][0]}'s at equal CPU time per move (ties count half)")
+
+
+def cmd_threads(args) -> None:
+    from toolkit.bots.mcts import MctsBot
+    from toolkit.bots.registry import time_budget
+    from toolkit.games.rng import seed_state
+    from toolkit.play import play_bots  # noqa: F401  (the library's loop; games below use the engine directly)
+    from toolkit.families import family_of
+    from toolkit.specs import load_edition
+
+    edition = load_edition(args.edition)
+    budget = time_budget(args.seconds)
+    wins = 0.0
+    played = 0
+    print(f"mcts:{args.seconds:g}s with {args.threads} threads against 1 thread, {args.edition} (load {load()})",
+          flush=True)
+    start = time.perf_counter()
+    cpu = time.process_time()
+    searched = {1: [0, 0], args.threads: [0, 0]}
+    for deal in range(args.games // 2):
+        for many_seat in (0, 1):
+            bots = [MctsBot(budget, threads=1), MctsBot(budget, threads=1)]
+            bots[many_seat] = MctsBot(budget, threads=args.threads)
+            game = family_of(edition).new_game(edition, args.seed * 1_000_003 + deal)
+            rngs = (seed_state(args.seed, deal, 1 + many_seat), seed_state(args.seed, deal, 3 + many_seat))
+            while not game.is_over:
+                seat = game.current_player
+                game.apply(bots[seat].choose(game, rngs[seat]))
+            winners = game.winners()
+            wins += (1.0 if winners == [many_seat] else 0.5 if many_seat in winners else 0.0)
+            played += 1
+            for bot in bots:
+                searched[bot.threads][0] += bot.searched
+                searched[bot.threads][1] += bot.searches
+        low, high = wilson(wins / played, played)
+        if played % 10 == 0 or played == 2 * (args.games // 2):
+            print(f"  {played} games: {args.threads} threads win {wins / played:.1%} [{low:.1%}, {high:.1%}]; "
+                  f"iterations per move {args.threads} threads {searched[args.threads][0] / max(searched[args.threads][1], 1):,.0f}, "
+                  f"1 thread {searched[1][0] / max(searched[1][1], 1):,.0f} (load {load()})", flush=True)
+    print(f"{args.threads} threads win {wins / played:.1%} [{low:.1%}, {high:.1%}] of {played} seat-swapped games "
+          f"at {args.seconds:g} s per move ({time.perf_counter() - start:.0f} s wall, "
+          f"{time.process_time() - cpu:.0f} s CPU)")
+
+
+def cmd_ladder(args, trees, cache: Path) -> None:
+    out: dict[str, list[float]] = {name: [] for name, _ in trees}
+    for name, tree in trees:  # warm-up: compile or load the kernels
+        subprocess.run([sys.executable, "-m", "toolkit", "simulate", "classic", "--bots", "mcts:5,greedy", "--games",
+                        "2", "--no-progress"], cwd=tree, env=env_for(tree, cache), check=True, capture_output=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        for _ in range(args.rounds):
+            for name, tree in trees:
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run([sys.executable, "-m", "toolkit", "ladder", "random", "greedy", "mcts:200", "--games",
+                                "200", "--no-progress", "--out", str(Path(scratch) / name)],
+                               cwd=tree, env=env_for(tree, cache), check=True, capture_output=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                out[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    print(f"patchwork ladder random greedy mcts:200 --games 200 (classic), CPU seconds (load {load()})")
+    for name, values in out.items():
+        print(f"  {name:<10} {spread(values, '.1f')}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("rate", "match", "threads", "ladder"))
+    parser.add_argument("--before", default="3d8f4b8", help="the commit to compare with")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="the older tree and both kernel caches")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--ms", type=float, default=20.0, help="CPU milliseconds per move in the match")
+    parser.add_argument("--edition", default="classic")
+    parser.add_argument("--seconds", type=float, default=0.05, help="threads: the time budget per move")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.what == "threads":
+        cmd_threads(args)
+        return
+    args.cache.mkdir(parents=True, exist_ok=True)
+    trees = [(args.before, export(args.before, args.cache)), ("now", ROOT)]
+    {"rate": cmd_rate, "match": cmd_match, "ladder": cmd_ladder}[args.what](args, trees, args.cache)
+
+
+if __name__ == "__main__":
+    main()
