@@ -130,3 +130,52 @@ def test_sequential_sweep_stops_when_every_point_is_decided_against_the_first(tm
     assert doc["games"] < 2000 and rich["figures"]["games"] == doc["games"]
     assert "sequential test vs the first point" in (out / "report.md").read_text()
     assert "needs 2 or more points" in refused("sweep", "classic", "--set", "starting_buttons=5", "--sprt", "score")
+
+
+# ----- charts of a 2-key grid ---------------------------------------------------------------------
+
+
+def _doc_of_grid(firsts, seconds):
+    """A sweep document of seat 0's win rate on a firsts x seconds grid, the estimate being f + s/100."""
+    def iv(x):
+        return {"estimate": x, "low": x - 0.05, "high": x + 0.05, "n": 100}
+
+    points = [{"set": {"starting_buttons": f, "bonus.points": s},
+               "figures": {"seats": [{"win_rate": iv(f / 10 + s / 100)}]}} for f in firsts for s in seconds]
+    return {"points": points, "edition": {"family": "time-track"}, "touched_patches": []}
+
+
+def test_a_2_key_sweep_draws_one_line_per_value_of_the_second_key(monkeypatch):
+    from toolkit.reports import charts, workbench as report
+
+    monkeypatch.setattr(report, "headline", lambda p, family, patches: [("seat 0 win rate", p["figures"]["seats"][0]["win_rate"], True)])
+    (stem, chart), = report.sweep_charts(_doc_of_grid((3, 4, 5), (0, 7)))
+    assert isinstance(chart, charts.SeriesChart) and stem == "chart-seat-0-win-rate"
+    assert chart.labels == ("3", "4", "5") and chart.names == ("bonus.points=0", "bonus.points=7")
+    assert chart.estimates == tuple(tuple(pytest.approx(f / 10 + s / 100) for f in (3, 4, 5)) for s in (0, 7))
+    marks = charts.layout(chart)
+    assert len(marks.dots) == 6
+    assert charts.png(chart)[:4] == b"\x89PNG" and charts.png(chart) == charts.png(chart)
+
+
+def test_a_2_key_sweep_with_many_values_of_the_second_key_is_a_heatmap(monkeypatch):
+    from toolkit.reports import charts, workbench as report
+
+    monkeypatch.setattr(report, "headline", lambda p, family, patches: [("seat 0 win rate", p["figures"]["seats"][0]["win_rate"], True)])
+    seconds = tuple(range(charts.MAX_LINES + 1))
+    (_, chart), = report.sweep_charts(_doc_of_grid((3, 4), seconds))
+    assert isinstance(chart, charts.HeatmapChart)
+    assert chart.values[2] == (pytest.approx(0.32), pytest.approx(0.42)) and chart.rows == tuple(map(str, seconds))
+    marks = charts.layout(chart)
+    assert len(marks.rects) == 2 * len(seconds)
+    assert "42%" in [t[2] for t in marks.texts]
+    # the darkest cell is the largest value
+    darkest = min(marks.rects, key=lambda r: sum(r[4]))
+    assert darkest[4] == charts.shade(0.4 + seconds[-1] / 100, 0.3, 0.4 + seconds[-1] / 100)
+
+
+def test_the_2_key_sweep_cli_writes_line_charts(tmp_path):
+    out = tmp_path / "lines"
+    ok("sweep", "express", "--set", "starting_buttons=3,5", "--set", "empty_penalty=1,2", "--games", "4",
+       "--out", str(out), "--no-progress")
+    assert (out / "chart-seat-0-win-rate.png").read_bytes()[:4] == b"\x89PNG"

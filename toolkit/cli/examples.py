@@ -81,7 +81,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "tune": (
         "patchwork tune classic --set starting_buttons=0..10 --set empty_penalty=1..3 --target seat-win=0.5 --budget 60",
         "patchwork tune classic --set patches.P05.cost=0..8 --set patches.P05.time=0..6 --target buy-rate=0.5 --watch P05",
-        "patchwork tune express --set starting_buttons=2..8 --target length=40 --target bonus=0.5 --out runs/tuned",
+        "patchwork tune classic --set starting_buttons=2..8 --set bonus.points=0..14 --target bonus=0.6 --out runs/tuned",
     ),
     "feel": (
         "patchwork feel classic --games 200",
