@@ -178,7 +178,7 @@ def test_info_and_the_spec_listing(client):
 
 
 def test_shape_facts_are_the_shape_commands(client):
-    from toolkit.cli.shape_cmd import describe_shape
+    from toolkit.geometry.facts import describe_shape
     from toolkit.geometry import Board, Shape
 
     facts = client.post("/api/shape", json={"cells": [[3, 4], [3, 5], [4, 5], [4, 6]]}).json()

@@ -292,7 +292,7 @@ def check(
 def _board(text: Optional[str], deck) -> tuple[int, int]:
     if text is None:
         return deck.board_width, deck.board_height
-    from toolkit.cli.shape_cmd import parse_board
+    from toolkit.geometry.facts import parse_board
 
     board = parse_board(text)
     return board.width, board.height

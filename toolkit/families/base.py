@@ -174,7 +174,7 @@ class RulesFamily:
 
     def shapes(self, edition: Edition) -> tuple[tuple[str, Any], ...]:
         """(id, Shape) of every patch or card a player of `edition` may draw or place."""
-        return tuple((p.id, p.shape) for p in edition.patches)
+        return tuple((p.id, p.shape) for p in edition.all_patches())
 
     def board_text(self, game) -> str:
         """The board as the play prompt shows it."""
@@ -286,6 +286,12 @@ def family_of(edition_or_family: Edition | Family) -> RulesFamily:
 def all_families() -> list[RulesFamily]:
     """Every registered family, in the order of FAMILY_PACKAGES."""
     return [family_of(f) for f in FAMILY_PACKAGES]
+
+
+def twin_ids(shape, edition: Edition) -> list[str]:
+    """Ids of the edition's patches and cards whose free shape equals `shape`'s."""
+    key = shape.canonical_key
+    return [pid for pid, other in family_of(edition).shapes(edition) if other.canonical_key == key]
 
 
 def engine_for(edition: Edition):

@@ -2,7 +2,7 @@
 a drawn patch into a variant file.
 
 Everything here is the library the CLI calls: `load_edition` and `validate_report` (what
-`patchwork validate` runs), `describe_shape` and `same_shape_ids` (what `patchwork shape`
+`patchwork validate` runs), `describe_shape` and `twin_ids` (what `patchwork shape`
 prints), the render scene's patch pieces drawn by the SVG backend (what `patchwork render`
 writes) and `fit_deck` (what `patchwork deck fit` fits). Results are JSON-ready dicts; errors are
 ToolkitErrors, which the HTTP layer turns into one line on the page.
@@ -127,7 +127,8 @@ def shape_text(cells: Any) -> str:
 
 def shape_facts(root: Path, body: dict[str, Any]) -> dict[str, Any]:
     """`patchwork shape` for drawn cells (or shape text), against a deck when one is named."""
-    from toolkit.cli.shape_cmd import describe_shape, parse_board, same_shape_ids
+    from toolkit.families import twin_ids
+    from toolkit.geometry.facts import describe_shape, parse_board
     from toolkit.geometry import Board, Shape
 
     text = body.get("shape")
@@ -149,7 +150,7 @@ def shape_facts(root: Path, body: dict[str, Any]) -> dict[str, Any]:
     facts = describe_shape(shape, board, allow_flip)
     facts["rows"] = shape.rows()
     facts["deck"] = edition.name if edition is not None else None
-    facts["same_shape"] = same_shape_ids(shape, edition) if edition is not None else []
+    facts["same_shape"] = twin_ids(shape, edition) if edition is not None else []
     # Doodle's CUT splits a card along a straight line into two connected pieces: the shape can be
     # cut exactly when it has a straight cut
     facts["cuttable"] = bool(facts["cuts"])
