@@ -19,7 +19,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from toolkit.cli.console import json_option, print_document, print_table
 from toolkit.cli.notes import note_compile_for
-from toolkit.cli.options import MAX_SEED, bot_list, capped_workers, output_folder, path_text
+from toolkit.cli.options import (MAX_SEED, bot_list, capped_workers, check_fraction, check_run, distinct_names,
+                                 output_folder, path_text)
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.fileio import check_targets, write_files
 
@@ -120,6 +121,7 @@ def simulate(
     as_json: bool = json_option(),
 ) -> None:
     """Play many seeded bot games of one edition and report seat, bot, score, bonus and patch figures."""
+    check_run(games, workers, scheduler, max_games=10**9)  # the options first, before anything heavy is imported
     from toolkit.reports import simulation as report
     from toolkit.reports.markdown import render_markdown
     from toolkit.reports.pdf import render_pdf
@@ -170,6 +172,13 @@ def balance(
     as_json: bool = json_option(),
 ) -> None:
     """Play variants on the same deals as the base and report paired differences with 95% intervals."""
+    check_run(games, workers, scheduler, max_games=10**9)  # the options first, before anything heavy is imported
+    distinct_names([base, *variants], "balance")
+    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
+        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
+    check_fraction(sprt_alpha, "--sprt-alpha", 0, 1, open_high=True)
+    check_fraction(sprt_beta, "--sprt-beta", 0, 1, open_high=True)
+    check_fraction(sprt_delta, "--sprt-delta")
     from toolkit.reports import simulation as report
     from toolkit.reports.markdown import render_markdown
     from toolkit.reports.pdf import render_pdf
@@ -178,8 +187,6 @@ def balance(
     _check_out(out)
     bots_text = _balance_bots(base, bots)
     refs = [base, *variants]
-    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
-        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
     request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
     plan = None
     if sprt is not None:
