@@ -11,8 +11,8 @@ from typing import List, Optional
 
 import typer
 
-from toolkit.cli.options import output_file, path_text
-from toolkit.errors import UsageError
+from toolkit.cli.options import MAX_SEED, check_fraction, distinct_ids, output_file, path_text, seed_range
+from toolkit.errors import SpecError, UsageError, shortened
 from toolkit.fileio import write_files
 
 deck_app = typer.Typer(
@@ -68,8 +68,10 @@ def fit(
     from toolkit.decks.deck import load_deck
     from toolkit.decks.model import FEATURE_TEXT, FEATURES, fit_deck
 
-    if top < 0:
-        raise UsageError(f"--top must be 0 or more, got {top}")
+    if not 0 <= top <= MAX_LISTED:
+        raise UsageError(f"--top must be 0..{MAX_LISTED}, got {top}")
+    if not 2 <= folds <= MAX_LISTED:  # its bound is the deck's size, checked once the deck is read
+        raise UsageError(f"--folds must be between 2 and the number of patches, got {folds}")
     result = fit_deck(load_deck(deck), folds)
     if as_json:
         typer.echo(json.dumps(result.as_dict(top), indent=2))
@@ -101,7 +103,7 @@ def fit(
 def generate(
     like: str = typer.Option("classic", "--like", help="Reference edition or variant: size mix, time/income and prices."),
     count: int = typer.Option(33, "--count", help="Number of new patches."),
-    seed: int = typer.Option(0, "--seed", help="Seed of every random draw (same seed, same bytes)."),
+    seed: int = typer.Option(0, "--seed", **seed_range(), help="Seed of every random draw (same seed, same bytes)."),
     out: Path = typer.Option(..., "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
                              help="The patch-set file to write, e.g. my-deck.yaml."),
     variant: Optional[Path] = typer.Option(None, "--variant", metavar="FILE", parser=path_text, callback=output_file, help="The variant file to write (default: <out>-variant.yaml next to --out)."),
@@ -156,9 +158,17 @@ def generate(
 # ----- check -----------------------------------------------------------------------------------
 
 
+MAX_GAMES = 10**8
+"""The most games (or buys) a deck command's count may ask for."""
+MAX_LISTED = 100_000
+"""The bound of a deck command's small counts (folds, patches listed, rounds): no deck is bigger."""
+
+
 def _matchups(bots: list[str], games: int, search_games: int) -> list[tuple[str, int]]:
     if games < 2 or search_games < 2:
         raise UsageError("--games and --search-games must be at least 2 (seats are swapped)")
+    if games > MAX_GAMES or search_games > MAX_GAMES:
+        raise UsageError(f"--games and --search-games must be at most {MAX_GAMES}, got {games} and {search_games}")
     out = []
     for text in bots:
         n = search_games if "mcts" in text else games
@@ -167,13 +177,14 @@ def _matchups(bots: list[str], games: int, search_games: int) -> list[tuple[str,
 
 
 def _base_of(variant: Path) -> str:
-    """The `extends:` of a variant file, as a name or a path relative to the working folder."""
-    import yaml
+    """The `extends:` of a variant file, as a name or a path relative to the working folder (read
+    by the spec reader: its limits hold and a mistake is one file:line:col line)."""
+    from toolkit.specs.source import UnreadableSpec, read_tree
 
     try:
-        tree = yaml.safe_load(variant.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        raise UsageError(f"cannot read {variant}: {error}") from None
+        tree, _ = read_tree(variant)
+    except UnreadableSpec as error:
+        raise SpecError([error.problem]) from None
     ref = tree.get("extends") if isinstance(tree, dict) else None
     if not isinstance(ref, str):
         raise UsageError(f"{variant} has no `extends:`; name the base with --base")
@@ -240,7 +251,7 @@ def check(
                                    help="A matchup of two bots; repeat for several (default greedy,greedy and greedy,mcts:200)."),
     games: int = typer.Option(400, "--games", help="Games per matchup without an MCTS bot."),
     search_games: int = typer.Option(40, "--search-games", help="Games per matchup with an MCTS bot."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: the variant and the base play the same deals."),
+    seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: the variant and the base play the same deals."),
     band: float = typer.Option(0.05, "--band", help="A patch is fairly priced when its buyer advantage lies within ±band "
                                "(0.05: about one button for greedy bots)."),
     min_buys: int = typer.Option(20, "--min-buys", help="Buys a patch needs before its advantage is judged."),
@@ -253,19 +264,30 @@ def check(
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Play a custom deck against its base with greedy and MCTS bots: per-patch buy rate and buyer advantage."""
-    from toolkit.workbench import deckcheck as chk
+    from toolkit.specs.catalogue import bundled_specs_dir
+    from toolkit.specs.loader import spec_path
 
-    if not variant.is_file():
-        raise UsageError(f"variant file {variant} does not exist")
-    base_ref = base or _base_of(variant)
+    # every option first, before the variant is read and before the simulator (and numba) loads
     matchups = _matchups(bots, games, search_games)
-    only = {p.strip() for p in patches.split(",") if p.strip()} if patches else None
+    check_fraction(band, "--band", 0, 0.5, open_high=True)
+    if not 1 <= min_buys <= MAX_GAMES:
+        raise UsageError(f"--min-buys must be 1..{MAX_GAMES}, got {min_buys}")
+    if not (1 <= rounds <= MAX_LISTED and 1 <= per_round <= MAX_LISTED):
+        raise UsageError(f"--rounds and --per-round must be 1..{MAX_LISTED}, got {rounds} and {per_round}")
+    only = set(distinct_ids(patches, "--patches")) if patches is not None else None
+    path = spec_path(str(variant))  # a bundled variant by name, or a file, judged as every spec is
+    if tune_prices and path.resolve().is_relative_to(bundled_specs_dir().resolve()):
+        raise UsageError(f"--tune rewrites the variant's patch set: copy the bundled '{variant}' to a file of your "
+                         "own (patchwork init variant) and tune that")
+    base_ref = base or _base_of(path)
     if only is not None:
         from toolkit.specs import load_edition
 
         unknown = sorted(only - {p.id for p in load_edition(str(variant)).all_patches()})
         if unknown:
-            raise UsageError(f"--patches: no patch {', '.join(unknown)} in {variant}")
+            raise UsageError(f"--patches: no patch {shortened(unknown)} in {variant}")
+    from toolkit.workbench import deckcheck as chk
+
     started = time.perf_counter()
     with _GamesBar(show_progress) as bar:
         if tune_prices:
@@ -316,22 +338,24 @@ def pack(
     from toolkit.decks.deck import load_deck, pieces_of
     from toolkit.geometry.cover import Packer, Piece
 
-    if limit is not None and limit < 1:
-        raise UsageError(f"--limit must be at least 1, got {limit}")
-    if max_nodes < 1:
-        raise UsageError(f"--max-nodes must be at least 1, got {max_nodes}")
+    if limit is not None and not 1 <= limit <= MAX_SEED:
+        raise UsageError(f"--limit must be 1..{MAX_SEED}, got {limit}")
+    if not 1 <= max_nodes <= MAX_SEED:
+        raise UsageError(f"--max-nodes must be 1..{MAX_SEED}, got {max_nodes}")
+    wanted = distinct_ids(only, "--patches") if only is not None else None
+    if board_text is not None:  # before a deck of thousands of patches is read
+        _board(board_text, None)
     if out is not None and drawing.format_of(out) == "png":
         drawing.png_rasteriser()  # say so before a long search
     the_deck = load_deck(deck)
     width, height = _board(board_text, the_deck)
     pieces = [Piece(pid, shape) for pid, shape in pieces_of(the_deck)]
-    if only is not None:
-        wanted = [p.strip() for p in only.split(",") if p.strip()]
+    if wanted is not None:
         known = {p.id for p in pieces}
         unknown = [p for p in wanted if p not in known]
-        if unknown or not wanted:
-            raise UsageError(f"--patches: no patch {', '.join(unknown) or '(none given)'} in "
-                             f"{the_deck.name}; its patches are {', '.join(sorted(known))}")
+        if unknown:
+            raise UsageError(f"--patches: no patch {shortened(unknown)} in "
+                             f"{the_deck.name}; its patches are {shortened(sorted(known))}")
         pieces = [p for p in pieces if p.id in set(wanted)]
     packer = Packer(pieces, width, height, the_deck.allow_flip and not no_flip)
     area = sum(p.shape.size for p in pieces)

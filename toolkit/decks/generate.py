@@ -40,7 +40,7 @@ MODES = ("replace", "extend")
 ID_PREFIX = "G"
 MAX_COUNT = 5000
 """A deck beyond this is surely a typo (classic has 33 patches)."""
-_SIZES = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d+))?\s*$")
+_SIZES = re.compile(r"^\s*(\d{1,9})\s*(?:\.\.\s*(\d{1,9}))?\s*$")
 _NAME_BAD = re.compile(r"[^a-z0-9-]+")
 
 
@@ -50,11 +50,11 @@ def parse_sizes(text: str | None) -> tuple[int, int] | None:
         return None
     match = _SIZES.match(text)
     if not match:
-        raise UsageError(f"--sizes {text!r}: expected a range such as 3..8 or one size such as 5")
+        raise UsageError(f"--sizes {text[:40]!r}: expected a range such as 3..8 or one size such as 5")
     lo = int(match.group(1))
     hi = int(match.group(2)) if match.group(2) else lo
     if not 1 <= lo <= hi <= MAX_ENUMERATED_SIZE:
-        raise UsageError(f"--sizes {text!r}: expected 1 <= low <= high <= {MAX_ENUMERATED_SIZE}")
+        raise UsageError(f"--sizes {text[:40]!r}: expected 1 <= low <= high <= {MAX_ENUMERATED_SIZE}")
     return lo, hi
 
 
