@@ -122,33 +122,25 @@ def run_once(step: Callable[[], Any]) -> bool:
 def watch(step: Callable[[bool], Any], files: Callable[[], list[Path]], *, runs: Optional[int] = None) -> None:
     """Run `step(again)`, then again whenever one of `files()` changes (`again`: an earlier run
     of this watch succeeded). The list of files is taken anew after every run, so a reference
-    added to a spec is watched from then on. `runs` stops after that many runs (for tests);
-    otherwise only Ctrl-C stops it (Interrupted: one line, exit 130)."""
+    added to a spec is watched from then on; a file is compared with what it was when the last
+    run started, so a save made while a run works is not missed. `runs` stops after that many
+    runs (for tests); otherwise only Ctrl-C stops it (Interrupted: one line, exit 130)."""
     from toolkit.errors import Interrupted
 
     pause = interval()
-    count = 0
     try:
+        before = stamps(files())
         succeeded = run_once(lambda: step(False))
-        count += 1
+        count = 1
         said: set[Path] = set()
         while runs is None or count < runs:
-            watched = stamps(files())
-            if set(watched) != said:  # said once, and again when the set of files changes
-                said = set(watched)
-                _say(f"watching {len(watched)} file(s) for changes (Ctrl-C stops)")
-            while True:
-                time.sleep(pause)
-                now = stamps(watched)
-                changed = _changed(watched, now)
-                if not changed:
-                    continue
-                time.sleep(pause)  # let a save in several writes finish
-                settled = stamps(watched)
-                if settled != now:
-                    watched = settled
-                    continue
-                break
+            listed = files()
+            baseline = {p: before[p] if p in before else stamp(p) for p in listed}
+            if set(baseline) != said:  # said once, and again when the set of files changes
+                said = set(baseline)
+                _say(f"watching {len(baseline)} file(s) for changes (Ctrl-C stops)")
+            changed = _wait_for_change(baseline, pause)
+            before = stamps(baseline)
             names = ", ".join(_shown(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
             _say(f"{names} changed at {datetime.now():%H:%M:%S}; running again")
             succeeded = run_once(lambda: step(succeeded)) or succeeded
@@ -156,6 +148,21 @@ def watch(step: Callable[[bool], Any], files: Callable[[], list[Path]], *, runs:
             sys.stdout.flush()
     except KeyboardInterrupt:
         raise Interrupted("interrupted: stopped watching") from None
+
+
+def _wait_for_change(baseline: Stamps, pause: float) -> list[Path]:
+    """Poll until the files differ from `baseline` and have stood still for one more poll (an
+    editor's save in several writes is one change); the files that changed."""
+    previous = None
+    while True:
+        time.sleep(pause)
+        now = stamps(baseline)
+        if now == baseline:
+            previous = None
+        elif now == previous:
+            return _changed(baseline, now)
+        else:
+            previous = now
 
 
 def _shown(path: Path) -> str:
