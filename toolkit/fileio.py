@@ -229,13 +229,15 @@ FORMAT_SUFFIXES = {"pdf": (".pdf",), "svg": (".svg",), "png": (".png",), "json":
 
 
 def check_suffix(path: str | os.PathLike, fmt: str, option: str = "--out") -> None:
-    """OutputError unless the name `path` agrees with the format written into it (`x.pdf` for a
+    """UsageError unless the name `path` agrees with the format written into it (`x.pdf` for a
     PDF): PNG bytes in a file named .pdf open nowhere. Checked before any work."""
+    from toolkit.errors import UsageError
+
     suffixes = FORMAT_SUFFIXES.get(fmt, (f".{fmt}",))
     name = Path(os.fspath(path)).name
     if not name.lower().endswith(suffixes):
         stem = name.rsplit(".", 1)[0] if "." in name.strip(".") else name
-        raise OutputError(f"{option} {name[:60]}: a {fmt.upper()} file is named *{suffixes[0]}, "
+        raise UsageError(f"{option} {name[:60]}: a {fmt.upper()} file is named *{suffixes[0]}, "
                           f"e.g. {(stem or 'out')[:40]}{suffixes[0]}")
 
 
