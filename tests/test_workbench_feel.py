@@ -87,3 +87,7 @@ def test_feel_cli_reports_every_edition_with_definitions(tmp_path):
 
 def test_feel_refuses_editions_of_two_families():
     assert "one rules family" in refused("feel", "classic", "doodle", "--games", "2")
+
+
+def test_feel_refuses_a_solo_game():
+    assert "two or more seats" in refused("feel", "doodle", "--bots", "greedy", "--games", "2")

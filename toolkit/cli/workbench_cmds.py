@@ -462,6 +462,9 @@ def feel(
                              f"{family_of(eds[0]).info.title}: feel compares editions of one rules family")
     bots_text = bots or family_of(eds[0]).info.balance_bots
     bot_specs = _bots(bots_text, eds[0])
+    if len(bot_specs) < 2:
+        raise UsageError(f"--bots '{bots_text}': feel measures leads between seats, so name a bot for two or more seats "
+                         "(e.g. --bots greedy,greedy)")
     started = time.perf_counter()
     with progress_bar(games * len(eds), show_progress) as advance:
         runs = [fl.run(ed, bots_text, seed, games, decisive, advance) for ed in eds]
