@@ -194,10 +194,11 @@ def _base_of(variant: Path) -> str:
 
 
 def _print_check(report) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    from toolkit.cli.console import console as make_console
+
+    console = make_console()  # colour only on a terminal without NO_COLOR; piped, as wide as it needs
     for m in report.matchups:
         line = f"{m.bots}, {m.games} games on the same deals: "
         parts = []
@@ -216,7 +217,7 @@ def _print_check(report) -> None:
                         f"(band ±{report.band:.2f}, at least {report.min_buys} buys; significance after Holm's "
                         f"correction over the deck)", header_style="bold")
     for column in ("patch", "cost", "bought", "buy rate", "buyer wins", "advantage (95%)", "Holm p", "verdict"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column == "patch")  # the id that names the row is never cut
     verdicts = report.verdicts()
     for p in report.patches:
         d = report.patch_dict(p, verdicts[p.id])
