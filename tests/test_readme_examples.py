@@ -7,7 +7,6 @@ import re
 import shlex
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from toolkit.cli.app import app

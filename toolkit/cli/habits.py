@@ -5,8 +5,9 @@ on a terminal, and `--watch` where a command reads specs (toolkit.cli.watch).
 
 `apply(root)` runs when typer turns the app into its click group (toolkit.cli.app._Group), so
 `--help`, completion, the tests and the generated command reference all see the same commands.
-typer prints an argument's Python type (`<list[Path]>`) whatever its metavar, so parameters and
-commands are given small subclasses of their own classes that print the plain forms.
+typer prints an argument's Python type (`<list[Path]>`) whatever its metavar, so each parameter
+and command gets, as its own, the few methods (of the _Plain* classes below) that print the plain
+forms; the click objects keep their classes.
 """
 from __future__ import annotations
 
