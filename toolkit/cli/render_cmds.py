@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from toolkit.cli.options import MAX_SHEETS, output_file, output_folder, path_text
+from toolkit.cli.options import MAX_SEED, MAX_SHEETS, output_file, output_folder, path_text, seed_range
 from toolkit.errors import UsageError
 
 render_app = typer.Typer(
@@ -28,8 +28,12 @@ PAPER_OPT = typer.Option("a4", "--paper", "-p", metavar="PAPER", help="a4, lette
 OUT_OPT = typer.Option(None, "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
                        help="Output file (default: a file in output/ named after the edition, component, options and paper).")
 FORCE_OPT = typer.Option(False, "--force", help="Overwrite existing output files.")
-DPI_OPT = typer.Option(None, "--dpi", help="Resolution of --format png, 10-1200 dots per inch (default 300).")
-PAGE_OPT = typer.Option(None, "--page", help="Only this page of the document (1 = first), e.g. for one PNG.")
+MAX_PAGES = 2 * MAX_SHEETS
+"""The most pages a document has (a two-sided pad of the most sheets)."""
+MAX_CHALLENGES = 366
+"""The most challenge sheets one run prints (a year of daily challenges)."""
+DPI_OPT = typer.Option(None, "--dpi", min=10, max=1200, help="Resolution of --format png, 10-1200 dots per inch (default 300).")
+PAGE_OPT = typer.Option(None, "--page", min=1, max=MAX_PAGES, help="Only this page of the document (1 = first), e.g. for one PNG.")
 CMYK_OPT = typer.Option(False, "--cmyk", help="PDF/PNG in DeviceCMYK, black text and marks on the black plate "
                                                "only (not PDF/X: no ICC profile, uncalibrated conversion).")
 MARGIN_OPT = typer.Option("5mm", "--margin", help="Printer's unprintable border: no crop mark or bleed inside it.")
@@ -150,9 +154,24 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
     fmt = (fmt or "pdf").lower()
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}': expected pdf, svg or png")
+    if edition_name is not None and not edition_name.strip():
+        raise UsageError("EDITION: an empty name is not an edition; leave it out for the default edition, or give a "
+                         "bundled name or a .yaml file")
+    if out is not None:
+        from toolkit.fileio import check_suffix
+
+        check_suffix(out, fmt)  # PNG bytes in x.pdf open nowhere: refused before anything is drawn
     if cmyk and fmt == "svg":
         raise UsageError("--cmyk applies to pdf and png output; SVG colours are RGB by definition")
     paper_value = parse_paper(paper)
+    if fmt == "png" and (layout or "sheet").strip().lower() != "single":
+        from toolkit.render.png import MAX_PIXELS
+
+        resolution = dpi or 300  # a page is the paper: its pixels are known before anything is laid out
+        pixels = (paper_value.width / 25.4 * resolution) * (paper_value.height / 25.4 * resolution)
+        if pixels > MAX_PIXELS:
+            raise UsageError(f"--dpi {resolution}: a {paper_value.name} page would be {pixels / 1e6:,.0f} megapixels "
+                             f"(at most {MAX_PIXELS / 1e6:.0f}); choose a lower --dpi or a smaller --paper")
     flip = extra.pop("flip", "long")
     offset = parse_back_offset(extra.pop("back_offset", "0x0mm"))
     sheet_layout = Layout(parse_length(margin, "--margin"),
@@ -310,12 +329,14 @@ def kit(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT
 @render_app.command("challenge")
 def challenge(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
               out: Optional[Path] = OUT_OPT,
-              seed: int = typer.Option(..., "--seed", help="Seed of the (first) challenge; "
+              seed: int = typer.Option(..., "--seed", **seed_range(), help="Seed of the (first) challenge; "
                                                            "`patchwork play doodle --seed S` replays it."),
-              count: int = typer.Option(1, "--count", "-n", help="Number of challenges, seeds S, S+1, ... "
+              count: int = typer.Option(1, "--count", "-n", min=1, max=MAX_CHALLENGES, help="Number of challenges, seeds S, S+1, ... "
                                                                  "(7 makes a week pad)."),
               flip: str = FLIP_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Solo Doodle challenge sheets: the seed's cards in order, dice rolled, and a par from the best bot."""
+    if seed + count - 1 > MAX_SEED:
+        raise UsageError(f"--seed {seed} --count {count}: the last challenge's seed would pass {MAX_SEED}")
     _run("challenge", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
          flip=flip)
 
