@@ -25,9 +25,10 @@ NEIGHBOURS = ("left", "right")
 PIECES = ("a", "b")
 AGAIN_TARGETS = ("neighbour", "single", "cut")
 
-_INT = re.compile(r"^([orc])(\d+)$")
-_CUT = re.compile(r"^([hv])(\d+)$")
-_RECT = re.compile(r"^(\d+)x(\d+)$")
+# at most 9 digits: no board or deck is bigger, and a 5000-digit number is past int()'s limit
+_INT = re.compile(r"^([orc])(\d{1,9})$")
+_CUT = re.compile(r"^([hv])(\d{1,9})$")
+_RECT = re.compile(r"^(\d{1,9})x(\d{1,9})$")
 _CARD = re.compile(r"^[A-Za-z0-9_-]+$")
 
 

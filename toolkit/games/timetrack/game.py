@@ -95,8 +95,9 @@ AUTOMA_HELP = "  automa               let Automa take its turn"
 MARKET_WIDTH = 78
 """Text columns the drawn market may use before it wraps."""
 
-_BUY = re.compile(r"^buy\s+(\S+)\s+o(\d+)\s+r(\d+)\s+c(\d+)$", re.IGNORECASE)
-_LEATHER = re.compile(r"^leather\s+r(\d+)\s+c(\d+)$", re.IGNORECASE)
+# at most 9 digits: no board or deck is bigger, and a 5000-digit number is past int()'s limit
+_BUY = re.compile(r"^buy\s+(\S+)\s+o(\d{1,9})\s+r(\d{1,9})\s+c(\d{1,9})$", re.IGNORECASE)
+_LEATHER = re.compile(r"^leather\s+r(\d{1,9})\s+c(\d{1,9})$", re.IGNORECASE)
 
 
 def parse_action(text: str) -> TrackAction:
