@@ -59,10 +59,14 @@ def compile_all(processes: int = 2, on_done: Callable[[Compiled], None] | None =
         return done
     import multiprocessing
 
+    from toolkit.sim.backends import submit_holding_ctrl_c, worker_init
+
     # fork would copy this process's state; a fresh interpreter per worker is what a command sees.
+    # Workers leave Ctrl-C to this process and end with it (worker_init), even when it is killed.
     context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=min(processes, len(found)), mp_context=context) as pool:
-        futures = {pool.submit(run_job, job.target): job for job in found}
+    with cf.ProcessPoolExecutor(max_workers=min(processes, len(found)), mp_context=context,
+                                initializer=worker_init, initargs=(os.getpid(),)) as pool:
+        futures = {submit_holding_ctrl_c(pool, run_job, job.target): job for job in found}
         try:
             for future in cf.as_completed(futures):
                 record(futures[future], future.result())

@@ -85,8 +85,10 @@ def tie_to_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _worker_init(parent: int) -> None:
-    """Runs first in every worker: leave Ctrl-C to the parent, and die with the parent."""
+def worker_init(parent: int) -> None:
+    """Runs first in every worker (`initializer=worker_init, initargs=(os.getpid(),)`): leave Ctrl-C
+    to the parent, and die with the parent. Start workers with submit_holding_ctrl_c, so a key
+    pressed while one starts is held until this has run."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # started with Ctrl-C held off: a held key is now dropped
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -97,7 +99,7 @@ def submit_holding_ctrl_c(pool: cf.ProcessPoolExecutor, fn: Callable, shard: "Sh
     """pool.submit, with Ctrl-C held off (not dropped) while it may start a worker.
 
     A worker started meanwhile inherits Ctrl-C blocked and ignores it from its first line
-    (_worker_init), so a key pressed while it starts cannot make it print a traceback; the parent
+    (worker_init), so a key pressed while it starts cannot make it print a traceback; the parent
     gets the key the moment submit returns. Where signals cannot be blocked (not POSIX), Ctrl-C is
     ignored while a worker starts instead.
     """
@@ -177,7 +179,7 @@ def run_local(shards: Sequence["Shard"], workers: int = 1, progress: ProgressFn 
     warm_up(shards[0])
     context = multiprocessing.get_context("spawn")
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                  initializer=_worker_init, initargs=(os.getpid(),))
+                                  initializer=worker_init, initargs=(os.getpid(),))
 
     def submit(fn, shard):
         return submit_holding_ctrl_c(pool, fn, shard)
