@@ -418,6 +418,9 @@ def warm_payload(game: Any, names: list[str], options: dict[str, Any]) -> dict[s
 
 def _warm_main() -> None:
     """The background process: set up the game, compile each stage, report it on stdout."""
+    from toolkit.sim.backends import tie_to_parent
+
+    tie_to_parent(os.getppid())  # the game it compiles for ends with its command, even one killed outright
     payload = json.loads(sys.stdin.read())
     from toolkit import play as playing
     from toolkit.families import family_of
