@@ -2,6 +2,7 @@
 they answer in a fraction of a second on a cold machine."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -39,3 +40,54 @@ def test_a_command_that_plays_does_load_the_kernel(tmp_path):
     done = subprocess.run([sys.executable, "-c", PROBE, "deal", "classic", "--seed", "1"],
                           capture_output=True, text=True, timeout=600)
     assert "EXIT 0" in done.stdout and "numba" in done.stdout, done.stdout + done.stderr
+
+
+REFUSALS = [
+    ["deal", "classic", "--seed", "-1"],
+    ["deal", "classic", "--seed", "1", "--players", "3"],
+    ["deal", "", "--seed", "1"],
+    ["play", "classic", "--seed", str(2**64), "--bots", "random,random"],
+    ["play", "classic", "--seed", "1", "--bots", "random,nope"],
+    ["simulate", "classic", "--games", "0"],
+    ["simulate", "classic", "--seed", "-1"],
+    ["simulate", "classic", "--games", "2", "--workers", "0"],
+    ["balance", "classic", "six-buttons", "--games", "0"],
+    ["balance", "classic", "six-buttons", "six-buttons"],
+    ["balance", "classic", "six-buttons", "--sprt", "score", "--sprt-alpha", "2"],
+    ["price", "classic", "P05", "--seed", str(2**64)],
+    ["price", "classic", "P05", "--values", "0..1000000000"],
+    ["price", "classic", "P05", "--width", "nan"],
+    ["price", "classic", "P05", "--games", "0"],
+    ["sweep", "classic", "--set", "starting_buttons=0..1000000000"],
+    ["sweep", "classic", "--set", "starting_buttons=4,5", "--seed", "-1"],
+    ["sweep", "classic", "--set", "starting_buttons=4,5", "--sprt", "score", "--sprt-alpha", "nan"],
+    ["ladder", "random", "greedy", "--seed", str(2**64)],
+    ["ladder", "greedy", "greedy"],
+    ["ladder", "random", "greedy", "--games", "3"],
+    ["deck", "check", "six-buttons", "--games", "0"],
+    ["deck", "pack", "classic", "--patches", "P01,P01"],
+    ["render", "challenge", "--seed", "-1"],
+    ["render", "tiles", "--format", "png", "--out", "x.pdf"],
+]
+"""Refusals of the commands that play games (and of a few that draw), as typed."""
+
+REFUSAL_PROBE = """
+import json, sys
+from typer.testing import CliRunner
+from toolkit.cli.app import app
+for args in json.loads(sys.argv[1]):
+    result = CliRunner().invoke(app, args)
+    print(json.dumps([args, result.exit_code, "numba" in sys.modules]))
+"""
+
+
+def test_refusals_are_decided_before_numba_is_imported(tmp_path):
+    # Every refusal above, in one fresh process: the options are checked before the simulator
+    # (and the compiled kernels) are imported, so a refusal costs about what starting does.
+    done = subprocess.run([sys.executable, "-c", REFUSAL_PROBE, json.dumps(REFUSALS)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("[")]
+    assert len(rows) == len(REFUSALS), done.stdout + done.stderr
+    for args, code, loaded in rows:
+        assert code != 0, args
+        assert not loaded, f"{' '.join(args)} loaded numba before refusing"
