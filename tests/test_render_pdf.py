@@ -147,13 +147,19 @@ def test_board_too_large_for_paper(classic):
         pdf("boards", classic, paper=parse_paper("60x80mm"))
 
 
-def test_quilt_board_prints_in_two_halves_on_a5(classic):
+def test_boards_print_in_two_halves_on_a5_never_shrunk_under_their_pieces(classic):
     reader = read(pdf("boards", classic, paper=parse_paper("a5")))
-    assert len(reader.pages) == 2 * 2 + 1  # two halves per player, then the time board
+    assert len(reader.pages) == 2 * 2 + 2  # two halves per player, then the time board's two halves
     for page in reader.pages[:4]:
         trim = page.trimbox
         width, height = float(trim.width) / PT_PER_MM, float(trim.height) / PT_PER_MM
         assert width == pytest.approx(185.0 / 2, abs=0.01) and height == pytest.approx(185.0, abs=0.01)
+    # the time board: 8 x 8 squares plus a 12 mm header, cut between columns 4 and 5
+    widths = [float(page.trimbox.width) / PT_PER_MM for page in reader.pages[4:]]
+    heights = [float(page.trimbox.height) / PT_PER_MM for page in reader.pages[4:]]
+    space = sum(widths) / 8
+    assert widths[0] == pytest.approx(widths[1], abs=0.01) and heights[0] == pytest.approx(8 * space + 12, abs=0.01)
+    assert space >= 19.0  # a leather patch (19 mm) and a time token (18 mm) fit on every space
 
 
 def test_automa_cards_both_decks():

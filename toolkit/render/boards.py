@@ -37,8 +37,9 @@ QUILT_SEAM = "#b7a585"
 TRACK_FILLS = ("#f6efe0", "#e9dfc8")
 TRACK_WALL = "#4a3626"
 TRACK_HEADER_MM = 12.0
-MIN_SPACE_MM = 7.0
-"""Smallest legible time-board space: below it the track needs a larger paper."""
+MIN_SPACE_MM = QUILT_CELL_MM
+"""Smallest time-board space: a leather patch (one quilt square) and a time token sit on it, so a
+board too big for the paper is printed in two halves, or refused, never shrunk under them."""
 
 
 def quilt_board(edition: Edition, bleed: float = BLEED_MM) -> Piece:
@@ -88,10 +89,16 @@ def track_cells(spaces: int) -> tuple[int, list[tuple[int, int]]]:
     return side, order[len(order) - spaces:]
 
 
-def time_board_size(paper: Paper, margin: float = PRINTABLE_MARGIN_MM, bleed: float = BLEED_MM) -> float:
-    """Largest square time board that fits the paper with bleed, crop marks and the printer margin."""
+def time_board_size(paper: Paper, margin: float = PRINTABLE_MARGIN_MM, bleed: float = BLEED_MM,
+                    parts: int = 1) -> float:
+    """Largest square time board that fits the paper with bleed, crop marks and the printer margin:
+    whole (`parts=1`) or in two halves, cut down the middle or across, one a page (`parts=2`)."""
     need = 2 * (bleed + MARK_GAP_MM + MARK_MIN_MM + margin) + 4.0
-    return min(paper.width, paper.height - TRACK_HEADER_MM) - need
+    if parts == 1:
+        return min(paper.width, paper.height - TRACK_HEADER_MM) - need
+    side_by_side = min(2 * (paper.width - need), paper.height - TRACK_HEADER_MM - need)
+    stacked = min(paper.width - need, 2 * (paper.height - need) - TRACK_HEADER_MM)
+    return max(side_by_side, stacked)
 
 
 @lru_cache(maxsize=1)
@@ -144,11 +151,15 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
     spaces = track.final_space + 1
     side, cells = track_cells(spaces)
     board = time_board_size(paper, margin, bleed)
+    if board / side < MIN_SPACE_MM:
+        # too small whole: drawn larger, to be printed in two halves (see imposition.split_to_fit)
+        board = time_board_size(paper, margin, bleed, parts=2)
     space = board / side
     if space < MIN_SPACE_MM:
         raise UsageError(
             f"time track '{track.id}' has {spaces} spaces: on {paper.name} paper each would be "
-            f"{space:.1f} mm, below the legible {MIN_SPACE_MM:g} mm; choose a larger paper"
+            f"{space:.1f} mm even with the board in two halves, smaller than the {MIN_SPACE_MM:g} mm leather "
+            f"patches and time tokens placed on them; choose a larger paper"
         )
     b = bleed
     width, height = board, board + TRACK_HEADER_MM
@@ -212,4 +223,5 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
             x = 2.0 + n * half + space * 0.45
             size = fit_text_size(text, half - space * 0.5, number_size * 0.9)
             items.append(Text(x, ly + 1.2, text, size, "start", False, "#f6efe0"))
-    return Piece(width, height, tuple(items), None, "time board")
+    seams = ((side // 2) * space, top + (side // 2) * space)
+    return Piece(width, height, tuple(items), None, "time board", seams=seams)

@@ -27,13 +27,12 @@ from toolkit.render.imposition import (
     Duplex,
     Layout,
     Piece,
-    fits_one_up,
     gutter_note,
-    halves,
     impose_grid,
     impose_shelves,
     impose_single,
     one_up,
+    split_to_fit,
 )
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper, parse_paper
@@ -184,17 +183,14 @@ def board_pages(edition: Edition, options: RenderOptions) -> list[Page]:
         return impose_single(pieces, bleed=bleed, proof=options.proof)
     pages = []
     margin = options.layout.margin
-    for player in range(1, max(1, players) + 1):
-        if fits_one_up(quilt, options.paper, bleed, margin=margin):
-            pages.append(one_up(quilt, options.paper, bleed=bleed, proof=options.proof,
-                                label=f"quilt board {player}", margin=margin))
-            continue
-        # small paper: the board in two halves, each on its own page, butted together at play
-        for part in halves(quilt, bleed):
-            pages.append(one_up(part, options.paper, bleed=bleed, proof=options.proof, margin=margin,
-                                label=f"quilt board {player}, {part.name.split()[-2]} half"))
-    pages.append(one_up(time_board, options.paper, bleed=bleed, proof=options.proof, label="time board",
-                        margin=margin))
+    boards = [(quilt, f"quilt board {player}") for player in range(1, max(1, players) + 1)]
+    boards.append((time_board, "time board"))
+    for board, label in boards:
+        # small paper: a board in two halves, each on its own page, butted together at play
+        parts = split_to_fit(board, options.paper, bleed, margin)
+        for part in parts:
+            name = label if len(parts) == 1 else f"{label}, {part.name.split()[-2]} half"
+            pages.append(one_up(part, options.paper, bleed=bleed, proof=options.proof, label=name, margin=margin))
     return pages
 
 
@@ -207,8 +203,8 @@ def tokens_document(edition: Edition, options: RenderOptions) -> Document:
 
 
 def rules_document(edition: Edition, options: RenderOptions) -> Document:
-    return Document(f"{edition.title} rules reference", (reference_mod.reference_page(edition, options.paper,
-                                                                                     options.layout.margin),))
+    pages = reference_mod.reference_layout(edition, options.paper, options.layout.margin, bleed=options.bleed)
+    return Document(f"{edition.title} rules reference", tuple(pages))
 
 
 def _kit_boards(edition: Edition, options: RenderOptions) -> list[Page]:

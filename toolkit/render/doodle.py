@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from toolkit.errors import UsageError
 from toolkit.render.components import require_component
-from toolkit.render.imposition import BLEED_MM, Piece
+from toolkit.render.imposition import BLEED_MM, PRINTABLE_MARGIN_MM, Piece
 from toolkit.render.paper import Paper
 from toolkit.render.scene import (
     Circle,
@@ -257,8 +257,21 @@ def _score_row(x: float, y: float, w: float, h: float, mark: str, total: bool) -
     return items
 
 
-def sheet_scale(paper: Paper) -> float:
-    return min(paper.width / REF_WIDTH, paper.height / REF_HEIGHT)
+INK_EXTENT = (MARGIN, 16.0, REF_WIDTH - MARGIN, 291.5)
+"""(left, top, right, bottom) of everything the sheet draws on its reference page, in ref mm: the
+title's cap height at the top, the scoring footer's descenders at the bottom."""
+
+
+def sheet_scale(paper: Paper, margin: float = PRINTABLE_MARGIN_MM) -> float:
+    """The sheet's scale on `paper`: as large as the paper allows, centred, every mark at least
+    `margin` from each edge (on A5 the footer would otherwise reach into the printer's border)."""
+    s = min(paper.width / REF_WIDTH, paper.height / REF_HEIGHT)
+    left, top, right, bottom = INK_EXTENT
+    # centred, an edge's clearance is half the paper less the ink's reach from the centre
+    for half, reach in ((paper.width / 2, REF_WIDTH / 2 - left), (paper.width / 2, right - REF_WIDTH / 2),
+                        (paper.height / 2, REF_HEIGHT / 2 - top), (paper.height / 2, bottom - REF_HEIGHT / 2)):
+        s = min(s, (half - margin) / reach)
+    return s
 
 
 def sheet_symbol(edition: Edition, paper: Paper) -> Symbol:

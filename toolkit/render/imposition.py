@@ -78,6 +78,9 @@ class Piece:
     outline: tuple[tuple[Point, ...], ...] | None = None
     """The cut line when it is not the w x h rectangle (a tile): closed loops in the piece's
     frame, clockwise on the page. Crop marks and proof guides follow it."""
+    seams: tuple[float | None, float | None] | None = None
+    """(x, y) where a board too big for the paper is best cut in two (between two rows or columns
+    of its squares); None (or a None coordinate): in the middle."""
 
 
 @dataclass(frozen=True)
@@ -606,20 +609,43 @@ def fits_one_up(piece: Piece, paper: Paper, bleed: float = BLEED_MM,
     return piece.width + need <= paper.width + 1e-9 and piece.height + need <= paper.height + 1e-9
 
 
-def halves(piece: Piece, bleed: float = BLEED_MM) -> tuple[Piece, Piece]:
-    """A piece too big for the paper cut in two across its longer side; each half's bleed on the
-    join shows the other half's art, so butted together they read as one board."""
-    if piece.width >= piece.height:
-        half = piece.width / 2
-        first = Group(piece.front, translate(0, 0), (-bleed, -bleed, half + 2 * bleed, piece.height + 2 * bleed))
-        second = Group(piece.front, translate(-half, 0), (half - bleed, -bleed, half + 2 * bleed, piece.height + 2 * bleed))
-        return (Piece(half, piece.height, (first,), None, f"{piece.name} left half"),
-                Piece(half, piece.height, (second,), None, f"{piece.name} right half"))
-    half = piece.height / 2
-    first = Group(piece.front, translate(0, 0), (-bleed, -bleed, piece.width + 2 * bleed, half + 2 * bleed))
-    second = Group(piece.front, translate(0, -half), (-bleed, half - bleed, piece.width + 2 * bleed, half + 2 * bleed))
-    return (Piece(piece.width, half, (first,), None, f"{piece.name} top half"),
-            Piece(piece.width, half, (second,), None, f"{piece.name} bottom half"))
+def split_to_fit(piece: Piece, paper: Paper, bleed: float = BLEED_MM,
+                 margin: float = PRINTABLE_MARGIN_MM) -> list[Piece]:
+    """The piece whole when it fits the paper one-up, else its two halves (cut across its longer
+    side, else across the shorter) when they fit; one UsageError when neither does. A board is
+    never scaled: its squares must stay the size of the pieces placed on them."""
+    if fits_one_up(piece, paper, bleed, margin):
+        return [piece]
+    for across_longer in (True, False):
+        parts = halves(piece, bleed, across_longer)
+        if all(fits_one_up(part, paper, bleed, margin) for part in parts):
+            return list(parts)
+    raise UsageError(
+        f"{piece.name or 'the piece'} is {piece.width:.0f} x {piece.height:.0f} mm (its squares at the size of "
+        f"the pieces placed on it) and does not fit on {paper.name} paper ({paper.width:g} x {paper.height:g} mm) "
+        f"even in two halves, with {bleed:g} mm bleed, crop marks and a {margin:g} mm printer margin; choose a "
+        f"larger paper"
+    )
+
+
+def halves(piece: Piece, bleed: float = BLEED_MM, across_longer: bool = True) -> tuple[Piece, Piece]:
+    """A piece too big for the paper cut in two across its longer side (or, with
+    `across_longer=False`, its shorter one), at its `seams` line when it has one there (a time
+    board between two columns of spaces), else in the middle; each half's bleed on the join shows
+    the other half's art, so butted together they read as one board."""
+    if (piece.width >= piece.height) == across_longer:
+        at = piece.seams[0] if piece.seams and piece.seams[0] else piece.width / 2
+        rest = piece.width - at
+        first = Group(piece.front, translate(0, 0), (-bleed, -bleed, at + 2 * bleed, piece.height + 2 * bleed))
+        second = Group(piece.front, translate(-at, 0), (at - bleed, -bleed, rest + 2 * bleed, piece.height + 2 * bleed))
+        return (Piece(at, piece.height, (first,), None, f"{piece.name} left half"),
+                Piece(rest, piece.height, (second,), None, f"{piece.name} right half"))
+    at = piece.seams[1] if piece.seams and piece.seams[1] else piece.height / 2
+    rest = piece.height - at
+    first = Group(piece.front, translate(0, 0), (-bleed, -bleed, piece.width + 2 * bleed, at + 2 * bleed))
+    second = Group(piece.front, translate(0, -at), (-bleed, at - bleed, piece.width + 2 * bleed, rest + 2 * bleed))
+    return (Piece(piece.width, at, (first,), None, f"{piece.name} top half"),
+            Piece(piece.width, rest, (second,), None, f"{piece.name} bottom half"))
 
 
 def outline_loops(cells, cell: float) -> tuple[tuple[Point, ...], ...]:

@@ -118,7 +118,7 @@ def token_pieces(edition: Edition, bleed: float = BLEED_MM) -> list[Piece]:
     return pieces
 
 
-def token_counts(edition: Edition) -> list[tuple[str, int]]:
+def token_counts(edition: Edition, solo: bool = False) -> list[tuple[str, int]]:
     """What the token sheet holds, in words (`3 time tokens`), for the build summary and the rules
     reference: (text, count) pairs."""
     rows = [(f"{value}-button tile", count) for value, count in button_tiles(edition)]
