@@ -13,8 +13,8 @@ from toolkit.cli.app import app
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 SET_UP = (
-    "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/patchwork build",
-    'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest',
+    "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/patchwork compile && .venv/bin/patchwork build",
+    'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/patchwork compile && .venv/bin/python -m pytest',
 )
 
 
