@@ -97,7 +97,7 @@ class TimeTrackFamily(RulesFamily):
         return views(game)
 
     def hinter(self, edition: Edition):
-        from toolkit.bots.timetrack_hint import SearchHint
+        from toolkit.families.timetrack.hint import SearchHint
 
         return SearchHint()
 
