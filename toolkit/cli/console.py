@@ -49,10 +49,9 @@ def error_text(line: str) -> str:
 
 def echo_error(line: str) -> None:
     """Print one error line (already prefixed) on stderr (after Ctrl-C, only the first one)."""
-    from toolkit.cli.interrupts import claim_error_line
+    from toolkit.cli.interrupts import print_error_line
 
-    if claim_error_line():
-        typer.echo(error_text(line), err=True)
+    print_error_line(lambda: typer.echo(error_text(line), err=True))
 
 
 def console(stderr: bool = False):

@@ -15,7 +15,7 @@ temporary files removed). That is not enough everywhere:
 - Anything that swallows the KeyboardInterrupt, or cleans up for too long, is cut short: the
   watcher, woken by the signal itself (signal.set_wakeup_fd, so even while the main thread sits
   in a long C call), ends the process GRACE seconds after the key with the one line, unless an
-  error line was printed already (console.echo_error asks `claim_error_line`).
+  error line was printed already (console.echo_error prints through `print_error_line`).
 
 Only the `patchwork` console script and `python -m toolkit` install this (`install_early` when
 toolkit.cli is imported by them, `install` in app.main); a library user's process keeps Python's
@@ -36,7 +36,8 @@ ends the process; the whole stop stays well within a second."""
 EXIT_CODE = 130
 LINE = "patchwork: error: interrupted\n"
 
-_lock = threading.Lock()
+_print_lock = threading.Lock()
+"""Held while an error line is printed (and by the process's last moment, exit_now)."""
 _phase = "off"
 """off (not installed), starting (importing the CLI), running (a command), finishing (exiting)."""
 _pressed: float | None = None
@@ -60,17 +61,17 @@ def _compiling() -> bool:
     return True
 
 
-def claim_error_line() -> bool:
-    """Whether an error line may be printed now (console.echo_error asks before printing): after
-    Ctrl-C only one line is printed, by the command line or by the watcher, whichever is first."""
+def print_error_line(write) -> None:
+    """Print an error line through `write` (console.echo_error's), unless Ctrl-C was pressed and
+    a line has been printed since: after the key only one line is printed, by the command line
+    or by the watcher, whichever comes first (the watcher waits for a line being printed)."""
     global _said
-    with _lock:
-        if _pressed is None:
-            return True
-        if _said:
-            return False
-        _said = True
-        return True
+    with _print_lock:
+        if _pressed is not None and _said:
+            return
+        write()
+        if _pressed is not None:
+            _said = True
 
 
 def _flush(stream) -> None:
@@ -84,9 +85,9 @@ def exit_now() -> None:
     """Print the one line (unless an error line was printed after the key) and end the process
     with code 130, without running any more of the program (outputs are written atomically)."""
     global _said
-    with _lock:
-        say = not _said
-        _said = True
+    _print_lock.acquire(timeout=0.3)  # a line being printed is finished first; never released: the end
+    say = not _said
+    _said = True
     # stdout may be held by the main thread (a write to a pipe that is not read): flush it from a
     # helper and wait a moment, never forever
     flusher = threading.Thread(target=_flush, args=(sys.stdout,), daemon=True)
@@ -164,10 +165,20 @@ def install() -> None:
 
 
 def finishing() -> None:
-    """The command has ended: a key now ends the process at once (no traceback from the exit)."""
+    """The command has ended: a key now ends the process at once (no traceback from the exit).
+
+    After a key, the process ends here with the one line (if none was printed: typer turns a key
+    pressed while the command line is parsed into a bare exit code) and code 130, without the
+    interpreter's own ending: a KeyboardInterrupt raised inside exec() or eval() (dataclasses and
+    typing use them while modules load) makes CPython end by re-raising SIGINT, whatever code
+    the command exits with."""
     global _phase
-    if _phase != "off":
-        _phase = "finishing"
+    if _phase == "off":
+        return
+    _phase = "finishing"
+    if _pressed is not None:
+        _flush(sys.stderr)
+        exit_now()
 
 
 def is_console_script() -> bool:
