@@ -1,9 +1,13 @@
-"""Faults from outside: SIGKILL in the middle of a build or a simulation, Ctrl-C in a simulation.
+"""Faults from outside: SIGKILL in the middle of a build, a simulation or a sweep, Ctrl-C at any
+moment of a run (the first compile included).
 
 A killed run leaves no process behind (workers and multiprocessing's helper die with their
-parent), no result file and no incomplete kit in sight; what a killed build leaves hidden is
-cleared, and said, by the next build. Ctrl-C stops a run with workers promptly, with one line and
-exit code 130.
+parent within a second, even when it is killed while they start), no result file and no
+incomplete kit in sight; what a killed build leaves hidden is cleared, and said, by the next
+build. Ctrl-C stops any run within a second, with one error line and exit code 130.
+
+The tests hold on a loaded machine and in any order: `PATCHWORK_FAULTS_BUSY=2 pytest
+tests/test_faults.py` runs them beside two busy processes.
 """
 from __future__ import annotations
 
@@ -19,19 +23,64 @@ import pytest
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
 
+STOP_SECONDS = 1.0
+"""Ctrl-C ends a run, and a killed run's workers end, within this long."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def busy():
+    """PATCHWORK_FAULTS_BUSY=N: N processes spinning beside the tests, as on a loaded machine."""
+    count = int(os.environ.get("PATCHWORK_FAULTS_BUSY", "0") or 0)
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    yield
+    for spinner in spinners:
+        spinner.kill()
+        spinner.wait()
+
 def _kit() -> set[str]:
-    """The top-level names a whole build writes."""
-    from toolkit.render.build import _jobs
+    """The top-level names a whole build writes (the kits and the folder of cut files)."""
+    from toolkit.render.build import CUT_FOLDER, _jobs
     from toolkit.render.paper import parse_paper
 
-    return {relative.split("/")[0] for relative, _ in _jobs(parse_paper("a4"))}
+    return {relative.split("/")[0] for relative, _ in _jobs(parse_paper("a4"))} | {CUT_FOLDER}
 LONG_RUN = ["simulate", "classic", "--bots", "greedy,greedy", "--games", "200000", "--seed", "3",
             "--workers", "2", "--no-progress"]
 
 
-def start(*args: str, cwd: Path) -> subprocess.Popen:
+def start(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "toolkit", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env=None if env is None else {**os.environ, **env})
+
+
+def _threads(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("Threads:")))
+
+
+def wait_for_handler(proc: subprocess.Popen) -> None:
+    """Until the command line has taken Ctrl-C over (its watcher thread runs): before that, the
+    key meets Python's own start-up, which no program can answer (a few milliseconds)."""
+    wait_until(lambda: _threads(proc.pid) >= 2 or proc.poll() is not None, 60, "the command line to start")
+
+
+def press_ctrl_c(proc: subprocess.Popen) -> tuple[float, str]:
+    """Ctrl-C as a terminal sends it (the whole process group); (seconds to exit, stderr)."""
+    pressed = time.monotonic()
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+    except ProcessLookupError:
+        pass
+    _, err = proc.communicate(timeout=30)
+    return time.monotonic() - pressed, err
+
+
+def error_lines(err: str) -> list[str]:
+    """The lines of stderr that are not notes printed before the key (the first-compile note)."""
+    return [line for line in err.splitlines() if line.strip() and not line.startswith(("compiling", "patchwork: note"))]
 
 
 def _parents() -> dict[int, int]:
@@ -122,6 +171,69 @@ def test_ctrl_c_stops_a_simulation_at_once_with_one_line(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("patchwork: error: interrupted"), err
     assert stopped < 5, f"took {stopped:.1f} s to stop"
     assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").iterdir())
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.2, 0.5, 1.0, 2.0])
+def test_ctrl_c_at_any_moment_gives_one_line_and_130_within_a_second(tmp_path, delay):
+    # From the first import to the last game: loading the edition, the compiled kernels, playing.
+    proc = start("simulate", "classic", "--bots", "greedy,greedy", "--games", "400", "--seed", "3", "--no-progress",
+                 "--out", "runs", cwd=tmp_path)
+    try:
+        wait_for_handler(proc)
+        time.sleep(delay)
+        if proc.poll() is not None:
+            pytest.skip(f"the run ended within {delay} s")
+        stopped, err = press_ctrl_c(proc)
+    finally:
+        _kill_all(proc, set())
+    if proc.returncode == 0:  # it finished as the key came
+        return
+    assert proc.returncode == 130, err
+    assert error_lines(err) == ["patchwork: error: interrupted"] or (
+        len(error_lines(err)) == 1 and error_lines(err)[0].startswith("patchwork: error: interrupted")), err
+    assert stopped < STOP_SECONDS, f"took {stopped:.2f} s to stop"
+    assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").iterdir())
+
+
+@pytest.mark.parametrize("after_note", [0.5, 2.5])
+def test_ctrl_c_during_the_first_compile_is_one_line_not_a_traceback(tmp_path, after_note):
+    # An empty compile cache: the run compiles the rules kernel (numba used to swallow the key
+    # inside its compiler and end in a traceback of hundreds of lines, or compile on).
+    cache = tmp_path / "cache"
+    proc = start("deal", "classic", "--seed", "1", cwd=tmp_path, env={"PATCHWORK_CACHE_DIR": str(cache)})
+    try:
+        assert proc.stderr is not None
+        note = proc.stderr.readline()  # the first-compile note is printed just before compiling
+        assert note.startswith("compiling"), note
+        time.sleep(after_note)
+        if proc.poll() is not None:
+            pytest.skip("the compile ended before the key")
+        stopped, err = press_ctrl_c(proc)
+    finally:
+        _kill_all(proc, set())
+    assert proc.returncode == 130, err
+    assert error_lines(err) == ["patchwork: error: interrupted"], err
+    assert stopped < STOP_SECONDS, f"took {stopped:.2f} s to stop"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache"]
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3])
+def test_workers_of_a_sweep_killed_as_they_start_end_within_a_second(tmp_path, delay):
+    proc = start("sweep", "classic", "--set", "starting_buttons=0..8", "--bots", "greedy,greedy", "--games", "2000",
+                 "--workers", "2", "--no-progress", cwd=tmp_path)
+    children: set[int] = set()
+    try:
+        children = wait_until(lambda: descendants(proc.pid) or None, 120, "the first worker to start")
+        time.sleep(delay)
+        children |= descendants(proc.pid)
+        proc.kill()
+        proc.wait(timeout=10)
+        killed = time.monotonic()
+        wait_until(lambda: not any(alive(pid) for pid in children), 10, "the workers to end with their parent")
+        ended = time.monotonic() - killed
+    finally:
+        _kill_all(proc, children)
+    assert ended < STOP_SECONDS, f"a worker outlived its parent by {ended:.2f} s"
 
 
 def test_ctrl_c_pressed_while_a_worker_starts_is_held_not_lost():
