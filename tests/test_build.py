@@ -19,6 +19,7 @@ PDFS = {
     "christmas-kit.pdf": None,
     "express-kit.pdf": None,
     "automa-cards.pdf": 6,
+    "anniversary-solo-kit.pdf": 22,
 }
 SVGS = {
     "doodle-sheet.svg", "doodle-patch-card.svg", "doodle-start-card.svg",

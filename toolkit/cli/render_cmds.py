@@ -50,6 +50,9 @@ GUTTER_OPT = typer.Option(None, "--gutter",
 BLEED_OPT = typer.Option(None, "--bleed", metavar="LENGTH",
                          help="How far art runs past every cut line: 0 to 5 mm, e.g. 3mm (the default), 0 or "
                               "1/8in (score sheets have nothing to cut).")
+SOLO_OPT = typer.Option(False, "--solo", help="For solo play against the Automa: one quilt board, the time board "
+                                               "with the level spaces marked, the level marker, the solo rules "
+                                               "(kit: and both Automa decks).")
 CUT_FILES_OPT = typer.Option(True, "--cut-files/--no-cut-files",
                              help="Beside a page of tiles, an SVG of its cut lines for a cutting plotter or laser "
                                   "(the PDF holds them on its CutContour layer either way).")
@@ -96,6 +99,8 @@ def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: i
     if kind == "challenge":
         seeds = str(options.seed) if options.count == 1 else f"{options.seed}-{options.seed + options.count - 1}"
         parts.append(f"seed-{seeds}")
+    if options.solo:
+        parts.append("solo")
     if options.card_size:
         parts.append(options.card_size)
     if abs(options.bleed - BLEED_DEFAULT_MM) > 1e-9:
@@ -292,27 +297,27 @@ def automa(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
 def tokens(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
            flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
-           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT,
+           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
            dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided."""
-    _run("tokens", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("tokens", edition, format, paper, out, force=force, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("rules")
 def rules(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT,
+          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """The one-page rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6)."""
-    _run("rules", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
+    _run("rules", edition, format, paper, out, force=force, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
 
 
 @render_app.command("boards")
 def boards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: Optional[str] = LAYOUT_OPT,
-           margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Quilt boards (one per player; in two halves on paper too small) and the time board."""
-    _run("boards", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("boards", edition, format, paper, out, force=force, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          proof=proof)
 
 
@@ -320,9 +325,10 @@ def boards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
 def kit(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
         out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
         flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT,
-        margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, cut_files: bool = CUT_FILES_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
-    """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules)."""
-    _run("kit", edition, format, paper, out, force=force, cut_files=cut_files, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
+        margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, cut_files: bool = CUT_FILES_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules);
+    --solo: the solo kit, with both Automa decks, the level marker and the solo rules."""
+    _run("kit", edition, format, paper, out, force=force, solo=solo, cut_files=cut_files, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
@@ -350,7 +356,7 @@ def build(
     gutter: Optional[str] = GUTTER_OPT,
     bleed: Optional[str] = BLEED_OPT,
 ) -> None:
-    """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, Automa cards, SVGs.
+    """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, Automa cards, the solo kit, SVGs.
 
     Prints what each file holds, on which paper, how many sheets, one- or two-sided, and what to cut.
     """

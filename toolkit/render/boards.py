@@ -19,6 +19,7 @@ from toolkit.render.imposition import BLEED_MM, MARK_GAP_MM, MARK_MIN_MM, PRINTA
 from toolkit.render.paper import Paper
 from toolkit.render.scene import Item, Line, Rect, Text, fit_text_size
 from toolkit.render.theme import (
+    LEVEL_FILL,
     HAIRLINE,
     INCOME_FILL,
     INK,
@@ -142,8 +143,18 @@ def time_board_title(edition: Edition) -> str:
     return f"Time board — {edition.title}"
 
 
+def level_badge(x: float, y: float, w: float, h: float, level: int) -> list[Item]:
+    """A small dark tag reading `L<level>`: a space the level marker may be put on."""
+    size = fit_text_size(f"L{level}", w * 0.8, pt_for_height(h * 0.62), True)
+    return [Rect(x, y, w, h, None, HAIRLINE, LEVEL_FILL, radius=h * 0.2),
+            Text(x + w / 2, y + h * 0.79, f"L{level}", size, "middle", True, "#ffffff")]
+
+
 def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
-               bleed: float = BLEED_MM) -> Piece:
+               bleed: float = BLEED_MM, levels: tuple[tuple[int, str, int], ...] = ()) -> Piece:
+    """The edition's time board as large as the paper allows (in two halves rather than below
+    MIN_SPACE_MM); `levels`, (level, name, space) of the solo opponent's levels, are marked on
+    their spaces and in the legend, for the level marker of solo play."""
     require_component(edition, "boards")
     track = edition.rules.time_track
     if track is None:
@@ -190,6 +201,9 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
             items += leather_patch(x + space * 0.76, y + space * 0.24, space * 0.3)
         if i == spaces - 1:
             items.append(Text(cx, y + space * 0.95, "END", number_size * 0.9, "middle", True, INK))
+        for level, _name, at in levels:
+            if at == i:
+                items += level_badge(x + space * 0.05, y + space * 0.76, space * 0.3, space * 0.19, level)
     # walls between touching squares that are not consecutive spaces, and around unused squares
     wall = max(0.9, space * 0.06)
     for r in range(side):
@@ -213,12 +227,17 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
     unused = min(side * side - spaces, side)
     if unused >= 3:
         # The squares of the outer ring before the start hold the legend.
-        half = unused * space / 2
+        # two entries, or three when the solo levels are marked, share the row
+        half = unused * space / (3 if levels else 2)
         ly = top + space * 0.5
-        for n, (icon, text) in enumerate((
+        entries = [
             (button(2.0 + space * 0.2, ly, space * 0.16, INCOME_FILL, "#7a5a10"), "income: collect buttons"),
             (leather_patch(2.0 + half + space * 0.2, ly, space * 0.3), "leather patch"),
-        )):
+        ]
+        if levels:
+            entries.append((level_badge(2.0 + 2 * half + space * 0.05, ly - space * 0.095, space * 0.3, space * 0.19,
+                                        levels[0][0]), "Automa level spaces (solo)"))
+        for n, (icon, text) in enumerate(entries):
             items += icon
             x = 2.0 + n * half + space * 0.45
             size = fit_text_size(text, half - space * 0.5, number_size * 0.9)

@@ -4,10 +4,12 @@ Which files, asked of each family's capability record: a score pad (80 two-sided
 the published Doodle pad) for each kit edition whose family prints pads; the kit of every family's
 `kit_editions` (the classic, Christmas and Express kits: boards, tiles, button tiles, time and
 neutral tokens, rules reference; the Doodle kit: cards, token, rules reference); the Automa cards
-of the bundled edition that brings a solo opponent; all with backs. Plus an `svg/` folder with one
-SVG of every distinct component (sheet, card faces, boards, tiles, Automa cards), each on a page
-the size of its bleed box. `describe` says, per file, what it holds, how many sheets it takes and
-what to cut: the summary `patchwork build` prints.
+of the bundled edition that brings a solo opponent, and its solo kit (one quilt board, the time
+board with the Automa level spaces marked, tiles, both Automa decks, tokens with the level marker,
+the solo rules); all with backs. Plus an `svg/` folder with one SVG of every distinct component
+(sheet, card faces, boards, tiles, Automa cards), each on a page the size of its bleed box, and a
+`cut/` folder with the SVG cut file of every page of tiles. `describe` says, per file, what it
+holds, how many sheets it takes and what to cut: the summary `patchwork build` prints.
 """
 from __future__ import annotations
 
@@ -46,6 +48,8 @@ from toolkit.specs import load_edition
 
 PAD_SHEETS = 80
 """The published Doodle pad holds 80 two-sided sheets."""
+SOLO_KIT_SUFFIX = "-solo-kit.pdf"
+"""`<edition>-solo-kit.pdf`: everything to play an edition solo against its Automa."""
 AUTOMA_FILE = "automa-cards.pdf"
 """The Automa cards of the bundled edition that brings a solo opponent (`<edition>-automa-cards.pdf`
 each when several do)."""
@@ -91,7 +95,7 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM,
     def add(path: str, make: Callable[[], Document], fmt: str) -> None:
         jobs.append((path, lambda: (make(), fmt)))
 
-    # PDFs, component by component: score pads, kits, Automa cards
+    # PDFs, component by component: score pads, kits, Automa cards, solo kits
     for name in kit_editions("pad"):
         add(f"{name}-pad.pdf", lambda name=name: render_component("pad", load_edition(name), pad), "pdf")
     for name in kit_editions("kit"):
@@ -99,6 +103,9 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM,
     automa = automa_files()
     for path, name in automa.items():
         add(path, lambda name=name: render_component("automa", load_edition(name), backs), "pdf")
+    solo = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, bleed=bleed, solo=True)
+    for name in automa.values():
+        add(f"{name}{SOLO_KIT_SUFFIX}", lambda name=name: render_component("kit", load_edition(name), solo), "pdf")
 
     # one SVG of every distinct component
     for name in kit_editions("sheet"):
@@ -218,15 +225,17 @@ def clear_leftovers(out: Path) -> list[Path]:
     return removed
 
 
-def _tokens_text(edition) -> str:
-    return ", ".join(text for text, _ in tokens_mod.token_counts(edition))
+def _tokens_text(edition, solo: bool = False) -> str:
+    return ", ".join(text for text, _ in tokens_mod.token_counts(edition, solo))
 
 
-def _board_parts(edition) -> list[str]:
+def _board_parts(edition, solo: bool = False) -> list[str]:
+    if solo:
+        return ["1 quilt board", "time board with the Automa level spaces"]
     return [f"{edition.players_max or edition.players_min} quilt boards", "time board"]
 
 
-def _tile_parts(edition) -> list[str]:
+def _tile_parts(edition, solo: bool = False) -> list[str]:
     rules = edition.rules
     track = rules.time_track if family_of(edition).info.has_time_track else None
     leather = len(track.leather_patches) if track else 0
@@ -234,7 +243,7 @@ def _tile_parts(edition) -> list[str]:
             + (["special tile"] if rules.bonus else []))
 
 
-def _card_parts(edition) -> list[str]:
+def _card_parts(edition, solo: bool = False) -> list[str]:
     return [f"{sum(max(1, p.copies) for p in edition.patches)} patch cards",
             f"{len(edition.rules.start_cards)} start cards"]
 
@@ -248,20 +257,25 @@ KIT_HOLDS = (
 (None: at the crop marks, with the tokens)."""
 
 
-def _kit_holds(edition) -> tuple[str, str]:
-    """(what the kit holds, what to cut), from the pieces the edition's family prints."""
+def _kit_holds(edition, solo: bool = False) -> tuple[str, str]:
+    """(what the kit holds, what to cut), from the pieces the edition's family prints; `solo`:
+    the solo kit's, with the Automa cards."""
     prints = family_of(edition).info.components
     holds: list[str] = []
     cuts: list[str] = []
     at_crop_marks: list[str] = []
     for part, parts, cut in KIT_HOLDS:
         if part in prints:
-            holds += parts(edition)
+            holds += parts(edition, solo)
             if cut is None:
                 at_crop_marks.append(part)
             else:
                 cuts.append(cut)
-    holds += [_tokens_text(edition), reference_mod.reference_name(edition)]
+    if solo:
+        decks = require_solo_opponent(edition).decks
+        holds.append(f"{sum(len(cards) for _, cards in decks)} Automa cards ({len(decks)} decks)")
+        at_crop_marks.append("Automa cards")
+    holds += [_tokens_text(edition, solo), "solo rules" if solo else reference_mod.reference_name(edition)]
     at_crop_marks.append("token" if len(tokens_mod.token_pieces(edition)) == 1 else "tokens")
     cuts.append(f"{' and '.join(at_crop_marks)} at the crop marks")
     return ", ".join(holds), ", ".join(cuts)
@@ -277,6 +291,8 @@ def _holds(relative: str, edition=None) -> tuple[str, str]:
         decks = require_solo_opponent(load_edition(automa[relative])).decks
         return (f"{sum(len(cards) for _, cards in decks)} Automa cards ({len(decks)} decks)",
                 "cards at the crop marks")
+    if relative.endswith(SOLO_KIT_SUFFIX):
+        return _kit_holds(edition or load_edition(relative.removesuffix(SOLO_KIT_SUFFIX)), solo=True)
     return _kit_holds(edition or load_edition(relative.removesuffix("-kit.pdf")))
 
 

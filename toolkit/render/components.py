@@ -34,6 +34,16 @@ def solo_opponent(edition: Edition):
     return family.solo_opponent(edition) if family.info.has_solo_opponent else None
 
 
+def level_spaces(edition: Edition) -> tuple[tuple[int, str, int], ...]:
+    """(level, name, time-board space) of each level of the edition's solo opponent: the space its
+    level marker goes on, counted back from the final space; () without a solo opponent."""
+    deck = solo_opponent(edition)
+    if deck is None:
+        return ()
+    final = edition.rules.time_track.final_space
+    return tuple((lv.level, lv.name, final - lv.spaces_from_end) for lv in deck.levels)
+
+
 def solo_editions() -> list[str]:
     """The bundled editions that bring a solo opponent deck, in catalogue order."""
     from toolkit.specs import list_editions, load_edition
@@ -41,13 +51,14 @@ def solo_editions() -> list[str]:
     return [name for name in list_editions() if solo_opponent(load_edition(name)) is not None]
 
 
-def require_solo_opponent(edition: Edition):
-    """The edition's solo opponent deck, or one UsageError naming editions that have one."""
+def require_solo_opponent(edition: Edition, what: str = "Automa cards print"):
+    """The edition's solo opponent deck, or one UsageError naming editions that have one (`what`
+    names what needs it, e.g. `--solo kits print`)."""
     deck = solo_opponent(edition)
     if deck is None:
         examples = ", ".join(solo_editions())
         raise UsageError(
-            f"edition '{edition.name}' has no Automa deck; Automa cards print for editions that "
+            f"edition '{edition.name}' has no Automa deck; {what} for editions that "
             f"include the solo opponent{f' (e.g. {examples})' if examples else ''}"
         )
     return deck

@@ -20,7 +20,7 @@ from toolkit.render import reference as reference_mod
 from toolkit.render import tiles as tiles_mod
 from toolkit.render import tokens as tokens_mod
 from toolkit.render.components import default_edition as family_default_edition
-from toolkit.render.components import require_component, require_solo_opponent
+from toolkit.render.components import level_spaces, require_component, require_solo_opponent
 from toolkit.render.imposition import (
     BLEED_MM,
     MAX_BLEED_MM,
@@ -80,6 +80,10 @@ class RenderOptions:
     """Challenge sheets: how many (consecutive seeds)."""
     bleed: float = BLEED_MM
     """How far art runs past every cut line, 0 to MAX_BLEED_MM."""
+    solo: bool = False
+    """Kit, boards, tokens, rules: as for solo play against the edition's solo opponent (one quilt
+    board, the time board with its level spaces marked, the level marker, the solo rules; the kit
+    adds the Automa cards)."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.bleed <= MAX_BLEED_MM:
@@ -177,7 +181,10 @@ def board_pages(edition: Edition, options: RenderOptions) -> list[Page]:
     bleed = options.bleed
     quilt = boards_mod.quilt_board(edition, bleed)
     players = edition.players_max if edition.players_max is not None else edition.players_min
-    time_board = boards_mod.time_board(edition, options.paper, options.layout.margin, bleed)
+    if options.solo:
+        players = 1  # the Automa has no quilt board
+    levels = level_spaces(edition) if options.solo else ()
+    time_board = boards_mod.time_board(edition, options.paper, options.layout.margin, bleed, levels)
     if options.layout.mode == "single":
         pieces = [quilt] * max(1, players) + [time_board]
         return impose_single(pieces, bleed=bleed, proof=options.proof)
@@ -199,12 +206,14 @@ def boards_document(edition: Edition, options: RenderOptions) -> Document:
 
 
 def tokens_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} tokens", tokens_mod.token_pieces(edition, options.bleed), options, "tokens")
+    return _grid(f"{edition.title} tokens", tokens_mod.token_pieces(edition, options.bleed, options.solo), options,
+                 "tokens")
 
 
 def rules_document(edition: Edition, options: RenderOptions) -> Document:
-    pages = reference_mod.reference_layout(edition, options.paper, options.layout.margin, bleed=options.bleed)
-    return Document(f"{edition.title} rules reference", tuple(pages))
+    pages = reference_mod.reference_layout(edition, options.paper, options.layout.margin, bleed=options.bleed,
+                                           solo=options.solo)
+    return Document(f"{edition.title} {'solo rules' if options.solo else 'rules reference'}", tuple(pages))
 
 
 def _kit_boards(edition: Edition, options: RenderOptions) -> list[Page]:
@@ -238,22 +247,29 @@ tokens and the rules reference follow (score sheets come from the pad)."""
 def kit_document(edition: Edition, options: RenderOptions) -> Document:
     """Everything to play an edition: the boards, tiles or cards its family prints, its tokens and
     the rules reference. A lone token (Doodle's) is cut from the foot of the rules reference rather
-    than from a sheet of its own."""
+    than from a sheet of its own. With `options.solo`, the solo kit: one quilt board, the time
+    board with the level spaces marked, the tiles, both Automa decks, the tokens with the level
+    marker and the solo rules."""
     prints = require_component(edition, "kit").info.components
     pages: list[Page] = []
     for part, part_pages in KIT_PARTS:
         if part in prints:
             pages += part_pages(edition, options)
-    tokens = tokens_mod.token_pieces(edition, options.bleed)
-    lone = tokens if len(tokens) == 1 else []
     notes: tuple[str, ...] = ()
     if "cards" in prints:
         notes += grid_notes(_cards(doodle_mod.card_pieces(edition, options.bleed), options), options, "cards")
+    if options.solo:
+        automa = _cards(automa_mod.automa_pieces(edition, options.bleed), options)
+        pages += grid_pages(automa, options)
+        notes += grid_notes(automa, options, "Automa cards")
+    tokens = tokens_mod.token_pieces(edition, options.bleed, options.solo)
+    lone = tokens if len(tokens) == 1 else []
     if not lone:
         pages += grid_pages(tokens, options)
         notes += grid_notes(tokens, options, "tokens")
-    pages += reference_mod.reference_pages(edition, options, lone)
-    return Document(f"{edition.title} print-and-play kit", tuple(pages), notes=notes)
+    pages += reference_mod.reference_pages(edition, options, lone, options.solo)
+    kind = "solo kit" if options.solo else "print-and-play kit"
+    return Document(f"{edition.title} {kind}", tuple(pages), notes=notes)
 
 
 @dataclass(frozen=True)
@@ -296,13 +312,21 @@ def default_edition(kind: str) -> str:
     return family_default_edition(kind, _component(kind).solo_opponent)
 
 
+SOLO_COMPONENTS = ("kit", "boards", "tokens", "rules")
+"""What `--solo` prints differently (see RenderOptions.solo)."""
+
+
 def render_component(kind: str, edition: Edition, options: RenderOptions) -> Document:
     """The document of one component kind for an edition; one UsageError when the edition's
     family does not print it (or it needs a solo opponent deck the edition lacks)."""
     component = _component(kind)
     require_component(edition, kind)
+    if options.solo and kind not in SOLO_COMPONENTS:
+        raise UsageError(f"--solo changes the {', '.join(SOLO_COMPONENTS)}; {kind} print the same for solo play")
     if component.solo_opponent:
         require_solo_opponent(edition)
+    elif options.solo:
+        require_solo_opponent(edition, f"--solo prints the {kind}")
     return component.build(edition, options)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from toolkit.errors import UsageError
 from toolkit.families import family_of
-from toolkit.render.components import solo_opponent
+from toolkit.render.components import level_spaces, solo_opponent
 from toolkit.render.imposition import (
     BLEED_MM,
     MARK_GAP_MM,
@@ -106,8 +106,14 @@ def _time_track_sections(edition: Edition, solo: bool = False) -> list[tuple[str
         f"Score: your buttons{' + the special tile' if rules.bonus else ''} - {edition.empty_penalty} per "
         "empty space of your quilt. Most points wins; on a tie, whoever reached the last space first.",
     ]
-    kit = [", ".join(text for text, _ in token_counts(edition, solo)) + f"; {players} quilt board"
-           + ("s" if players != 1 else "") + ", the time board and every patch tile."]
+    opponent = solo_opponent(edition)
+    if solo and opponent is not None:
+        cards = sum(len(cards) for _, cards in opponent.decks)
+        kit = [", ".join(text for text, _ in token_counts(edition, solo)) + "; 1 quilt board, the time board "
+               f"(Automa level spaces marked), every patch tile and the {cards} Automa cards."]
+    else:
+        kit = [", ".join(text for text, _ in token_counts(edition)) + f"; {players} quilt boards, the time board "
+               "and every patch tile."]
     sections = [("Setup", setup), ("Your turn", turn), ("Moving onto or past a mark", passing)]
     if rules.bonus is not None:
         k = rules.bonus.square_size
@@ -115,7 +121,6 @@ def _time_track_sections(edition: Edition, solo: bool = False) -> list[tuple[str
             f"The first player to completely fill a {k}x{k} square of their quilt board takes the special tile "
             f"({rules.bonus.points} points)."]))
     sections.append(("End and scoring", end))
-    opponent = solo_opponent(edition)
     if opponent is not None:
         sections.append(("Solo against the Automa", _automa_lines(opponent, edition)))
     return sections + [("Tokens in this kit", kit)]
@@ -128,17 +133,10 @@ SCORING_TERMS = {
 }
 
 
-def level_spaces(automa, edition: Edition) -> list[tuple[int, str, int]]:
-    """(level, name, time-board space) of each Automa level: its marker's space, counted back from
-    the final space."""
-    final = edition.rules.time_track.final_space
-    return [(lv.level, lv.name, final - lv.spaces_from_end) for lv in automa.levels]
-
-
 def _automa_lines(automa, edition: Edition) -> list[str]:
     rules = edition.rules
     decks = " or ".join(name for name, _ in automa.decks)
-    levels = ", ".join(f"{level} {name} {space}" for level, name, space in level_spaces(automa, edition))
+    levels = ", ".join(f"{level} {name} {space}" for level, name, space in level_spaces(edition))
     scoring = "; ".join(
         f"{lv.level}: " + (" + ".join(SCORING_TERMS.get(t, t.replace("_", " ")) for t in lv.scoring) or "nothing more")
         for lv in automa.levels

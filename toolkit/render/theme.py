@@ -21,6 +21,8 @@ LEATHER = "#8a5a2b"
 LEATHER_DARK = "#5a3819"
 CUT_RED = "#c62828"
 EXPRESS_BLUE = "#2f6db5"
+LEVEL_FILL = "#7d2e46"
+"""Solo play: the Automa level badges on the time board and the level marker put on one."""
 
 HAIRLINE = MIN_LINE_MM
 """0.25 pt: the thinnest line the toolkit draws (crop marks, inner grid lines)."""

@@ -10,6 +10,7 @@ from toolkit.families import family_of
 from toolkit.render.imposition import BLEED_MM, Piece
 from toolkit.render.scene import Circle, Item, Poly, Rect, Text
 from toolkit.render.theme import (
+    LEVEL_FILL,
     BUTTON_FILL,
     BUTTON_RIM,
     HAIRLINE,
@@ -82,6 +83,18 @@ def _marker(fill: str, word: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     return tuple(items)
 
 
+def level_marker(bleed: float = BLEED_MM) -> tuple[Item, ...]:
+    """The solo level marker: a flag on a pole over the word LEVEL; it sits on the time board's
+    space of the Automa level played (marked L1 to L5)."""
+    s = TOKEN_MM
+    items = _field(LEVEL_FILL, bleed)
+    items.append(Poly(((s * 0.34, s * 0.14), (s * 0.34, s * 0.70)), False, "#ffffff", 0.7))
+    items.append(Poly(((s * 0.36, s * 0.14), (s * 0.74, s * 0.26), (s * 0.36, s * 0.40)), True, "#ffffff", 0.3,
+                      "#ffffff"))
+    items.append(Text(s / 2, s * 0.88, "LEVEL", 6.0, "middle", True, "#ffffff"))
+    return tuple(items)
+
+
 NEUTRAL_MARKER = (NEUTRAL_FILL, "NEUTRAL", "neutral-token", "neutral token")
 LONE_MARKER = (DOODLE_TOKEN_FILL, "TOKEN", "doodle-token", "Doodle token")
 """The token that marks a place in the circle of patches (or cards): beside time tokens it is
@@ -100,10 +113,11 @@ def _circle_marker(edition: Edition) -> tuple[str, str, str, str]:
     return NEUTRAL_MARKER if _time_tokens(edition) else LONE_MARKER
 
 
-def token_pieces(edition: Edition, bleed: float = BLEED_MM) -> list[Piece]:
+def token_pieces(edition: Edition, bleed: float = BLEED_MM, solo: bool = False) -> list[Piece]:
     """Every token of the edition, each with its back (the same face: tokens are two-sided): the
-    button tiles (when patches are bought), the time tokens (when there is a time track) and the
-    token that marks a place in the circle."""
+    button tiles (when patches are bought), the time tokens (when there is a time track), the
+    token that marks a place in the circle and, for `solo` play against the Automa, the level
+    marker."""
     pieces: list[Piece] = []
     for value, count in button_tiles(edition):
         face = button_token(value, bleed)
@@ -115,6 +129,9 @@ def token_pieces(edition: Edition, bleed: float = BLEED_MM) -> list[Piece]:
     fill, word, name, _noun = _circle_marker(edition)
     face = _marker(fill, word, bleed)
     pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, name))
+    if solo:
+        face = level_marker(bleed)
+        pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, "level-marker"))
     return pieces
 
 
@@ -125,4 +142,6 @@ def token_counts(edition: Edition, solo: bool = False) -> list[tuple[str, int]]:
     if _time_tokens(edition):
         rows.append(("time token", _time_tokens(edition)))
     rows.append((_circle_marker(edition)[3], 1))
+    if solo:
+        rows.append(("level marker", 1))
     return [(f"{count} {noun}{'' if count == 1 else 's'}", count) for noun, count in rows]
