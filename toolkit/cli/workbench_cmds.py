@@ -133,13 +133,16 @@ def price(
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
+
+    ed = load_edition(edition)
+    for text in bots:  # each tier's bots, refused before the simulator (and numba) loads
+        _bots(text, ed)
     from toolkit.reports import workbench as report
     from toolkit.reports.markdown import render_markdown
     from toolkit.reports.pdf import render_pdf
     from toolkit.workbench import price as pr
     from toolkit.workbench.report import header
 
-    ed = load_edition(edition)
     vals = pr.check(ed, patch, over, values)
     gap = min(b - a for a, b in zip(sorted(vals), sorted(vals)[1:]))
     if width is not None and width < gap:
@@ -228,12 +231,7 @@ def sweep(
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
     from toolkit.families import family_of
-    from toolkit.reports import workbench as report
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
     from toolkit.workbench import setpath
-    from toolkit.workbench import sweep as sw
-    from toolkit.workbench.report import header
 
     ed = load_edition(base)
     parsed = [setpath.parse_setting(text, ed) for text in settings]
@@ -242,6 +240,12 @@ def sweep(
     bot_specs = _bots(bots_text, ed)
     per_deal = games_per_deal(bot_specs, ed)
     deals = deals_for(games, per_deal)
+    from toolkit.reports import workbench as report  # the simulator (and numba) loads once all is checked
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+    from toolkit.workbench import sweep as sw
+    from toolkit.workbench.report import header
+
     eds = sw.editions(ed, points)
     _check_playable(eds, points)
     plan = None
@@ -324,14 +328,15 @@ def ladder(
     from toolkit.bots.registry import parse_bot
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
-    from toolkit.reports import workbench as report
+
+    ed = load_edition(edition)
+    specs = [parse_bot(b, ed.family) for b in bots]
+    from toolkit.reports import workbench as report  # the simulator (and numba) loads once the names are read
     from toolkit.reports.markdown import render_markdown
     from toolkit.reports.pdf import render_pdf
     from toolkit.workbench import ladder as ld
     from toolkit.workbench.report import header
 
-    ed = load_edition(edition)
-    specs = [parse_bot(b, ed.family) for b in bots]
     ld.check(ed, specs)
     for spec in specs:
         _bots(f"{spec.name},{spec.name}", ed)
