@@ -95,6 +95,16 @@ def _default_bots(edition_ref: str, bots: Optional[str]) -> str:
     return family_of(edition).default_bots(edition)
 
 
+def _check_bots(bots_text: str, refs: list[str], automa_level: int, automa_deck: str) -> None:
+    """The editions and their bots, checked before the simulator (and numba) is imported; prepare
+    checks them again, as the library does for any caller."""
+    from toolkit.sim.botspec import seat_bots
+    from toolkit.specs import load_edition
+
+    editions = [load_edition(ref) for ref in refs]
+    seat_bots(bots_text, editions[0], automa_level, automa_deck)
+
+
 def _balance_bots(edition_ref: str, bots: Optional[str]) -> str:
     """The bots `balance` plays when none are named: the family's balance bots (greedy), since
     random bots' figures (mean scores near -12, no 7x7 bonus) say little about a rule change."""
@@ -122,13 +132,14 @@ def simulate(
 ) -> None:
     """Play many seeded bot games of one edition and report seat, bot, score, bonus and patch figures."""
     check_run(games, workers, scheduler, max_games=10**9)  # the options first, before anything heavy is imported
+    _check_out(out)
+    bots_text = _default_bots(edition, bots)
+    _check_bots(bots_text, [edition], automa_level, automa_deck)
     from toolkit.reports import simulation as report
     from toolkit.reports.markdown import render_markdown
     from toolkit.reports.pdf import render_pdf
     from toolkit.sim import experiment
 
-    _check_out(out)
-    bots_text = _default_bots(edition, bots)
     request = experiment.prepare([edition], bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
     note_compile_for(request.editions[0], simulate=True)  # prepare compiles nothing
     outcome = _run_with_progress(request, progress)
@@ -179,14 +190,15 @@ def balance(
     check_fraction(sprt_alpha, "--sprt-alpha", 0, 1, open_high=True)
     check_fraction(sprt_beta, "--sprt-beta", 0, 1, open_high=True)
     check_fraction(sprt_delta, "--sprt-delta")
+    _check_out(out)
+    bots_text = _balance_bots(base, bots)
+    refs = [base, *variants]
+    _check_bots(bots_text, refs, automa_level, automa_deck)
     from toolkit.reports import simulation as report
     from toolkit.reports.markdown import render_markdown
     from toolkit.reports.pdf import render_pdf
     from toolkit.sim import experiment
 
-    _check_out(out)
-    bots_text = _balance_bots(base, bots)
-    refs = [base, *variants]
     request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
     plan = None
     if sprt is not None:
