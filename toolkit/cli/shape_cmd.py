@@ -72,13 +72,14 @@ def shape_command(
 
     try:
         shape = Shape.parse(shape_text)
+        board = parse_board(board_text) if board_text is not None else None  # before a deck is read
         edition = None
         if deck is not None:
             from toolkit.specs import load_edition
 
             edition = load_edition(deck)
-        if board_text is not None:
-            board = parse_board(board_text)
+        if board is not None:
+            pass
         elif edition is not None:
             board = Board(edition.board_width, edition.board_height)
         else:
