@@ -281,9 +281,10 @@ def check(
         raise UsageError(f"--tune rewrites the variant's patch set: copy the bundled '{variant}' to a file of your "
                          "own (patchwork init variant) and tune that")
     base_ref = base or _base_of(path)
-    if only is not None:
-        from toolkit.specs import load_edition
+    from toolkit.specs import load_edition
 
+    load_edition(base_ref)  # the base, judged before the simulator (and numba) loads
+    if only is not None:
         unknown = sorted(only - {p.id for p in load_edition(str(variant)).all_patches()})
         if unknown:
             raise UsageError(f"--patches: no patch {shortened(unknown)} in {variant}")
