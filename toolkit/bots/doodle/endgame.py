@@ -408,6 +408,68 @@ def _sequences(tables, st):
 
 
 @njit(cache=True)
+def _merge_sequences(weight, n_turns, opt_patch, opt_nb, opt_count):
+    """The sequences worth valuing: a sequence's value depends only on the cards its turns offer,
+    not on their order (the cover search may use the turns in any order), so sequences whose
+    turns offer the same cards are valued once, at their summed weight. Returns (indices of the
+    first of each kind, their summed weights)."""
+    count = weight.shape[0]
+    turns = opt_count.shape[1]
+    width = 1 + MAX_OPTIONS
+    keys = np.full((count, turns * width + 1), -1, dtype=np.int64)
+    row = np.empty(width, dtype=np.int64)
+    for s in range(count):
+        keys[s, 0] = n_turns[s]
+        for t in range(n_turns[s]):
+            # The turn's cards, sorted: (patch, neighbour flag) as one code each.
+            n = opt_count[s, t]
+            row[:] = -1
+            row[0] = n
+            for j in range(n):
+                code = 2 * opt_patch[s, t, j] + opt_nb[s, t, j]
+                i = j + 1
+                while i > 1 and row[i - 1] > code:
+                    row[i] = row[i - 1]
+                    i -= 1
+                row[i] = code
+            # Insert the turn among the turns so far, in lexicographic order.
+            i = t
+            while i > 0:
+                prev = keys[s, 1 + (i - 1) * width:1 + i * width]
+                greater = False
+                for x in range(width):
+                    if prev[x] != row[x]:
+                        greater = prev[x] > row[x]
+                        break
+                if not greater:
+                    break
+                keys[s, 1 + i * width:1 + (i + 1) * width] = prev
+                i -= 1
+            keys[s, 1 + i * width:1 + (i + 1) * width] = row
+    keep = np.empty(count, dtype=np.int64)
+    merged = np.zeros(count)
+    kept = 0
+    for s in range(count):
+        found = -1
+        for i in range(kept):
+            same = True
+            for x in range(keys.shape[1]):
+                if keys[keep[i], x] != keys[s, x]:
+                    same = False
+                    break
+            if same:
+                found = i
+                break
+        if found < 0:
+            keep[kept] = s
+            merged[kept] = weight[s]
+            kept += 1
+        else:
+            merged[found] += weight[s]
+    return keep[:kept], merged[:kept]
+
+
+@njit(cache=True)
 def _targets(tables, board):
     """Target cell sets, largest rectangle first: the whole sheet, the two edge bands (the sheet
     less one edge row or column) with the fewest empty cells, and the corner square (less one
@@ -662,6 +724,7 @@ def choose_endgame(tables, aux, st, occ, act, info):
         keys[j] = key
         items[j] = i
     weight, n_turns, opt_patch, opt_nb, opt_count = _sequences(tables, st)
+    keep, kept_weight = _merge_sequences(weight, n_turns, opt_patch, opt_nb, opt_count)
     cells = np.empty(params[P_PATCHES], dtype=np.int64)
     for p in range(cells.shape[0]):
         cells[p] = _patch_cells(tables, p)
@@ -697,7 +760,7 @@ def choose_endgame(tables, aux, st, occ, act, info):
     move = np.zeros(5, dtype=np.int64)
     planned = np.full(PLANNED, -1, dtype=np.int64)
     n_planned = 0
-    for s in range(weight.shape[0]):
+    for s in keep:
         if n_planned >= PLANNED:
             break
         for t in range(n_turns[s]):
@@ -734,7 +797,12 @@ def choose_endgame(tables, aux, st, occ, act, info):
             n_planned += 1
     best_value = -1e18
     best_i = pass_i
-    for j in range(-1, size + n_planned):
+    best_rank = -1
+    for o in range(size + n_planned + 1):
+        # The planned drawings first (most often the best: the others are then cut short by the
+        # bound below sooner), then passing and the snug ones. `j` is the canonical order
+        # (passing, the snug ones, the planned ones) that settles exact ties.
+        j = size + o if o < n_planned else o - n_planned - 1
         if j >= size:
             i = planned[j - size]
         elif j >= 0:
@@ -769,21 +837,23 @@ def choose_endgame(tables, aux, st, occ, act, info):
         total = 0.0
         done = 0.0
         full = 0.0
-        for s in range(weight.shape[0]):
+        for x in range(keep.shape[0]):
+            s = keep[x]
             v = _sequence_value(
                 tables, board, cand_used, targets, points, whole, n_targets, n_turns[s], opt_patch[s], opt_nb[s],
                 opt_count[s], cells, work, work_used, same_as, opt_max, opt_max_nb, budget, rows, moves, n_moves, at)
-            total += weight[s] * v
+            total += kept_weight[x] * v
             if v == full_points:
-                full += weight[s]
-            done += weight[s]
+                full += kept_weight[x]
+            done += kept_weight[x]
             # Even full sheets on every sequence left could not catch the best drawing so far.
             if total + (1.0 - done) * full_points < best_value - 1.0:
                 break
         value = total + 1e-3 * shaded - 1e-4 * spent
-        if value > best_value:
+        if value > best_value or (value == best_value and j < best_rank):
             best_value = value
             best_i = i
+            best_rank = j
             info[0] = total
             info[1] = full
             info[2] = weight.shape[0]
