@@ -368,7 +368,7 @@ def ladder(
 
 def tune(
     base: str = typer.Argument(..., help="Base edition name or spec file."),
-    settings: List[str] = typer.Option(..., "--set", help="KEY=VALUES to search, as for sweep (e.g. starting_buttons=0..10, "
+    settings: List[str] = typer.Option(..., "--set", callback=settings_text, help="KEY=VALUES to search, as for sweep (e.g. starting_buttons=0..10, "
                                        "patches.P05.cost=0..8); the space is every combination."),
     targets: List[str] = typer.Option(..., "--target", help="FIGURE=VALUE[~SCALE]: seat-win, length, score, margin, bonus or "
                                       "buy-rate (with --watch); SCALE is the distance that costs 1 (squared) in the fitness."),
@@ -377,7 +377,7 @@ def tune(
     final_games: int = typer.Option(1000, "--final-games", help="Games playing the best point on fresh deals."),
     watch: Optional[str] = typer.Option(None, "--watch", metavar="PATCH", help="Patch whose buy rate --target buy-rate reads."),
     bots: Optional[str] = typer.Option(None, "--bots", help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
-    seed: int = typer.Option(0, "--seed", help="Master seed of the deals and the search."),
+    seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed of the deals and the search."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
@@ -385,6 +385,11 @@ def tune(
     as_json: bool = json_option(),
 ) -> None:
     """Search many keys at once toward target figures (NTBEA), then measure the best settings on fresh deals."""
+    check_run_options(games, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
+    if not 0 < final_games <= 10**8:
+        raise UsageError(f"--final-games must be a positive number of games, at most {10**8}, got {final_games}")
+    if not 1 <= budget <= 100000:
+        raise UsageError(f"--budget must be 1..100000 evaluations, got {budget}")
     from toolkit.families import family_of
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
@@ -395,11 +400,6 @@ def tune(
     from toolkit.workbench import ntbea, setpath
     from toolkit.workbench.report import header
 
-    check_run_options(games, seed, workers, scheduler, out)
-    if final_games <= 0:
-        raise UsageError(f"--final-games must be a positive number of games, got {final_games}")
-    if not 1 <= budget <= 100000:
-        raise UsageError(f"--budget must be 1..100000 evaluations, got {budget}")
     ed = load_edition(base)
     parsed = tuple(setpath.parse_setting(text, ed) for text in settings)
     parsed_targets = tuple(ntbea.parse_target(t) for t in targets)
@@ -440,7 +440,7 @@ def feel(
     editions: List[str] = typer.Argument(..., help="The base edition, then variants to compare with it on the same seeds."),
     bots: Optional[str] = typer.Option(None, "--bots", help="Bots, one per seat: greedy, mcts:N, ... (default: the family's balance bots)."),
     games: int = typer.Option(200, "--games", help="Games per edition."),
-    seed: int = typer.Option(0, "--seed", help="Master seed: game k plays seed derive_seed(seed, k) in every edition."),
+    seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: game k plays seed derive_seed(seed, k) in every edition."),
     decisive: bool = typer.Option(False, "--decisive/--no-decisive", help="Also count decisive moves (values every legal "
                                   "action one action ahead: about 10x slower)."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
@@ -448,6 +448,9 @@ def feel(
     as_json: bool = json_option(),
 ) -> None:
     """How the game feels: lead changes, when the lead became permanent, comebacks, close games, decisive moves."""
+    check_run_options(games, seed, 1, None, out)  # the options first, before anything heavy is imported
+    if games > 100000:
+        raise UsageError(f"--games must be at most 100000 for feel (games are played one by one), got {games}")
     from toolkit.families import family_of
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
@@ -457,9 +460,6 @@ def feel(
     from toolkit.workbench import feel as fl
     from toolkit.workbench.report import header
 
-    check_run_options(games, seed, 1, None, out)
-    if games > 100000:
-        raise UsageError(f"--games must be at most 100000 for feel (games are played one by one), got {games}")
     eds = [load_edition(ref) for ref in editions]
     for ref, ed in zip(editions[1:], eds[1:]):
         if family_of(ed) is not family_of(eds[0]):
