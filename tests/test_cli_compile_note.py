@@ -69,3 +69,30 @@ def test_a_record_with_the_wrong_seats_is_refused_before_the_note(tmp_path, monk
     monkeypatch.setattr(notes, "compile_pending", lambda modules: True)
     error, printed = refusal("replay", str(record))
     assert "the record has seats: 3" in error and notes.COMPILE_NOTE not in printed
+
+
+def test_any_compile_anywhere_says_so_first(capsys):
+    """The app watches numba's compiles: one that no command announced (a bot's, a hint's, a
+    challenge's par) prints its own note before it runs."""
+    import numpy as np
+
+    from toolkit.cli import waiting
+
+    waiting.watch_compiles()
+    import toolkit.jit  # noqa: F401  (the watch starts with the first kernel module)
+
+    if not waiting._installed:
+        pytest.skip("numba JIT is disabled in this run")
+    from numba import njit
+
+    @njit
+    def a_fresh_kernel(values):
+        return values.sum() + 1
+
+    waiting.WATCH.announced = waiting.WATCH.last_end = -1e9
+    assert a_fresh_kernel(np.arange(3)) == 4
+    err = capsys.readouterr().err
+    assert err.count("compiling test_cli_compile_note (first run only") == 1
+    waiting.announced()  # a command's own note covers the next compile
+    assert a_fresh_kernel(np.arange(3.0)) == 4.0
+    assert "compiling" not in capsys.readouterr().err

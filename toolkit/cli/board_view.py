@@ -99,6 +99,9 @@ def board_lines(board: Board, highlight: frozenset = frozenset()) -> list[Line]:
                 mark: Segment = ("*", LAST_STYLE)
             elif edge is not None:
                 mark = ("|", ROUND_STYLES[(edge - 1) % len(ROUND_STYLES)])
+            elif c and covered.get((r, c)) is not None and covered.get((r, c)) is covered.get((r, c - 1)):
+                here = covered[(r, c)]
+                mark = (" ", piece_style(here.kind, here.colour, here.colour_index))  # one patch, one block
             else:
                 mark = (" ", None)
             if c == width:

@@ -16,6 +16,7 @@ import difflib
 import json
 import secrets
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -177,6 +178,19 @@ def suggestion(game: Any, text: str) -> str:
 # ----- the prompt -----------------------------------------------------------------------------
 
 
+def _play_one(game: Any) -> None:
+    """Play one legal action on `game` (a copy) and look at the result: what the prompt calls for
+    each action compiles now (run in a thread while the person thinks)."""
+    try:
+        actions = game.legal_actions()
+        if actions:
+            game.apply(actions[0])
+            game.scores()
+            family_of(game.edition).view(game)
+    except Exception:  # only a warm-up: the real action reports its own errors
+        pass
+
+
 class Prompt:
     """One game at the prompt: bots through the library's Session, people typing."""
 
@@ -191,6 +205,7 @@ class Prompt:
         self.pending_preview: str | None = None
         self.warmer: waiting.Warmer | None = None
         self.background = background
+        self.rules_warm: threading.Thread | None = None
         self.stopped = ""
         self._lines: list[str] = []
 
@@ -215,6 +230,7 @@ class Prompt:
             label = f"{_seat_label(self.game, self.game.current_player)} ({bot.name})"
             if self.warmer is not None:
                 self.warmer.wait("bots", f"{label}'s move")
+            self._rules_ready()
             self._lines = []
             with waiting.thinking(label) as timer:
                 self.session.bot_move()
@@ -241,6 +257,21 @@ class Prompt:
         if self.warmer.start():
             waiting.STATUS.line("compiling the bots and the hint in the background while you think "
                                 f"({waiting.COMPILE_HINT})...")
+            # What playing an action calls compiles here meanwhile, in a thread (the prompt only
+            # waits for input): the person's first action then finds it ready.
+            self.rules_warm = threading.Thread(target=_play_one, args=(game.copy(),), name="patchwork-rules",
+                                               daemon=True)
+            self.rules_warm.start()
+
+    def _rules_ready(self) -> None:
+        """Wait for the rules' compile started at the first prompt, saying so if it takes time."""
+        thread = self.rules_warm
+        if thread is None or not thread.is_alive():
+            return
+        waiting.STATUS.line(f"finishing the rules kernel's compile ({waiting.COMPILE_HINT})...")
+        with waiting.activity("compiling"):
+            while thread.is_alive():
+                thread.join(waiting.TICK)
 
     def stop_background(self) -> None:
         if self.warmer is not None:
@@ -251,13 +282,15 @@ class Prompt:
         if self.interactive:
             self._show_board()
             self.echo("type 'help' for the notation and commands, 'legal' for the legal actions, 'hint' for advice")
+            # From the first board on: the bots' and the hint's compile overlaps the person's
+            # thinking (and a bot that moves first waits for it rather than compiling twice).
+            self._start_background()
         while True:
             self._run_bots()
             if self.game.is_over:
                 break
             if self.shown_at != len(self.game.history):
                 self._show_board()
-            self._start_background()
             seat = self.game.current_player
             line = self.read_line(f"{_seat_label(self.game, seat)}> ")
             if line is None:
@@ -278,6 +311,7 @@ class Prompt:
         """Do what a person typed; False to stop the game."""
         if not text:
             return True
+        self._rules_ready()
         game = self.game
         word = text.split()[0].lower()
         rest = text[len(text.split()[0]):].strip()
@@ -293,7 +327,8 @@ class Prompt:
             if self.warmer is not None:
                 self.warmer.wait("hint", "the hint")
             with waiting.activity("the hint is thinking"):
-                self.echo(playing.hint(game))
+                said = playing.hint(game)
+            self.echo(said)
         elif word in ("shapes", "shape", "orient"):
             self.echo(_shapes_text(game, text.split()[1:]))
         elif word == "preview":
@@ -355,12 +390,6 @@ class Prompt:
         self.pending_preview = None
         self.echo(f"took back '{taken.action}' and the bots' replies after it")
         self._show_board()
-
-
-def play_game(game: Any, seats: playing.Seats, seed: int, echo=typer.echo, read_line=None) -> bool:
-    """Play to the end (True) or until a person quits (False)."""
-    prompt = Prompt(game, seats, seed, echo, read_line, background=False)
-    return prompt.run()
 
 
 def _note_compile(edition: Edition) -> None:

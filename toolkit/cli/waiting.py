@@ -391,7 +391,7 @@ class Warmer:
         if event.is_set():
             return
         STATUS.line(f"{why} waits for the compile started at the first prompt (first run only)...")
-        with activity("compiling", ) as item:
+        with activity("compiling in the background") as item:
             item.started = self.started
             while not event.wait(TICK):
                 pass

@@ -24,12 +24,12 @@ from typing import Any
 
 from toolkit.errors import UsageError
 from toolkit.families import family_of
-from toolkit.families.view import DRAWING, LEATHER, SINGLE, START, Board, Position
+from toolkit.families.view import DRAWING, LEATHER, START, Board, Position
 from toolkit.render import boards as boards_mod
 from toolkit.render import doodle as doodle_mod
 from toolkit.render import tiles as tiles_mod
 from toolkit.render.paper import parse_paper
-from toolkit.render.scene import (Circle, Document, Group, Item, Line, Page, Rect, Symbol, Text, Use, compose,
+from toolkit.render.scene import (Circle, Document, Group, Item, Line, Page, Rect, Text, compose,
                                   fit_text_size, scale, translate)
 from toolkit.render.theme import GREY, INK, darker, leather_patch, lighter, patch_colour, shape_cells
 
@@ -111,7 +111,6 @@ def _text_lines(x: float, y: float, lines: list[str], size: float = 7.0, width: 
 def _quilt_pieces(board: Board, x: float, y: float, cell: float) -> list[Item]:
     """The placed patches of one quilt, cell (0, 0) at (x, y)."""
     items: list[Item] = []
-    last = board.last_cells
     for index, piece in enumerate(board.placed):
         is_last = index == board.last
         if piece.kind == LEATHER:
@@ -128,7 +127,6 @@ def _quilt_pieces(board: Board, x: float, y: float, cell: float) -> list[Item]:
         r, c = min(piece.cells)
         items.append(Text(x + (c + 0.5) * cell, y + (r + 0.5) * cell + cell * 0.12, piece.id,
                           fit_text_size(piece.id, cell * 0.9, cell * 0.9), "middle", True, INK))
-    del last
     return items
 
 
@@ -286,8 +284,6 @@ def _sheet_marks(board: Board, geo: _SheetGeometry, rounds: int) -> list[Item]:
             r, c = min(piece.cells)
             items.append(Text(x + (c + 0.5) * cell, y + (r + 0.5) * cell + cell * 0.12, piece.id,
                               fit_text_size(piece.id, cell * 0.85, cell * 0.75), "middle", False, INK))
-        elif piece.kind == SINGLE and is_last:
-            pass
     for rect in board.scored:
         colour = ROUND_COLOURS[(rect.round - 1) % len(ROUND_COLOURS)]
         inset = 0.9 + 0.7 * (rect.round - 1)
