@@ -62,7 +62,9 @@ def _check_paths(paths: Optional[List[Path]], targets: List[Path]) -> None:
 
     missing = [str(p) for p in targets if not _exists(p) and path_kind(p) is None]
     if missing:
-        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+        from toolkit.errors import shortened
+
+        raise UsageError(f"no such file or folder: {shortened(m if len(m) <= 80 else m[:77] + '...' for m in missing)}")
     # only spec files are read, so no other file's content ever shows up in a message
     named = [str(p) for p in targets if path_kind(p) != "a directory" and not str(p).lower().endswith(SPEC_SUFFIXES)]
     if named:

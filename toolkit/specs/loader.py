@@ -885,7 +885,7 @@ def _find(name_or_path: str | os.PathLike) -> Path:
     if _is_file(path):
         return path
     raise UnknownEdition(
-        f"unknown edition {text!r}: not a bundled name and not a readable file; "
+        f"unknown edition {text if len(text) <= 80 else text[:77] + '...'!r}: not a bundled name and not a readable file; "
         f"bundled editions: {', '.join(editions)}; variants: {', '.join(variants)}")
 
 

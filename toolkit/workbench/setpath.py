@@ -222,8 +222,10 @@ def apply_all(edition: Edition, assignment: dict):
 
 def grid(settings: list[Setting]) -> list[dict]:
     """Every combination of the settings' values, the first setting varying slowest."""
-    if len({s.path for s in settings}) != len(settings):
-        raise UsageError("--set: the same key is set twice")
+    paths = [s.path for s in settings]
+    twice = sorted({path for path in paths if paths.count(path) > 1})
+    if twice:
+        raise UsageError(f"--set {', '.join(twice)}: the same key is set twice; give all its values in one --set")
     points = [dict(zip([s.path for s in settings], combo)) for combo in itertools.product(*[s.values for s in settings])]
     if len(points) > MAX_POINTS:
         raise UsageError(f"--set: the grid has {len(points)} points; at most {MAX_POINTS}")
