@@ -1,11 +1,12 @@
 """Hostile and broken YAML is refused quickly, with one clear message and never a traceback."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from toolkit.errors import SpecError
+from toolkit.errors import SpecError, ToolkitError, UnknownEdition
 from toolkit.specs import load_edition, validate_paths
 from toolkit.specs.source import MAX_FILE_BYTES
 
@@ -198,3 +199,73 @@ def test_mutated_referenced_files_never_crash(tmp_path, relative, user):
                 raise AssertionError(f"{relative} line {i + 1} = {value}: {exc!r}") from exc
             checked += 1
     assert checked >= 20
+
+
+# ----- links are judged by what they point to ----------------------------------------------------
+
+SECRET = "TOP-SECRET-LINE: not a spec\nkind: edition\n"
+
+
+def _links(tmp_path: Path) -> dict[str, Path]:
+    """Links named *.yaml to things that are not specs, and one to a spec."""
+    (tmp_path / "secret.txt").write_text(SECRET)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "mine.yaml").write_text("kind: variant\nextends: classic\nname: mine\nstarting_buttons: 6\n")
+    links = {"secret.yaml": "secret.txt", "passwd.yaml": "/etc/passwd", "chain2.yaml": "secret.txt",
+             "chain.yaml": "chain2.yaml", "mine.yaml": "real/mine.yaml", "dir.yaml": "real"}
+    for name, target in links.items():
+        os.symlink(target, tmp_path / name)
+    return {name: tmp_path / name for name in links}
+
+
+@pytest.mark.parametrize("name", ["secret.yaml", "passwd.yaml", "chain.yaml"])
+@pytest.mark.parametrize("key", ["extends", "patches", "time_track", "automa", "start_cards"])
+def test_a_link_named_like_a_spec_is_judged_by_its_target_and_never_read(tmp_path, monkeypatch, name, key):
+    monkeypatch.chdir(tmp_path)
+    _links(tmp_path)
+    head = "kind: variant\n" if key == "extends" else "kind: variant\nextends: classic\n"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(head + f"{key}: {name}\n")
+    problems = validate_paths([spec])
+    text = "\n".join(str(p) for p in problems)
+    assert "is a link to a file whose name does not end in .yaml or .yml" in text, text
+    assert "TOP-SECRET" not in text and "root:" not in text and "/etc/passwd" not in text, text
+    with pytest.raises(ToolkitError) as caught:
+        load_edition(spec)
+    assert "TOP-SECRET" not in caught.value.render() and "root:" not in caught.value.render()
+
+
+@pytest.mark.parametrize("name", ["secret.yaml", "passwd.yaml", "chain.yaml"])
+def test_a_link_named_like_a_spec_on_the_command_line_is_refused_unread(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    _links(tmp_path)
+    with pytest.raises(UnknownEdition, match="is a link to a file whose name does not end in .yaml") as caught:
+        load_edition(name)
+    assert "TOP-SECRET" not in caught.value.render() and "root:" not in caught.value.render()
+    problems = validate_paths([tmp_path / name])
+    assert [p.key_path for p in problems] == ["(file)"] and "TOP-SECRET" not in str(problems[0])
+
+
+def test_a_link_to_a_spec_is_read_as_that_spec(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _links(tmp_path)
+    assert load_edition("mine.yaml").starting_buttons == 6
+    assert not [p for p in validate_paths([tmp_path / "mine.yaml"]) if p.severity == "error"]
+
+
+def test_a_file_that_is_not_a_mapping_is_described_never_quoted(tmp_path):
+    path = tmp_path / "notes.yaml"
+    path.write_text("TOP-SECRET password hunter2\n")
+    [problem] = validate_paths([path])
+    assert "TOP-SECRET" not in str(problem) and "hunter2" not in str(problem)
+    assert "got text (27 characters)" in problem.message
+    path.write_text("kind: TOP-SECRET password hunter2\n")
+    text = "\n".join(str(p) for p in validate_paths([path]))
+    assert "hunter2" not in text
+    path.write_text("kind: editoin\nname: x\n")  # a typo of a kind is quoted back
+    assert "'editoin'" in "\n".join(str(p) for p in validate_paths([path]))
+
+
+def test_an_empty_edition_name_is_refused_as_such():
+    with pytest.raises(UnknownEdition, match="an empty name is not an edition"):
+        load_edition("")
