@@ -74,6 +74,14 @@ def print_error_line(write) -> None:
             _said = True
 
 
+def reported() -> None:
+    """A command that answers Ctrl-C in its own words (the studio: `studio stopped`) has said
+    what there is to say: no error line follows."""
+    global _said
+    with _print_lock:
+        _said = True
+
+
 def _flush(stream) -> None:
     try:
         stream.flush()

@@ -56,7 +56,10 @@ def _serve(folder: Path, host: str, port: int, open_browser: bool) -> None:
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then raises it again: exit as every command does
+        from toolkit.cli.interrupts import reported
+
         typer.echo("studio stopped")
+        reported()  # said in its own words: no error line after it
         raise typer.Exit(INTERRUPT_EXIT) from None
     typer.echo("studio stopped")
 
