@@ -23,7 +23,7 @@ from typing import Any
 
 import toolkit
 from toolkit.families import family_of
-from toolkit.errors import RecordError, ToolkitError, UsageError
+from toolkit.errors import RecordError, ToolkitError, UsageError, shortened
 from toolkit.fileio import MAX_SEATS, atomic_write_text, read_record_text
 from toolkit.families import engine_for
 from toolkit.specs import load_edition
@@ -34,6 +34,10 @@ FORMAT = "patchwork-toolkit/game-record"
 FORMAT_VERSION = 2
 """Bumped when the layout changes; older versions are read if listed in READABLE_VERSIONS."""
 READABLE_VERSIONS = (1, 2)
+MAX_SEED = 2**63 - 1
+"""Seeds are 0..2^63-1 everywhere (toolkit.cli.options.MAX_SEED)."""
+SOLO_OPTIONS = ("automa_level", "automa_deck")
+"""The game options a record may hold, for a family with a solo opponent (none for the others)."""
 
 
 def edition_ref(edition: Edition) -> dict[str, Any]:
@@ -181,6 +185,8 @@ def check_record(record: Any, where: str = "record") -> dict[str, Any]:
         for key, kind in (("deal", dict), ("chance", list)):
             if not isinstance(record.get(key), kind):
                 raise RecordError(f"{where}: {key}: expected a JSON {_JSON_KIND[kind]}, got {_json_kind(record.get(key))}")
+    if not 0 <= record["seed"] <= MAX_SEED:
+        raise RecordError(f"{where}: seed: expected a whole number from 0 to {MAX_SEED}, got {record['seed']}"[:200])
     seats = record.get("seats")
     if seats is not None and (not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= MAX_SEATS):
         raise RecordError(f"{where}: seats: expected a whole number from 1 to {MAX_SEATS}, got {seats!r}")
@@ -280,10 +286,16 @@ def _plain(value: Any) -> Any:
 
 
 def replay_edition(record: dict[str, Any], base_dir: Path | None = None) -> Edition:
-    """The record's edition, with the record's seats checked against it: everything about a record
-    that can be refused without the rules engine (so before its kernels compile)."""
+    """The record's edition, with the record's seats and option names checked against it:
+    everything about a record that can be refused without the rules engine (so before its
+    kernels load or compile)."""
     edition = record_edition(record, base_dir)
     _check_seats(record, edition)
+    allowed = SOLO_OPTIONS if family_of(edition).info.has_solo_opponent else ()
+    unknown = sorted(str(name)[:40] for name in record["options"] if name not in allowed)
+    if unknown:
+        raise RecordError(f"the record's game options cannot be used: {shortened(unknown)} is not an option of "
+                          f"'{edition.name}' (its options: {', '.join(allowed) or 'none'})")
     return edition
 
 

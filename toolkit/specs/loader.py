@@ -25,7 +25,7 @@ from toolkit.specs.catalogue import (EDITIONS_DIR, REF_DIRS, VARIANTS_DIR, bundl
 from toolkit.specs.models import (RULES_OF_FAMILY, Automa, AutomaCard, AutomaLevel, Bonus, DoodleRules, Edition, Family,
                                   Patch, StartCard, TimeTrack, TimeTrackRules, required_keys, scalar_keys, spec_keys)
 from toolkit.specs.schema import NAME_PATTERN, RESOLVED_EDITION, check_file, parse_shape
-from toolkit.specs.source import (SPEC_SUFFIXES, LDict, LList, Loc, UnreadableSpec, display_name, link_display,
+from toolkit.specs.source import (SPEC_SUFFIXES, LDict, LList, Loc, UnreadableSpec, cut, display_name, link_display,
                                   not_a_spec, read_tree)
 
 DOODLE_ONLY = spec_keys(DoodleRules)
@@ -171,7 +171,7 @@ def _resolve_ref(s: _Session, kind: str, ref: str, owner: LDict, key: str) -> Pa
     target = bundled_specs_dir() / REF_DIRS[kind] / f"{ref}.yaml"
     if not _is_file(target):
         known = ", ".join(list_refs(kind)) or "none"
-        s.add(owner.problem(key, f"unknown {kind} {ref!r}; bundled: {known} (or give a path ending in .yaml)"))
+        s.add(owner.problem(key, f"unknown {kind} {cut(ref)!r}; bundled: {known} (or give a path ending in .yaml)"))
         return None
     return target
 
@@ -184,7 +184,7 @@ def _load_ref(s: _Session, kind: str, ref: str, owner: LDict, key: str) -> LDict
     if tree is None or got_kind is None:
         return None
     if got_kind != kind:
-        s.add(owner.problem(key, f"{ref!r} is a {got_kind} file, expected a {kind} file"))
+        s.add(owner.problem(key, f"{cut(ref)!r} is a {got_kind} file, expected a {kind} file"))
         return None
     s.set_rank(tree.loc, s.rank_of(owner.loc))
     return tree
@@ -248,7 +248,7 @@ def _extends_target(s: _Session, variant: LDict) -> Path | None:
         if _is_file(target):
             return target
     known = ", ".join(list_editions() + list_variants())
-    s.add(variant.problem("extends", f"unknown edition or variant {ref!r}; bundled: {known} "
+    s.add(variant.problem("extends", f"unknown edition or variant {cut(ref)!r}; bundled: {known} "
                                      "(or give a path ending in .yaml)"))
     return None
 
@@ -262,7 +262,7 @@ def _relative(s: _Session, owner: LDict, key: str, ref: str, what: str) -> Path 
         s.add(owner.problem(key, f"{what}: {refused}"))
         return None
     if not _is_file(target):
-        s.add(owner.problem(key, f"{what} {ref!r} not found (looked for {target})"))
+        s.add(owner.problem(key, f"{what} {cut(ref)!r} not found (looked for {cut(target)})"))
         return None
     return target
 

@@ -148,6 +148,12 @@ def _short(path: str) -> str:
     return path if len(path) <= 60 else path[:57] + "..."
 
 
+def cut(text: object, limit: int = 80) -> str:
+    """`text` for a message, cut to `limit` characters (a 5000-character name is not repeated)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 class _Builder:
     """Walks a composed node graph into LDict/LList/scalars, enforcing the limits."""
 
@@ -224,7 +230,7 @@ class _Builder:
                 # a date-like value is only ever meant as text in a spec
                 return str(node.value)
         except (ValueError, yaml.YAMLError):
-            self.problems.append(self.loc(node).problem(path, f"cannot read value {node.value!r}"))
+            self.problems.append(self.loc(node).problem(path, f"cannot read value {cut(node.value, 40)!r}"))
             return INVALID
         self._bad_tag(node, path)
         return INVALID
@@ -407,7 +413,7 @@ def not_a_spec(path: str | os.PathLike, shown: str | None = None) -> str | None:
     link (or chain of links) to a file whose own name is not a spec's. None when it may be read
     (or is simply missing). Says nothing of the file's content: it is never opened."""
     text = os.fspath(path)
-    shown = text if shown is None else shown
+    shown = cut(text if shown is None else shown)
     if not text.lower().endswith(SPEC_SUFFIXES):
         return f"{shown!r} is not a spec file name: spec files end in .yaml or .yml"
     kind = path_kind(path)
