@@ -50,6 +50,10 @@ GUTTER_OPT = typer.Option(None, "--gutter",
 BLEED_OPT = typer.Option(None, "--bleed", metavar="LENGTH",
                          help="How far art runs past every cut line: 0 to 5 mm, e.g. 3mm (the default), 0 or "
                               "1/8in (score sheets have nothing to cut).")
+THEME_OPT = typer.Option(None, "--theme", metavar="FILE", parser=path_text,
+                         help="A theme file (kind: theme): colours, TrueType fonts, card back picture, per-patch "
+                              "pictures or patterns, title and credits (default: the bundled look; "
+                              "`patchwork render theme` writes one to start from).")
 SOLO_OPT = typer.Option(False, "--solo", help="For solo play against the Automa: one quilt board, the time board "
                                                "with the level spaces marked, the level marker, the solo rules "
                                                "(kit: and both Automa decks).")
@@ -101,6 +105,8 @@ def default_name(edition: str, kind: str, paper: str, fmt: str, options, page: i
         parts.append(f"seed-{seeds}")
     if options.solo:
         parts.append("solo")
+    if options.theme.source:
+        parts.append(f"theme-{_slug(options.theme.name)}")
     if options.card_size:
         parts.append(options.card_size)
     if abs(options.bleed - BLEED_DEFAULT_MM) > 1e-9:
@@ -144,7 +150,8 @@ def _template_settings(kind: str, name: str, fmt: Optional[str], dpi: Optional[i
 def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str, out: Optional[Path], *,
          force: bool = False, dpi: Optional[int] = None, cmyk: bool = False, margin: str = "5mm",
          layout: Optional[str] = None, gutter: Optional[str] = None, page: Optional[int] = None,
-         bleed: Optional[str] = None, template: Optional[str] = None, cut_files: bool = True, **extra) -> None:
+         bleed: Optional[str] = None, template: Optional[str] = None, cut_files: bool = True,
+         theme: Optional[Path] = None, **extra) -> None:
     from toolkit.render import (FORMATS, Duplex, RenderOptions, default_edition, parse_paper, render_component,
                                 write_document)
     from toolkit.render.imposition import BLEED_MM, Layout, parse_bleed, parse_length
@@ -183,6 +190,10 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
                           None if gutter is None else parse_length(gutter, "--gutter"),
                           (layout or "sheet").strip().lower())
     bleed_mm = chosen.bleed_mm if chosen else (BLEED_MM if bleed is None else parse_bleed(bleed))
+    if theme is not None:
+        from toolkit.render.theme_file import load_theme
+
+        extra["theme"] = load_theme(theme)
     options = RenderOptions(paper=paper_value, duplex=Duplex(flip, offset), layout=sheet_layout,
                             bleed=bleed_mm, **extra)
     # no edition named: the default edition of the first family that prints the component
@@ -232,10 +243,10 @@ def template_summary(chosen, document) -> str:
 
 @render_app.command("sheet")
 def sheet(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
+          out: Optional[Path] = OUT_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """One Doodle score sheet (board size and rounds from the spec)."""
-    _run("sheet", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page)
+    _run("sheet", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page)
 
 
 @render_app.command("pad")
@@ -248,12 +259,12 @@ def pad(
                                 help=f"Number of sheets, 1..{MAX_SHEETS} (the published pad has 80)."),
     duplex: bool = typer.Option(True, "--duplex/--simplex", help="Score sheet on both sides of each sheet."),
     numbered: bool = typer.Option(False, "--numbered", help="Print the sheet number in the corner."),
-    bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
+    bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
 ) -> None:
     """A Doodle score pad: N sheets, one- or two-sided, one drawn sheet reused on every page."""
     if sheets < 1:
         raise UsageError(f"--sheets must be at least 1, got {sheets}")
-    _run("pad", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, sheets=sheets,
+    _run("pad", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, sheets=sheets,
          double_sided=duplex, numbered=numbered)
 
 
@@ -262,10 +273,10 @@ def cards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_O
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
-          card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
+          card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Doodle patch cards (with mirror images of chiral shapes) and start cards, n-up."""
-    _run("cards", edition, format, paper, out, force=force, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("cards", edition, format, paper, out, force=force, theme=theme, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
 
@@ -274,9 +285,9 @@ def cards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_O
 def tiles(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
-          margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, template: Optional[str] = TEMPLATE_OPT, cut_files: bool = CUT_FILES_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, cut_files: bool = CUT_FILES_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Patch tiles at true quilt scale (19 mm squares), plus leather patches and the bonus tile."""
-    _run("tiles", edition, format, paper, out, force=force, cut_files=cut_files, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("tiles", edition, format, paper, out, force=force, theme=theme, cut_files=cut_files, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
@@ -285,10 +296,10 @@ def automa(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
            flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
            gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
-           card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
+           card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
            cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Automa solo cards of every deck the edition holds, numbered as in the spec."""
-    _run("automa", edition, format, paper, out, force=force, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("automa", edition, format, paper, out, force=force, theme=theme, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
          card_size=card_size and card_size.strip().lower())
 
@@ -297,27 +308,27 @@ def automa(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
 def tokens(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
            flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
-           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
+           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
            dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided."""
-    _run("tokens", edition, format, paper, out, force=force, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("tokens", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("rules")
 def rules(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
+          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """The one-page rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6)."""
-    _run("rules", edition, format, paper, out, force=force, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
+    _run("rules", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
 
 
 @render_app.command("boards")
 def boards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: Optional[str] = LAYOUT_OPT,
-           margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Quilt boards (one per player; in two halves on paper too small) and the time board."""
-    _run("boards", edition, format, paper, out, force=force, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
+    _run("boards", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
          proof=proof)
 
 
@@ -325,10 +336,10 @@ def boards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
 def kit(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
         out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
         flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT,
-        margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, cut_files: bool = CUT_FILES_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+        margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, cut_files: bool = CUT_FILES_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules);
     --solo: the solo kit, with both Automa decks, the level marker and the solo rules."""
-    _run("kit", edition, format, paper, out, force=force, solo=solo, cut_files=cut_files, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
+    _run("kit", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_files=cut_files, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
          backs=backs, proof=proof, flip=flip, back_offset=back_offset)
 
 
@@ -339,12 +350,28 @@ def challenge(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORM
                                                            "`patchwork play doodle --seed S` replays it."),
               count: int = typer.Option(1, "--count", "-n", min=1, max=MAX_CHALLENGES, help="Number of challenges, seeds S, S+1, ... "
                                                                  "(7 makes a week pad)."),
-              flip: str = FLIP_OPT, bleed: Optional[str] = BLEED_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+              flip: str = FLIP_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Solo Doodle challenge sheets: the seed's cards in order, dice rolled, and a par from the best bot."""
     if seed + count - 1 > MAX_SEED:
         raise UsageError(f"--seed {seed} --count {count}: the last challenge's seed would pass {MAX_SEED}")
-    _run("challenge", edition, format, paper, out, force=force, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
+    _run("challenge", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
          flip=flip)
+
+
+@render_app.command("theme")
+def theme_file(out: Path = typer.Option(Path("my-theme.yaml"), "--out", "-o", metavar="FILE", parser=path_text,
+                                        help="Theme file to write."),
+               force: bool = FORCE_OPT) -> None:
+    """Write the bundled look as a theme file to edit: colours, and the keys for fonts, a card back
+    picture, per-patch pictures or patterns, title and credits; use it with --theme."""
+    from toolkit.render.output import check_targets, write_bytes
+    from toolkit.render.theme_file import theme_yaml
+
+    if out.exists() and not force:
+        raise UsageError(f"{out} already exists; use --force to overwrite or --out to choose another name")
+    check_targets([out])
+    write_bytes(out, theme_yaml().encode("utf-8"))
+    typer.echo(f"wrote {out}: the bundled look; edit it and print with --theme {out}")
 
 
 def build(
@@ -354,7 +381,7 @@ def build(
     edition: Optional[str] = typer.Option(None, "--edition", help="Only the kit of this edition or variant (name or YAML file), e.g. a custom deck."),
     margin: str = MARGIN_OPT,
     gutter: Optional[str] = GUTTER_OPT,
-    bleed: Optional[str] = BLEED_OPT,
+    bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
 ) -> None:
     """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, Automa cards, the solo kit, SVGs.
 
@@ -369,6 +396,11 @@ def build(
 
     paper_value = parse_paper(paper)
     bleed_mm = parse_bleed(bleed or "3mm")
+    look = {}
+    if theme is not None:
+        from toolkit.render.theme_file import load_theme
+
+        look["theme"] = load_theme(theme)
     sheet_layout = Layout(parse_length(margin, "--margin"), None if gutter is None else parse_length(gutter, "--gutter"))
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file; give a folder")
@@ -385,11 +417,11 @@ def build(
             from toolkit.specs import load_edition
 
             built = staged(out, lambda folder: build_edition(edition, folder, paper_value, sheet_layout,
-                                                             bleed=bleed_mm), note, overwrite=False)
+                                                             bleed=bleed_mm, **look), note, overwrite=False)
             written = describe(built, out, load_edition(edition))
         else:
             written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note,
-                                         sheet_layout, bleed_mm), out)
+                                         sheet_layout, bleed_mm, **look), out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]

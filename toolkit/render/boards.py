@@ -19,7 +19,9 @@ from toolkit.render.imposition import BLEED_MM, MARK_GAP_MM, MARK_MIN_MM, PRINTA
 from toolkit.render.paper import Paper
 from toolkit.render.scene import Item, Line, Rect, Text, fit_text_size
 from toolkit.render.theme import (
+    DEFAULT_THEME,
     LEVEL_FILL,
+    Theme,
     HAIRLINE,
     INCOME_FILL,
     INK,
@@ -43,7 +45,7 @@ MIN_SPACE_MM = QUILT_CELL_MM
 board too big for the paper is printed in two halves, or refused, never shrunk under them."""
 
 
-def quilt_board(edition: Edition, bleed: float = BLEED_MM) -> Piece:
+def quilt_board(edition: Edition, bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> Piece:
     """A quilt board of the edition's size, at quilt scale, with coordinates in the frame."""
     require_component(edition, "boards")
     cell = QUILT_CELL_MM
@@ -51,8 +53,9 @@ def quilt_board(edition: Edition, bleed: float = BLEED_MM) -> Piece:
     w = edition.board_width * cell + 2 * f
     h = edition.board_height * cell + 2 * f
     b = bleed
-    items: list[Item] = [Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, QUILT_FRAME)]
-    items.append(Rect(f, f, w - 2 * f, h - 2 * f, None, HAIRLINE, QUILT_FILL))
+    light = theme.quilt
+    items: list[Item] = [Rect(-b, -b, w + 2 * b, h + 2 * b, None, HAIRLINE, theme.quilt_frame)]
+    items.append(Rect(f, f, w - 2 * f, h - 2 * f, None, HAIRLINE, theme.quilt))
     for r in range(edition.board_height):
         for c in range(edition.board_width):
             items.append(Rect(f + c * cell, f + r * cell, cell, cell, QUILT_SEAM, 0.4, None, (1.4, 1.0)))
@@ -60,11 +63,11 @@ def quilt_board(edition: Edition, bleed: float = BLEED_MM) -> Piece:
     size = pt_for_height(2.6)
     for c in range(edition.board_width):
         items.append(Text(f + (c + 0.5) * cell, f - 2.2, chr(65 + c) if c < 26 else str(c + 1), size,
-                          "middle", True, "#f3ecdc"))
+                          "middle", True, light))
     for r in range(edition.board_height):
-        items.append(Text(f / 2, f + (r + 0.5) * cell + 1.3, str(r + 1), size, "middle", True, "#f3ecdc"))
-    title = f"{edition.title} quilt {edition.board_width}×{edition.board_height}"
-    items.append(Text(w / 2, h - 2.0, title, fit_text_size(title, w - 20, 7), "middle", False, "#f3ecdc"))
+        items.append(Text(f / 2, f + (r + 0.5) * cell + 1.3, str(r + 1), size, "middle", True, light))
+    title = f"{theme.title or edition.title} quilt {edition.board_width}×{edition.board_height}"
+    items.append(Text(w / 2, h - 2.0, title, fit_text_size(title, w - 20, 7), "middle", False, light))
     return Piece(w, h, tuple(items), None, "quilt board")
 
 
@@ -151,7 +154,8 @@ def level_badge(x: float, y: float, w: float, h: float, level: int) -> list[Item
 
 
 def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
-               bleed: float = BLEED_MM, levels: tuple[tuple[int, str, int], ...] = ()) -> Piece:
+               bleed: float = BLEED_MM, levels: tuple[tuple[int, str, int], ...] = (),
+               theme: Theme = DEFAULT_THEME) -> Piece:
     """The edition's time board as large as the paper allows (in two halves rather than below
     MIN_SPACE_MM); `levels`, (level, name, space) of the solo opponent's levels, are marked on
     their spaces and in the legend, for the level marker of solo play."""
@@ -175,16 +179,17 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
     b = bleed
     width, height = board, board + TRACK_HEADER_MM
     top = TRACK_HEADER_MM
-    items: list[Item] = [Rect(-b, -b, width + 2 * b, height + 2 * b, None, HAIRLINE, "#5b4330")]
+    items: list[Item] = [Rect(-b, -b, width + 2 * b, height + 2 * b, None, HAIRLINE, theme.time_board)]
     title = time_board_title(edition)
-    items.append(Text(width / 2, 8.2, title, fit_text_size(title, width - 10, 14, True), "middle", True, "#f6efe0"))
+    light = theme.track[0]
+    items.append(Text(width / 2, 8.2, title, fit_text_size(title, width - 10, 14, True), "middle", True, light))
     index_of = {cell: i for i, cell in enumerate(cells)}
     income = set(track.income_marks)
     leather = set(track.leather_patches)
     number_size = pt_for_height(space * 0.16)
     for i, (r, c) in enumerate(cells):
         x, y = c * space, top + r * space
-        fill = TRACK_FILLS[i % 2]
+        fill = theme.track[i % 2]
         if i == 0:
             fill = "#cfe3c3"
         elif i == spaces - 1:
@@ -241,6 +246,6 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
             items += icon
             x = 2.0 + n * half + space * 0.45
             size = fit_text_size(text, half - space * 0.5, number_size * 0.9)
-            items.append(Text(x, ly + 1.2, text, size, "start", False, "#f6efe0"))
+            items.append(Text(x, ly + 1.2, text, size, "start", False, light))
     seams = ((side // 2) * space, top + (side // 2) * space)
     return Piece(width, height, tuple(items), None, "time board", seams=seams)

@@ -44,6 +44,7 @@ from toolkit.families import all_families, family_of
 from toolkit.fileio import missing_folders, remove_empty, stale_parts
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper
+from toolkit.render.theme import DEFAULT_THEME, Theme
 from toolkit.specs import load_edition
 
 PAD_SHEETS = 80
@@ -85,11 +86,11 @@ def _tile_samples() -> list[tuple[str, str, str | None]]:
     return samples
 
 
-def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM,
+def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME,
           ) -> list[tuple[str, Callable[[], tuple[Document, str]]]]:
     """(relative path, make) for every file, in output order; `make` gives (document, format)."""
-    backs = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, bleed=bleed)
-    pad = RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout, bleed=bleed)
+    backs = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, bleed=bleed, theme=theme)
+    pad = RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout, bleed=bleed, theme=theme)
     jobs: list[tuple[str, Callable[[], tuple[Document, str]]]] = []
 
     def add(path: str, make: Callable[[], Document], fmt: str) -> None:
@@ -103,29 +104,31 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM,
     automa = automa_files()
     for path, name in automa.items():
         add(path, lambda name=name: render_component("automa", load_edition(name), backs), "pdf")
-    solo = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, bleed=bleed, solo=True)
+    solo = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, bleed=bleed, solo=True,
+                         theme=theme)
     for name in automa.values():
         add(f"{name}{SOLO_KIT_SUFFIX}", lambda name=name: render_component("kit", load_edition(name), solo), "pdf")
 
     # one SVG of every distinct component
     for name in kit_editions("sheet"):
         add(f"svg/{name}-sheet.svg",
-            lambda name=name: render_component("sheet", load_edition(name), RenderOptions(paper=paper, bleed=bleed)),
-            "svg")
+            lambda name=name: render_component("sheet", load_edition(name),
+                                               RenderOptions(paper=paper, bleed=bleed, theme=theme)), "svg")
 
     def sample_card(name: str, start: bool) -> Document:
         edition = load_edition(name)
         if start:
             card = edition.rules.start_cards[0]
-            front = doodle_mod.start_card(card, bleed)
+            front = doodle_mod.start_card(card, bleed, theme)
             title, piece = f"{edition.title} start card {card.id}", card.id
         else:
             # a chiral patch shows both faces, so it is the most telling sample
             index, patch = next(((i, p) for i, p in enumerate(edition.patches) if p.shape.is_chiral),
                                 (0, edition.patches[0]))
-            front = doodle_mod.patch_card(patch, index, bleed)
+            front = doodle_mod.patch_card(patch, index, bleed, theme)
             title, piece = f"{edition.title} patch card {patch.id}", patch.id
-        return piece_document(title, Piece(doodle_mod.CARD_WIDTH, doodle_mod.CARD_HEIGHT, front, None, piece), bleed)
+        return piece_document(title, Piece(doodle_mod.CARD_WIDTH, doodle_mod.CARD_HEIGHT, front, None, piece), bleed,
+                              theme)
 
     for name in kit_editions("cards"):
         add(f"svg/{name}-patch-card.svg", lambda name=name: sample_card(name, False), "svg")
@@ -133,21 +136,22 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM,
     for name in kit_editions("boards"):
         add(f"svg/{name}-quilt-board.svg",
             lambda name=name: piece_document(f"{name} quilt board",
-                                             boards_mod.quilt_board(load_edition(name), bleed), bleed), "svg")
+                                             boards_mod.quilt_board(load_edition(name), bleed, theme), bleed,
+                                             theme), "svg")
         add(f"svg/{name}-time-board.svg",
             lambda name=name: piece_document(f"{name} time board",
-                                             boards_mod.time_board(load_edition(name), paper, bleed=bleed),
-                                             bleed), "svg")
+                                             boards_mod.time_board(load_edition(name), paper, bleed=bleed,
+                                                                   theme=theme), bleed, theme), "svg")
 
     def sample_tile(name: str, tag: str | None) -> Document:
         edition = load_edition(name)
-        pieces = tiles_mod.tile_pieces(edition, extras=False, bleed=bleed)
+        pieces = tiles_mod.tile_pieces(edition, extras=False, bleed=bleed, theme=theme)
         patches = edition.all_patches()
         index = next((i for i, p in enumerate(patches) if p.tag == tag), 0)
         # the richest tile of its set (most printed buttons) shows every element of a tile
         same = [i for i, p in enumerate(patches) if p.tag == patches[index].tag]
         index = max(same, key=lambda i: (patches[i].income, -i))
-        return piece_document(f"{edition.title} tile {patches[index].id}", pieces[index], bleed)
+        return piece_document(f"{edition.title} tile {patches[index].id}", pieces[index], bleed, theme)
 
     for stem, name, tag in _tile_samples():
         add(f"svg/{stem}.svg", lambda name=name, tag=tag: sample_tile(name, tag), "svg")
@@ -370,17 +374,24 @@ def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
 def build(out_dir: str | Path, paper: Paper,
           progress: Callable[[str], None] | None = None,
           notice: Callable[[str], None] | None = None,
-          layout: Layout = Layout(), bleed: float = BLEED_MM) -> list[Written]:
+          layout: Layout = Layout(), bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
 
     `layout` sets the printer margin and the gutters of every printed sheet, `bleed` how far art
-    runs past every cut line.
+    runs past every cut line, `theme` the look (a designer's theme file; the bundled look).
 
     Every target is checked before the first file is written (OutputError when one cannot be
     written); the set is written through `staged`, so it appears only when complete.
     """
     out = Path(out_dir)
-    jobs = _jobs(paper, layout, bleed)
+    if theme.patch_places:
+        # one theme for every bundled kit: each patch it names must be in one of them
+        from toolkit.render.theme_file import check_patches
+
+        ids = {patch.id for name in kit_editions() for patch in load_edition(name).all_patches()}
+        check_patches(theme, ids, "the bundled kits")
+        theme = replace(theme, patch_places=())
+    jobs = _jobs(paper, layout, bleed, theme)
     check_targets([*(out / relative for relative, _ in jobs), out / CUT_FOLDER / "probe.svg"])
 
     def write(folder: Path) -> list[Written]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolkit.errors import UsageError
@@ -37,6 +37,7 @@ from toolkit.render.imposition import (
 from toolkit.render.output import check_targets, write_bytes
 from toolkit.render.paper import Paper, parse_paper
 from toolkit.render.scene import MIN_TEXT_PT, Document, Group, Page, Rect, rescaled, translate
+from toolkit.render.theme import DEFAULT_THEME, Theme
 from toolkit.specs.models import Edition
 
 FORMATS = ("pdf", "svg", "png")
@@ -80,6 +81,8 @@ class RenderOptions:
     """Challenge sheets: how many (consecutive seeds)."""
     bleed: float = BLEED_MM
     """How far art runs past every cut line, 0 to MAX_BLEED_MM."""
+    theme: Theme = DEFAULT_THEME
+    """The look: colours, fonts, card back, per-patch pictures or patterns, title and credits."""
     solo: bool = False
     """Kit, boards, tokens, rules: as for solo play against the edition's solo opponent (one quilt
     board, the time board with its level spaces marked, the level marker, the solo rules; the kit
@@ -97,13 +100,13 @@ class RenderOptions:
 
 
 def sheet_document(edition: Edition, options: RenderOptions) -> Document:
-    symbol = doodle_mod.sheet_symbol(edition, options.paper)
+    symbol = doodle_mod.sheet_symbol(edition, options.paper, options.theme.title)
     return Document(f"{edition.title} score sheet", (doodle_mod.sheet_page(options.paper),), (symbol,))
 
 
 def pad_document(edition: Edition, options: RenderOptions) -> Document:
     """N sheets, one drawn sheet placed on every page (so the file barely grows with N)."""
-    symbol = doodle_mod.sheet_symbol(edition, options.paper)
+    symbol = doodle_mod.sheet_symbol(edition, options.paper, options.theme.title)
     sides = 2 if options.double_sided else 1
     pages: list[Page] = []
     for sheet in range(1, options.sheets + 1):
@@ -158,7 +161,7 @@ def _grid(title: str, pieces: list[Piece], options: RenderOptions, what: str = "
 
 def cards_document(edition: Edition, options: RenderOptions) -> Document:
     return _grid(f"{edition.title} patch and start cards",
-                 _cards(doodle_mod.card_pieces(edition, options.bleed), options), options)
+                 _cards(doodle_mod.card_pieces(edition, options.bleed, options.theme), options), options)
 
 
 def automa_document(edition: Edition, options: RenderOptions) -> Document:
@@ -173,18 +176,18 @@ def tile_pages(pieces: list[Piece], options: RenderOptions) -> list[Page]:
 
 def tiles_document(edition: Edition, options: RenderOptions) -> Document:
     return Document(f"{edition.title} patch tiles",
-                    tuple(tile_pages(tiles_mod.tile_pieces(edition, bleed=options.bleed), options)))
+                    tuple(tile_pages(tiles_mod.tile_pieces(edition, bleed=options.bleed, theme=options.theme), options)))
 
 
 def board_pages(edition: Edition, options: RenderOptions) -> list[Page]:
     """One quilt board per player (up to the edition's player cap) and the time board, 1-up."""
     bleed = options.bleed
-    quilt = boards_mod.quilt_board(edition, bleed)
+    quilt = boards_mod.quilt_board(edition, bleed, options.theme)
     players = edition.players_max if edition.players_max is not None else edition.players_min
     if options.solo:
         players = 1  # the Automa has no quilt board
     levels = level_spaces(edition) if options.solo else ()
-    time_board = boards_mod.time_board(edition, options.paper, options.layout.margin, bleed, levels)
+    time_board = boards_mod.time_board(edition, options.paper, options.layout.margin, bleed, levels, options.theme)
     if options.layout.mode == "single":
         pieces = [quilt] * max(1, players) + [time_board]
         return impose_single(pieces, bleed=bleed, proof=options.proof)
@@ -212,7 +215,7 @@ def tokens_document(edition: Edition, options: RenderOptions) -> Document:
 
 def rules_document(edition: Edition, options: RenderOptions) -> Document:
     pages = reference_mod.reference_layout(edition, options.paper, options.layout.margin, bleed=options.bleed,
-                                           solo=options.solo)
+                                           solo=options.solo, theme=options.theme)
     return Document(f"{edition.title} {'solo rules' if options.solo else 'rules reference'}", tuple(pages))
 
 
@@ -228,11 +231,11 @@ def _kit_boards(edition: Edition, options: RenderOptions) -> list[Page]:
 
 
 def _kit_tiles(edition: Edition, options: RenderOptions) -> list[Page]:
-    return tile_pages(tiles_mod.tile_pieces(edition, bleed=options.bleed), options)
+    return tile_pages(tiles_mod.tile_pieces(edition, bleed=options.bleed, theme=options.theme), options)
 
 
 def _kit_cards(edition: Edition, options: RenderOptions) -> list[Page]:
-    return grid_pages(_cards(doodle_mod.card_pieces(edition, options.bleed), options), options)
+    return grid_pages(_cards(doodle_mod.card_pieces(edition, options.bleed, options.theme), options), options)
 
 
 KIT_PARTS: tuple[tuple[str, Callable[[Edition, RenderOptions], list[Page]]], ...] = (
@@ -257,7 +260,7 @@ def kit_document(edition: Edition, options: RenderOptions) -> Document:
             pages += part_pages(edition, options)
     notes: tuple[str, ...] = ()
     if "cards" in prints:
-        notes += grid_notes(_cards(doodle_mod.card_pieces(edition, options.bleed), options), options, "cards")
+        notes += grid_notes(_cards(doodle_mod.card_pieces(edition, options.bleed, options.theme), options), options, "cards")
     if options.solo:
         automa = _cards(automa_mod.automa_pieces(edition, options.bleed), options)
         pages += grid_pages(automa, options)
@@ -314,6 +317,8 @@ def default_edition(kind: str) -> str:
 
 SOLO_COMPONENTS = ("kit", "boards", "tokens", "rules")
 """What `--solo` prints differently (see RenderOptions.solo)."""
+PATCH_COMPONENTS = ("cards", "tiles", "kit")
+"""What draws the edition's patches, so a theme's patch ids are checked against it."""
 
 
 def render_component(kind: str, edition: Edition, options: RenderOptions) -> Document:
@@ -327,12 +332,19 @@ def render_component(kind: str, edition: Edition, options: RenderOptions) -> Doc
         require_solo_opponent(edition)
     elif options.solo:
         require_solo_opponent(edition, f"--solo prints the {kind}")
-    return component.build(edition, options)
+    theme = options.theme
+    if theme.patch_places and kind in PATCH_COMPONENTS:
+        from toolkit.render.theme_file import check_patches
+
+        check_patches(theme, [patch.id for patch in edition.all_patches()], f"edition '{edition.name}'")
+    document = component.build(edition, options)
+    return document if theme.fonts is None else replace(document, fonts=theme.fonts)
 
 
-def piece_document(title: str, piece: Piece, bleed: float = BLEED_MM) -> Document:
-    """One piece alone on a page the size of its bleed box (for SVG exports and print shops)."""
-    return Document(title, tuple(impose_single([piece], bleed=bleed)))
+def piece_document(title: str, piece: Piece, bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> Document:
+    """One piece alone on a page the size of its bleed box (for SVG exports and print shops), its
+    text in the theme's fonts."""
+    return Document(title, tuple(impose_single([piece], bleed=bleed)), fonts=theme.fonts)
 
 
 # ----- output ------------------------------------------------------------------------------------

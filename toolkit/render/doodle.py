@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from toolkit.errors import UsageError
 from toolkit.render.components import require_component
-from toolkit.render.imposition import BLEED_MM, PRINTABLE_MARGIN_MM, Piece
+from toolkit.render.imposition import BLEED_MM, PRINTABLE_MARGIN_MM, Piece, outline_loops
 from toolkit.render.paper import Paper
 from toolkit.render.scene import (
     Circle,
@@ -29,7 +29,11 @@ from toolkit.render.scene import (
     wrap_text,
 )
 from toolkit.render.theme import (
-    CREAM,
+    DEFAULT_THEME,
+    PatchLook,
+    Theme,
+    cloth,
+    cover,
     CUT_RED,
     GREY,
     HAIRLINE,
@@ -41,7 +45,6 @@ from toolkit.render.theme import (
     arrow,
     darker,
     lighter,
-    patch_colour,
     shape_cells,
 )
 from toolkit.specs.models import Edition
@@ -129,10 +132,11 @@ def _pictogram(action: str, cx: float, cy: float) -> list[Item]:
 # ----- the score sheet ------------------------------------------------------------------------
 
 
-def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT) -> tuple[Item, ...]:
+def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT, title: str | None = None) -> tuple[Item, ...]:
     """The score sheet on the 210 x 297 mm reference page; no text is set below `min_pt` (in the
     reference page's points: the printed minimum divided by the sheet's scale), hints wrap onto
-    two lines rather than shrink, and a sheet that cannot hold them is refused."""
+    two lines rather than shrink, and a sheet that cannot hold them is refused. `title` replaces
+    the edition's (a theme's)."""
     require_component(edition, "sheet")
     rules = edition.rules
 
@@ -141,7 +145,7 @@ def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT) -> tuple[Item, ..
 
     bw, bh = edition.board_width, edition.board_height
     items: list[Item] = []
-    title = edition.title.upper()
+    title = (title or edition.title).upper()
     items.append(Text(MARGIN, MARGIN + 10, title, fit_text_size(title, 110, 22, True), "start", True, INK))
     # name / date line
     y_line = MARGIN + 24
@@ -274,10 +278,10 @@ def sheet_scale(paper: Paper, margin: float = PRINTABLE_MARGIN_MM) -> float:
     return s
 
 
-def sheet_symbol(edition: Edition, paper: Paper) -> Symbol:
+def sheet_symbol(edition: Edition, paper: Paper, title: str | None = None) -> Symbol:
     """The whole sheet scaled to the paper, as one reusable symbol."""
     s = sheet_scale(paper)
-    items = sheet_items(edition, MIN_TEXT_PT / s)
+    items = sheet_items(edition, MIN_TEXT_PT / s, title)
     cell = min(MAX_CELL, (REF_WIDTH - 2 * MARGIN - SCORE_COLUMN - 9) / edition.board_width) * s
     if cell < MIN_CELL_PRINTED:
         raise UsageError(
@@ -313,21 +317,29 @@ def _card_frame(fill: str, border: str, bleed: float = BLEED_MM) -> list[Item]:
 
 
 def _shape_block(shape, cx: float, top: float, max_w: float, max_h: float, cell_max: float,
-                 fill: str) -> tuple[list[Item], float]:
+                 fill: str, look: PatchLook = PatchLook()) -> tuple[list[Item], float]:
     cell = min(cell_max, max_w / shape.width, max_h / shape.height)
     x = cx - shape.width * cell / 2
     y = top + (max_h - shape.height * cell) / 2
-    return shape_cells(shape.cells, x, y, cell, fill, CARD_INK, 0.5), cell
+    if look.art is None and look.pattern == "plain":
+        return shape_cells(shape.cells, x, y, cell, fill, CARD_INK, 0.5), cell
+    # a theme's picture or pattern on the cloth, under the squares a player counts
+    outline = tuple(tuple((x + px, y + py) for px, py in loop) for loop in outline_loops(shape.cells, cell))
+    items = shape_cells(shape.cells, x, y, cell, fill, CARD_INK, 0.5)
+    items.append(Group(tuple(cloth(look, fill, x, y, shape.width * cell, shape.height * cell, cell)),
+                       clip_path=outline))
+    items += shape_cells(shape.cells, x, y, cell, None, CARD_INK, 0.5)
+    return items, cell
 
 
-def _shape_faces(shape, fill: str, top: float, bottom: float) -> list[Item]:
+def _shape_faces(shape, fill: str, top: float, bottom: float, look: PatchLook = PatchLook()) -> list[Item]:
     """The shape, and below it its mirror image when the shape is chiral."""
     items: list[Item] = []
     width = CARD_WIDTH - 16
     if shape.is_chiral:
         gap = 7.0
         half = (bottom - top - gap) / 2
-        block, _ = _shape_block(shape, CARD_WIDTH / 2, top, width, half, 9.0, fill)
+        block, _ = _shape_block(shape, CARD_WIDTH / 2, top, width, half, 9.0, fill, look)
         items += block
         mid = top + half + gap / 2
         items.append(Line(12, mid, CARD_WIDTH / 2 - 8, mid, LIGHT_GREY, 0.3, (1.0, 0.8)))
@@ -335,27 +347,27 @@ def _shape_faces(shape, fill: str, top: float, bottom: float) -> list[Item]:
         items += arrow(CARD_WIDTH / 2 - 1, mid, CARD_WIDTH / 2 - 6, mid, GREY, 0.4, 1.3)
         items += arrow(CARD_WIDTH / 2 + 1, mid, CARD_WIDTH / 2 + 6, mid, GREY, 0.4, 1.3)
         block, _ = _shape_block(shape.mirror(), CARD_WIDTH / 2, top + half + gap, width, half, 9.0,
-                                lighter(fill, 0.35))
+                                lighter(fill, 0.35), look)
         items += block
     else:
-        block, _ = _shape_block(shape, CARD_WIDTH / 2, top, width, bottom - top, 11.0, fill)
+        block, _ = _shape_block(shape, CARD_WIDTH / 2, top, width, bottom - top, 11.0, fill, look)
         items += block
     return items
 
 
-def patch_card(patch, index: int, bleed: float = BLEED_MM) -> tuple[Item, ...]:
-    fill = patch_colour(index, patch.colour)
-    items = _card_frame(CREAM, "#d9cfbd", bleed)
+def patch_card(patch, index: int, bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> tuple[Item, ...]:
+    fill = theme.patch_fill(index, patch)
+    items = _card_frame(theme.card_face, "#d9cfbd", bleed)
     items.append(Circle(12.5, 12.5, 6.0, CARD_INK, 0.4, CARD_INK))
     items.append(Text(12.5, 15.6, str(patch.shape.size), 17, "middle", True, "#ffffff"))
     items.append(Text(CARD_WIDTH - 8, 11.5, patch.id, 7, "end", False, GREY))
-    items += _shape_faces(patch.shape, fill, 21.0, CARD_HEIGHT - 10)
+    items += _shape_faces(patch.shape, fill, 21.0, CARD_HEIGHT - 10, theme.look(patch.id))
     return tuple(items)
 
 
-def start_card(card, bleed: float = BLEED_MM) -> tuple[Item, ...]:
-    items = _card_frame("#fff4ec", START_BACK, bleed)
-    items.append(Rect(3.5, 3.5, CARD_WIDTH - 7, 13.0, None, HAIRLINE, START_BACK))
+def start_card(card, bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> tuple[Item, ...]:
+    items = _card_frame("#fff4ec", theme.start_card_back, bleed)
+    items.append(Rect(3.5, 3.5, CARD_WIDTH - 7, 13.0, None, HAIRLINE, theme.start_card_back))
     items.append(Text(CARD_WIDTH / 2, 12.6, "START", 14, "middle", True, "#ffffff"))
     items.append(Circle(CARD_WIDTH - 12.5, 24.5, 5.5, CARD_INK, 0.4, CARD_INK))
     items.append(Text(CARD_WIDTH - 12.5, 27.4, str(card.shape.size), 15, "middle", True, "#ffffff"))
@@ -364,9 +376,12 @@ def start_card(card, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def _card_back(colour: str, title: str, subtitle: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
+def _card_back(colour: str, title: str, subtitle: str, bleed: float = BLEED_MM, art=None) -> tuple[Item, ...]:
     b = bleed
     items: list[Item] = [Rect(-b, -b, CARD_WIDTH + 2 * b, CARD_HEIGHT + 2 * b, None, HAIRLINE, colour)]
+    if art is not None:
+        # a theme's picture is the whole back, bleed included
+        return (*items, cover(art, -b, -b, CARD_WIDTH + 2 * b, CARD_HEIGHT + 2 * b))
     light = lighter(colour, 0.25)
     # a quilted diamond pattern, clipped by the imposition to the card
     step = 9.0
@@ -381,17 +396,22 @@ def _card_back(colour: str, title: str, subtitle: str, bleed: float = BLEED_MM) 
     return tuple(items)
 
 
-def card_pieces(edition: Edition, bleed: float = BLEED_MM) -> list[Piece]:
+def card_pieces(edition: Edition, bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> list[Piece]:
     """Every Doodle card to print: each patch card as often as the deck holds it, then the start
-    cards, their art running `bleed` mm past the cut."""
+    cards, their art running `bleed` mm past the cut, in the look of `theme` (its title on the
+    backs, its picture as the patch cards' back)."""
     require_component(edition, "cards")
-    patch_back = _card_back(CARD_BACK, "PATCHWORK", "DOODLE", bleed)
-    start_back = _card_back(START_BACK, "START", "DOODLE", bleed)
+    if theme.title:
+        patch_back = _card_back(theme.card_back, theme.title.upper(), "", bleed, theme.card_back_art)
+        start_back = _card_back(theme.start_card_back, "START", theme.title.upper(), bleed)
+    else:
+        patch_back = _card_back(theme.card_back, "PATCHWORK", "DOODLE", bleed, theme.card_back_art)
+        start_back = _card_back(theme.start_card_back, "START", "DOODLE", bleed)
     pieces: list[Piece] = []
     for index, patch in enumerate(edition.patches):
-        front = patch_card(patch, index, bleed)
+        front = patch_card(patch, index, bleed, theme)
         for _ in range(max(1, patch.copies)):
             pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, front, patch_back, patch.id))
     for card in edition.rules.start_cards:
-        pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, start_card(card, bleed), start_back, card.id))
+        pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, start_card(card, bleed, theme), start_back, card.id))
     return pieces

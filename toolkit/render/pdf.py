@@ -35,9 +35,11 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from toolkit.render.scene import (
     MIN_LINE_MM,
+    MM_PER_PT,
     Circle,
     Document,
     Group,
+    Image,
     Item,
     Line,
     Page,
@@ -46,6 +48,7 @@ from toolkit.render.scene import (
     Symbol,
     Text,
     Use,
+    text_width,
 )
 
 PT_PER_MM = 72.0 / 25.4
@@ -94,6 +97,17 @@ def _register_fonts() -> None:
     pdfmetrics.registerFont(_TaggedFont(FONT_REGULAR, os.path.join(folder, "Vera.ttf")))
     pdfmetrics.registerFont(_TaggedFont(FONT_BOLD, os.path.join(folder, "VeraBd.ttf")))
     _FONTS_READY = True
+
+
+def _theme_font(font) -> str:
+    """Register a theme's TrueType font (once per process) under a name made from its bytes, so
+    two themes never share a name and the same font always gets the same subset tags."""
+    name = "Theme" + hashlib.sha256(font.data).hexdigest()[:16]
+    try:
+        pdfmetrics.getFont(name)
+    except KeyError:
+        pdfmetrics.registerFont(_TaggedFont(name, io.BytesIO(font.data)))
+    return name
 
 
 def cmyk_of(colour: str, black_text: bool = False) -> tuple[float, float, float, float]:
@@ -179,6 +193,9 @@ class _Painter:
                 "Duplex", "DuplexFlipLongEdge" if duplex == "long" else "DuplexFlipShortEdge"
             )
         self.forms: set[str] = set()
+        self.regular, self.bold = FONT_REGULAR, FONT_BOLD
+        if document.fonts is not None:
+            self.regular, self.bold = (_theme_font(font) for font in document.fonts)
 
     # ---- symbols ------------------------------------------------------------------------------
 
@@ -272,14 +289,27 @@ class _Painter:
             c.saveState()
             c.translate(item.x, item.y)
             c.scale(1 / PT_PER_MM, -1 / PT_PER_MM)
-            c.setFont(FONT_BOLD if item.bold else FONT_REGULAR, item.size)
+            font = self.bold if item.bold else self.regular
+            c.setFont(font, item.size)
             c.setFillColor(self.colour(item.fill, True))
-            if item.anchor == "middle":
-                c.drawCentredString(0, 0, item.text)
-            elif item.anchor == "end":
-                c.drawRightString(0, 0, item.text)
+            if font in (FONT_REGULAR, FONT_BOLD):
+                if item.anchor == "middle":
+                    c.drawCentredString(0, 0, item.text)
+                elif item.anchor == "end":
+                    c.drawRightString(0, 0, item.text)
+                else:
+                    c.drawString(0, 0, item.text)
             else:
-                c.drawString(0, 0, item.text)
+                self.theme_text(item, font)
+            c.restoreState()
+        elif isinstance(item, Image):
+            from reportlab.lib.utils import ImageReader
+
+            c.saveState()
+            # the scene's y runs down: draw the picture upright in a flipped frame
+            c.translate(item.x, item.y + item.height)
+            c.scale(1, -1)
+            c.drawImage(ImageReader(io.BytesIO(item.data)), 0, 0, item.width, item.height, mask="auto")
             c.restoreState()
         elif isinstance(item, Group):
             c.saveState()
@@ -289,6 +319,14 @@ class _Painter:
                 path = c.beginPath()
                 path.rect(*item.clip)
                 c.clipPath(path, stroke=0, fill=0)
+            if item.clip_path is not None:
+                path = c.beginPath()
+                for loop in item.clip_path:
+                    path.moveTo(*loop[0])
+                    for point in loop[1:]:
+                        path.lineTo(*point)
+                    path.close()
+                c.clipPath(path, stroke=0, fill=0, fillMode=rl_canvas.FILL_EVEN_ODD)  # an inner loop is a hole
             for child in item.items:
                 self.draw(child)
             c.restoreState()
@@ -301,6 +339,22 @@ class _Painter:
             c.restoreState()
         else:  # pragma: no cover - the scene types are closed
             raise TypeError(f"unknown scene item {item!r}")
+
+    def theme_text(self, item: Text, font: str) -> None:
+        """Text in a theme's font, in the space the layout measured for it: a font wider than the
+        layout's estimate is condensed to fit rather than running past its box."""
+        c = self.c
+        room = text_width(item.text, item.size, item.bold) / MM_PER_PT  # pt
+        width = pdfmetrics.stringWidth(item.text, font, item.size)
+        squeeze = min(1.0, room / width) if width > 0 else 1.0
+        drawn = width * squeeze
+        x = {"middle": -drawn / 2, "end": -drawn}.get(item.anchor, 0.0)
+        text = c.beginText(x, 0)
+        text.setFont(font, item.size)
+        if squeeze < 1.0:
+            text.setHorizScale(round(squeeze * 100, 2))
+        text.textOut(item.text)
+        c.drawText(text)
 
     def page(self, page: Page) -> None:
         c = self.c

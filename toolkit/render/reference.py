@@ -24,7 +24,7 @@ from toolkit.render.imposition import (
 )
 from toolkit.render.paper import Paper
 from toolkit.render.scene import MM_PER_PT, Group, Item, Line, Page, Text, translate, wrap_text
-from toolkit.render.theme import GREY, INK
+from toolkit.render.theme import DEFAULT_THEME, GREY, INK, Theme
 from toolkit.render.tokens import token_counts
 from toolkit.specs.models import Edition
 
@@ -293,16 +293,19 @@ def _flow(blocks: list[list[_Row]], title_lines: list[str], continued: str, top:
 
 
 def reference_layout(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
-                     pieces: list[Piece] = (), bleed: float = BLEED_MM, solo: bool = False) -> list[Page]:
+                     pieces: list[Piece] = (), bleed: float = BLEED_MM, solo: bool = False,
+                     theme: Theme = DEFAULT_THEME) -> list[Page]:
     """The rules reference on as few pages of `paper` as hold it at 7 pt or more, each set as large
     as fits; `pieces` (a few one-sided cut-outs, such as the Doodle token) go with their crop marks
-    into a band under the text of the last page."""
+    into a band under the text of the last page; a theme's title heads it and its credits close it."""
     sections = reference_sections(edition, solo)
+    if theme.credits:
+        sections = [*sections, ("Credits", [theme.credits])]
     left = margin + SIDE_MM
     width = paper.width - 2 * left
     top = margin + SIDE_MM + TITLE_PT * MM_PER_PT
     bottom = paper.height - margin - SIDE_MM
-    title = f"{edition.title}: {'solo rules' if solo else 'rules reference'}"
+    title = f"{theme.title or edition.title}: {'solo rules' if solo else 'rules reference'}"
     title_lines = wrap_text(title, width, TITLE_PT, True)
     band = (min(p.height for p in pieces) + 2 * (bleed + MARK_GAP_MM + MARK_MIN_MM) + 6.0) if pieces else 0.0
     for pages in range(1, MAX_PAGES + 1):
@@ -336,7 +339,8 @@ def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MAR
 def reference_pages(edition: Edition, options, pieces: list[Piece] = (), solo: bool = False) -> list[Page]:
     """The reference's pages; printed with backs, two pages share a sheet and an odd last page gets
     a blank back, so every later fronts/backs pair stays aligned."""
-    pages = reference_layout(edition, options.paper, options.layout.margin, pieces, options.bleed, solo)
+    pages = reference_layout(edition, options.paper, options.layout.margin, pieces, options.bleed, solo,
+                             options.theme)
     if options.backs and len(pages) % 2:
         pages.append(Page(pages[-1].width, pages[-1].height, (), label="blank back"))
     return pages

@@ -118,6 +118,18 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Image:
+    """A picture (PNG or JPEG bytes) stretched over the box (x, y, width, height)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    data: bytes = field(repr=False)
+    mime: str = "image/png"
+
+
+@dataclass(frozen=True)
 class Group:
     """Items drawn under an affine transform, optionally clipped to a rectangle (in group units)."""
 
@@ -125,6 +137,8 @@ class Group:
     transform: Matrix = IDENTITY
     clip: tuple[float, float, float, float] | None = None
     """(x, y, width, height) in the group's own coordinates."""
+    clip_path: tuple[tuple[Point, ...], ...] | None = None
+    """Closed loops in the group's own coordinates the items are clipped to (a patch's outline)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +150,7 @@ class Use:
     y: float = 0.0
 
 
-Item = Union[Rect, Line, Poly, Circle, Text, Group, Use]
+Item = Union[Rect, Line, Poly, Circle, Text, Image, Group, Use]
 
 
 @dataclass(frozen=True)
@@ -191,6 +205,8 @@ class Document:
     symbols: tuple[Symbol, ...] = field(default=())
     notes: tuple[str, ...] = ()
     """What the user should know about how it was laid out (e.g. a gutter that cost a sheet)."""
+    fonts: tuple | None = None
+    """(regular, bold) theme FontFiles the text is set in; None: the bundled Vera Sans."""
 
     def symbol(self, name: str) -> Symbol:
         for sym in self.symbols:
@@ -290,12 +306,16 @@ def rescaled(items, s: float, min_text_pt: float = 0.0) -> tuple[Item, ...]:
         if isinstance(item, Text):
             return Text(item.x * s, item.y * s, item.text, max(item.size * s, min_text_pt), item.anchor,
                         item.bold, item.fill)
+        if isinstance(item, Image):
+            return Image(item.x * s, item.y * s, item.width * s, item.height * s, item.data, item.mime)
         if isinstance(item, Group):
             a, b, c, d, e, f = item.transform
             if (a, b, c, d) != (1.0, 0.0, 0.0, 1.0):
                 raise ValueError("rescaled() handles translated groups only")
             clip = None if item.clip is None else tuple(v * s for v in item.clip)
-            return Group(tuple(one(child) for child in item.items), (1.0, 0.0, 0.0, 1.0, e * s, f * s), clip)
+            path = None if item.clip_path is None else tuple(tuple((x * s, y * s) for x, y in loop)
+                                                             for loop in item.clip_path)
+            return Group(tuple(one(child) for child in item.items), (1.0, 0.0, 0.0, 1.0, e * s, f * s), clip, path)
         raise ValueError(f"rescaled() cannot scale {type(item).__name__}")
 
     return tuple(one(item) for item in items)

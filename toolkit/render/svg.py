@@ -16,6 +16,7 @@ from toolkit.render.scene import (
     Circle,
     Document,
     Group,
+    Image,
     Item,
     Line,
     Page,
@@ -65,6 +66,13 @@ class _Writer:
         self.dwg.set_desc(title=title)
         self.clips = 0
         self.defined: set[str] = set()
+        self.font_family = FONT_FAMILY
+        if document.fonts is not None:
+            families = []
+            for font in document.fonts:
+                if font.family not in families:
+                    families.append(font.family)
+            self.font_family = ", ".join(f"'{f}'" for f in families) + ", " + FONT_FAMILY
 
     def symbol_ids(self, items) -> list[str]:
         seen: list[str] = []
@@ -117,7 +125,7 @@ class _Writer:
             parent.add(dwg.circle((_num(item.cx), _num(item.cy)), _num(item.r), **attrs))
         elif isinstance(item, Text):
             attrs = {
-                "font_family": FONT_FAMILY,
+                "font_family": self.font_family,
                 "font_size": _num(item.size * MM_PER_PT),
                 "fill": item.fill,
             }
@@ -126,6 +134,12 @@ class _Writer:
             if item.bold:
                 attrs["font_weight"] = "bold"
             parent.add(dwg.text(item.text, insert=(_num(item.x), _num(item.y)), **attrs))
+        elif isinstance(item, Image):
+            import base64
+
+            href = f"data:{item.mime};base64," + base64.b64encode(item.data).decode("ascii")
+            parent.add(dwg.image(href, insert=(_num(item.x), _num(item.y)), size=(_num(item.width), _num(item.height)),
+                                 preserveAspectRatio="none"))
         elif isinstance(item, Group):
             outer = dwg.g()
             a, b, c, d, e, f = item.transform
@@ -144,6 +158,17 @@ class _Writer:
                 self.dwg.defs.add(clip)
                 target = dwg.g(clip_path=f"url(#{clip_id})")
                 outer.add(target)
+            if item.clip_path is not None:
+                self.clips += 1
+                clip_id = f"clip-{self.clips}"
+                clip = dwg.clipPath(id=clip_id)
+                d = " ".join("M " + " L ".join(f"{_num(x)} {_num(y)}" for x, y in loop) + " Z"
+                             for loop in item.clip_path)
+                clip.add(dwg.path(d=d, clip_rule="evenodd"))
+                self.dwg.defs.add(clip)
+                inner = dwg.g(clip_path=f"url(#{clip_id})")
+                target.add(inner)
+                target = inner
             for child in item.items:
                 self.draw(child, target)
             parent.add(outer)

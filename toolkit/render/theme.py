@@ -1,11 +1,14 @@
-"""The print theme: colours, line weights and the vector pictograms shared by the components.
+"""The print theme: colours, line weights and the vector pictograms shared by the components, and
+the Theme a designer's theme file fills in (toolkit.render.theme_file reads and checks one).
 
 Everything is in mm. Pictograms are small functions returning scene items around a centre point,
-so a button looks the same on a tile, a time board and an Automa card.
+so a button looks the same on a tile, a time board and an Automa card. `Theme()` is the bundled
+look: the components draw exactly what they always drew unless a theme changes a value.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 from toolkit.render.scene import MIN_LINE_MM, Circle, Item, Line, Poly, Rect, Text
 
@@ -151,3 +154,140 @@ def shape_cells(cells, x: float, y: float, cell: float, fill: str, outline: str,
 def label(x: float, y: float, text: str, size: float, anchor: str = "middle", bold: bool = False,
           fill: str = INK) -> Text:
     return Text(x, y, text, size, anchor, bold, fill)
+
+
+# ----- a designer's own look ------------------------------------------------------------------------
+
+PATTERNS = ("plain", "stripes", "dots", "checks")
+"""What a theme may draw over a patch's cloth colour."""
+
+
+@dataclass(frozen=True)
+class Art:
+    """A picture a theme file names (PNG or JPEG), read and checked when the theme is loaded."""
+
+    path: str
+    """As the theme file gives it (for messages)."""
+    data: bytes
+    width: int
+    """Pixels."""
+    height: int
+    mime: str
+    """`image/png` or `image/jpeg`."""
+
+
+@dataclass(frozen=True)
+class FontFile:
+    """A TrueType font a theme file names; the PDF embeds the subset of it the text uses."""
+
+    path: str
+    data: bytes
+    family: str
+    """The family name the font gives itself (SVG text asks for it by name)."""
+
+
+@dataclass(frozen=True)
+class PatchLook:
+    """How a patch's cloth is drawn."""
+
+    colour: str | None = None
+    """`#rrggbb`; None: the spec's colour, else the palette's by position."""
+    pattern: str = "plain"
+    """One of PATTERNS, drawn in a shade of the cloth colour."""
+    art: Art | None = None
+    """A picture covering the patch (cropped to its outline); wins over the pattern."""
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Everything a designer may change about how the pieces look. The defaults are the bundled
+    look, so `Theme()` prints exactly what the toolkit always printed."""
+
+    name: str = "bundled"
+    title: str | None = None
+    """Printed in place of the game's title: card backs, score sheet, rules reference."""
+    credits: str | None = None
+    """A line at the foot of the rules reference (art, design, licence)."""
+    palette: tuple[str, ...] = PATCH_PALETTE
+    """Cloth colours of patches whose spec names none, by position."""
+    card_face: str = CREAM
+    card_back: str = "#3d6b8c"
+    start_card_back: str = "#a34a3c"
+    tile_back: str = "#d8ccb4"
+    quilt: str = "#f3ecdc"
+    quilt_frame: str = "#6d4c33"
+    time_board: str = "#5b4330"
+    track: tuple[str, str] = ("#f6efe0", "#e9dfc8")
+    regular_font: FontFile | None = None
+    bold_font: FontFile | None = None
+    card_back_art: Art | None = None
+    """A picture for the back of every patch card (it covers the card and its bleed)."""
+    patches: tuple[tuple[str, PatchLook], ...] = ()
+    """(patch id, look) of the patches the theme names."""
+    default_look: PatchLook = PatchLook()
+    """The look of every other patch."""
+    source: str = ""
+    """The theme file (empty for the bundled look)."""
+    patch_places: tuple[tuple[str, int, int], ...] = field(default=(), compare=False)
+    """(patch id, line, column) where the theme file names each patch (for its messages)."""
+
+    def look(self, patch_id: str) -> PatchLook:
+        for name, look in self.patches:
+            if name == patch_id:
+                return look
+        return self.default_look
+
+    def patch_fill(self, index: int, patch) -> str:
+        """The cloth colour of the patch at `index` of its set: the theme's, else the spec's, else
+        the palette's."""
+        look = self.look(patch.id)
+        return look.colour or patch.colour or self.palette[index % len(self.palette)]
+
+    @property
+    def fonts(self) -> tuple[FontFile, FontFile] | None:
+        """(regular, bold), or None for the bundled Vera Sans."""
+        if self.regular_font is None and self.bold_font is None:
+            return None
+        regular = self.regular_font or self.bold_font
+        return (regular, self.bold_font or regular)  # type: ignore[return-value]
+
+
+DEFAULT_THEME = Theme()
+"""The bundled look."""
+
+
+def cloth(look: PatchLook, fill: str, x: float, y: float, w: float, h: float, cell: float) -> list[Item]:
+    """What a look draws over a patch's plain cloth in the box (x, y, w, h), to be clipped to the
+    patch's outline by the caller: its picture covering the box, or its pattern at `cell` scale."""
+    if look.art is not None:
+        return [cover(look.art, x, y, w, h)]
+    shade = darker(fill, 0.82)
+    step = cell / 4
+    items: list[Item] = []
+    if look.pattern == "stripes":
+        k = 0.0
+        while k < w + h:
+            items.append(Line(x + k, y, x + k - h, y + h, shade, max(step * 0.28, MIN_LINE_MM)))
+            k += step
+    elif look.pattern == "dots":
+        for row in range(int(h / step) + 1):
+            for col in range(int(w / step) + 1):
+                offset = step / 2 if row % 2 else 0.0
+                items.append(Circle(x + col * step + offset, y + row * step + step / 2, step * 0.16, None,
+                                    HAIRLINE, shade))
+    elif look.pattern == "checks":
+        for row in range(int(h / step) + 1):
+            for col in range(int(w / step) + 1):
+                if (row + col) % 2:
+                    items.append(Rect(x + col * step, y + row * step, step, step, None, HAIRLINE, shade))
+    return items
+
+
+def cover(art: Art, x: float, y: float, w: float, h: float) -> "Image":
+    """The picture scaled to cover the box (x, y, w, h), centred, its aspect kept (the caller's
+    clip crops what overhangs)."""
+    from toolkit.render.scene import Image
+
+    s = max(w / art.width, h / art.height)
+    dw, dh = art.width * s, art.height * s
+    return Image(x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, art.data, art.mime)

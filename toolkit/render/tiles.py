@@ -9,8 +9,8 @@ track and the bonus tile.
 from __future__ import annotations
 
 from toolkit.render.components import require_component
-from toolkit.render.imposition import BLEED_MM, Piece, outline_loops
-from toolkit.render.scene import Circle, Item, Line, Poly, Rect, Text
+from toolkit.render.imposition import BLEED_MM, Piece, offset_loop, outline_loops
+from toolkit.render.scene import Circle, Group, Item, Line, Poly, Rect, Text
 from toolkit.render.theme import (
     BUTTON_FILL,
     BUTTON_RIM,
@@ -19,13 +19,15 @@ from toolkit.render.theme import (
     HAIRLINE,
     INK,
     LEATHER,
+    DEFAULT_THEME,
+    Theme,
     button,
     cells_outline,
+    cloth,
     darker,
     hourglass,
     leather_patch,
     lighter,
-    patch_colour,
     pt_for_height,
 )
 from toolkit.specs.models import Edition
@@ -66,14 +68,24 @@ def price_tag(x: float, y: float, cell: float, cost: int) -> list[Item]:
     return items
 
 
-def tile_front(patch, index: int, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM) -> tuple[Item, ...]:
+def tile_front(patch, index: int, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM,
+               theme: Theme = DEFAULT_THEME) -> tuple[Item, ...]:
     blue = patch.tag == BLUE_TAG
-    fill = EXPRESS_BLUE if blue else patch_colour(index, patch.colour)
+    # the blue cloth tells Express's late patches apart (a rule), so a theme keeps it
+    fill = EXPRESS_BLUE if blue else theme.patch_fill(index, patch)
     seam = lighter(fill, 0.35) if blue else darker(fill, 0.82)
     # Buttons stay visible on the blue cloth of Express blue patches.
     knob = ("#ffffff", "#0d2a4d") if blue else (BUTTON_FILL, BUTTON_RIM)
-    cells = sorted(print_shape(patch).cells)
+    shape = print_shape(patch)
+    cells = sorted(shape.cells)
     items: list[Item] = _bleed_fill(cells, cell, fill, bleed)
+    look = theme.look(patch.id)
+    if look.art is not None or look.pattern != "plain":
+        # the picture or pattern covers the cloth out to the bleed, cut to the tile's outline
+        edge = tuple(offset_loop(loop, bleed) for loop in outline_loops(shape.cells, cell))
+        w, h = shape.width * cell, shape.height * cell
+        items.append(Group(tuple(cloth(look, fill, -bleed, -bleed, w + 2 * bleed, h + 2 * bleed, cell)),
+                           clip_path=edge))
     for r, c in cells:
         items.append(Rect(c * cell + 0.8, r * cell + 0.8, cell - 1.6, cell - 1.6, seam, 0.3, None, (1.0, 0.8)))
     ink = "#ffffff" if blue else INK
@@ -119,10 +131,11 @@ def tile_front(patch, index: int, cell: float = QUILT_CELL_MM, bleed: float = BL
     return tuple(items)
 
 
-def tile_back(patch, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM) -> tuple[Item, ...]:
+def tile_back(patch, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM,
+              theme: Theme = DEFAULT_THEME) -> tuple[Item, ...]:
     """The back as seen after turning the tile over left to right: the mirrored outline."""
     mirrored = print_shape(patch).mirror()
-    colour = lighter(EXPRESS_BLUE, 0.45) if patch.tag == BLUE_TAG else TILE_BACK
+    colour = lighter(EXPRESS_BLUE, 0.45) if patch.tag == BLUE_TAG else theme.tile_back
     items: list[Item] = _bleed_fill(mirrored.cells, cell, colour, bleed)
     items += cells_outline(set(mirrored.cells), 0.0, 0.0, cell, darker(colour, 0.6), 0.35)
     return tuple(items)
@@ -153,16 +166,17 @@ def bonus_piece(edition: Edition, cell: float = QUILT_CELL_MM, bleed: float = BL
     return Piece(w, h, front, back, "bonus")
 
 
-def tile_pieces(edition: Edition, extras: bool = True, bleed: float = BLEED_MM) -> list[Piece]:
+def tile_pieces(edition: Edition, extras: bool = True, bleed: float = BLEED_MM,
+                theme: Theme = DEFAULT_THEME) -> list[Piece]:
     """Every tile of the edition's starting circle and late patches (plus leather and bonus),
-    its art running `bleed` mm past the cut line."""
+    its art running `bleed` mm past the cut line, in the look of `theme`."""
     require_component(edition, "tiles")
     pieces = []
     cell = QUILT_CELL_MM
     for index, patch in enumerate(edition.all_patches()):
         shape = print_shape(patch)
         pieces.append(Piece(shape.width * cell, shape.height * cell,
-                            tile_front(patch, index, cell, bleed), tile_back(patch, cell, bleed), patch.id,
+                            tile_front(patch, index, cell, bleed, theme), tile_back(patch, cell, bleed, theme), patch.id,
                             outline_loops(shape.cells, cell)))
     if extras:
         track = edition.rules.time_track

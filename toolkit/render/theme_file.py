@@ -1,0 +1,308 @@
+"""Theme files: a designer's own look (colours, TrueType fonts, a card back picture, per-patch
+pictures or patterns, a title and credits), read and checked once, at the boundary.
+
+A theme file is YAML with `kind: theme`; every key is optional and falls back to the bundled
+look (`toolkit.render.theme.DEFAULT_THEME`), which `theme_yaml` writes out as a file to start
+from. Paths are relative to the theme file. Every problem is found in one pass and reported at
+once, one line each, with file, line, column and key (`SpecError`): an unknown key, a colour that
+is not `#rrggbb`, a file that is missing, too large, not a PNG/JPEG picture or not a TrueType
+font; patch ids are checked against the edition when it is printed (`check_patches`).
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from toolkit.errors import InputError, Problem, SpecError
+from toolkit.fileio import path_kind, read_capped_bytes
+from toolkit.render.theme import DEFAULT_THEME, PATTERNS, Art, FontFile, PatchLook, Theme
+from toolkit.specs.source import INVALID, LDict, LList, Loc, UnreadableSpec, display_name, not_a_spec, read_tree
+
+KIND = "theme"
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+"""A card back or patch picture: more than enough for 300 dpi print (a poker card is 825 x 1125 px)."""
+MAX_IMAGE_PIXELS = 40_000_000
+"""Pixels of one picture: a bigger one is surely not meant for a card (and would bloat every PDF)."""
+MAX_FONT_BYTES = 20 * 1024 * 1024
+MAX_TITLE = 60
+MAX_CREDITS = 200
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+COLOUR_ROLES = ("card_face", "card_back", "start_card_back", "tile_back", "quilt", "quilt_frame", "time_board")
+"""Single colours a theme may set (besides `palette` and `track`)."""
+KEYS = ("kind", "name", "title", "credits", "colours", "fonts", "card_back", "patches")
+FONT_KEYS = ("regular", "bold")
+LOOK_KEYS = ("colour", "pattern", "art")
+IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg"}
+
+
+def load_theme(path: str | os.PathLike) -> Theme:
+    """The theme a file describes; SpecError listing every problem, one line each."""
+    path = Path(path)
+    refused = not_a_spec(path)
+    shown = display_name(path)
+    if refused is not None:
+        raise SpecError([Loc(shown).problem("(file)", refused.replace("spec file", "theme file"))])
+    if not path.exists():
+        raise SpecError([Loc(shown).problem("(file)", "no such theme file")])
+    try:
+        tree, problems = read_tree(path, shown)
+    except UnreadableSpec as unreadable:
+        raise SpecError([unreadable.args[0]]) from None
+    reader = _Reader(path.parent, problems)
+    theme = reader.theme(tree, shown)
+    if reader.problems:
+        raise SpecError(sorted(reader.problems, key=lambda p: (p.line, p.column)))
+    return theme
+
+
+def check_patches(theme: Theme, patch_ids, where: str) -> None:
+    """SpecError for each patch a theme names that is not among `patch_ids` (those of `where`,
+    e.g. `edition 'doodle'`), one line each."""
+    known = set(patch_ids)
+    problems = [Problem(theme.source, line, column, f"patches.{name}", f"no patch {name} in {where}")
+                for name, line, column in theme.patch_places if name not in known]
+    if problems:
+        raise SpecError(problems)
+
+
+class _Reader:
+    def __init__(self, folder: Path, problems: list[Problem]):
+        self.folder = folder
+        self.problems = list(problems)
+
+    def add(self, owner, key, message: str) -> None:
+        self.problems.append(owner.problem(key, message))
+
+    # ----- the file ----------------------------------------------------------------------------
+
+    def theme(self, tree, shown: str) -> Theme:
+        if not isinstance(tree, LDict):
+            self.problems.append(Loc(shown).problem("(top)", "a theme file is a mapping with `kind: theme`"))
+            return DEFAULT_THEME
+        if tree.get("kind") != KIND:
+            if "kind" in tree:
+                self.add(tree, "kind", f"expected `kind: {KIND}`, got {tree['kind']!r}")
+            else:
+                self.problems.append(tree.missing("kind", f"a theme file starts with `kind: {KIND}`"))
+        for key in tree:
+            if key not in KEYS:
+                self.add(tree, key, f"unknown key; a theme takes {', '.join(KEYS)}")
+        values: dict = {"source": shown}
+        for key, limit in (("name", MAX_TITLE), ("title", MAX_TITLE), ("credits", MAX_CREDITS)):
+            text = self.text(tree, key, limit)
+            if text is not None:
+                values[key] = text
+        if "colours" in tree:
+            values.update(self.colours(tree))
+        if "fonts" in tree:
+            values.update(self.fonts(tree))
+        if "card_back" in tree:
+            art = self.picture(tree, "card_back")
+            if art is not None:
+                values["card_back_art"] = art
+        looks: list[tuple[str, PatchLook]] = []
+        places: list[tuple[str, int, int]] = []
+        if "patches" in tree:
+            patches = tree["patches"]
+            if not isinstance(patches, LDict):
+                self.add(tree, "patches", "expected a mapping of patch id (or `default`) to its look")
+            else:
+                for name, spec in patches.items():
+                    look = self.look(patches, str(name), spec)
+                    if look is None:
+                        continue
+                    if name == "default":
+                        values["default_look"] = look
+                    else:
+                        looks.append((str(name), look))
+                        loc = patches.loc_of(name)
+                        places.append((str(name), loc.line, loc.column))
+        values["patches"] = tuple(looks)
+        values["patch_places"] = tuple(places)
+        return replace(DEFAULT_THEME, **values)
+
+    def text(self, owner: LDict, key: str, limit: int) -> str | None:
+        if key not in owner:
+            return None
+        value = owner[key]
+        if value is INVALID:
+            return None
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            self.add(owner, key, "expected text")
+            return None
+        text = str(value).strip()
+        if not text or len(text) > limit or "\n" in text:
+            self.add(owner, key, f"expected one line of 1 to {limit} characters")
+            return None
+        return text
+
+    def colour(self, owner, key, value) -> str | None:
+        if isinstance(value, str) and COLOUR.match(value):
+            return value.lower()
+        self.add(owner, key, f"expected a colour written #rrggbb, got {value!r}")
+        return None
+
+    def colours(self, tree: LDict) -> dict:
+        colours = tree["colours"]
+        if not isinstance(colours, LDict):
+            self.add(tree, "colours", "expected a mapping of colour names to #rrggbb")
+            return {}
+        out: dict = {}
+        for key, value in colours.items():
+            if key in COLOUR_ROLES:
+                colour = self.colour(colours, key, value)
+                if colour is not None:
+                    out[key] = colour
+            elif key in ("palette", "track"):
+                wanted = 2 if key == "track" else None
+                if not isinstance(value, LList) or not value or (wanted and len(value) != wanted):
+                    count = "two colours (light and dark spaces)" if wanted else "a list of one or more colours"
+                    self.add(colours, key, f"expected {count}")
+                    continue
+                found = [self.colour(value, i, v) for i, v in enumerate(value)]
+                if all(found):
+                    out[key] = tuple(found)
+            else:
+                self.add(colours, key, f"unknown colour; a theme sets {', '.join(COLOUR_ROLES + ('palette', 'track'))}")
+        return out
+
+    def fonts(self, tree: LDict) -> dict:
+        fonts = tree["fonts"]
+        if not isinstance(fonts, LDict):
+            self.add(tree, "fonts", "expected `regular:` and/or `bold:` TrueType font files")
+            return {}
+        out: dict = {}
+        for key in fonts:
+            if key not in FONT_KEYS:
+                self.add(fonts, key, "unknown font; a theme sets regular and bold")
+                continue
+            font = self.font(fonts, key)
+            if font is not None:
+                out[f"{key}_font"] = font
+        return out
+
+    def look(self, patches: LDict, name: str, spec) -> PatchLook | None:
+        if not isinstance(spec, LDict):
+            self.add(patches, name, "expected a mapping with colour, pattern and/or art")
+            return None
+        for key in spec:
+            if key not in LOOK_KEYS:
+                self.add(spec, key, f"unknown key; a patch's look takes {', '.join(LOOK_KEYS)}")
+        values: dict = {}
+        if "colour" in spec:
+            colour = self.colour(spec, "colour", spec["colour"])
+            if colour is not None:
+                values["colour"] = colour
+        if "pattern" in spec:
+            if spec["pattern"] in PATTERNS:
+                values["pattern"] = spec["pattern"]
+            else:
+                self.add(spec, "pattern", f"unknown pattern {spec['pattern']!r}; expected {', '.join(PATTERNS)}")
+        if "art" in spec:
+            art = self.picture(spec, "art")
+            if art is not None:
+                values["art"] = art
+        return PatchLook(**values)
+
+    # ----- files -------------------------------------------------------------------------------
+
+    def read(self, owner: LDict, key: str, what: str, limit: int) -> tuple[str, bytes] | None:
+        """(path as written, bytes) of the file `owner[key]` names, or None with its problem."""
+        value = owner[key]
+        if not isinstance(value, str) or not value.strip():
+            self.add(owner, key, f"expected the path of {what}, relative to the theme file")
+            return None
+        target = self.folder / value
+        kind = path_kind(target)
+        if not os.path.lexists(target):
+            self.add(owner, key, f"{value} does not exist (paths are relative to the theme file)")
+            return None
+        if kind is not None:
+            self.add(owner, key, f"{value} is {kind}, not {what}")
+            return None
+        size = target.stat().st_size
+        if size > limit:
+            self.add(owner, key, f"{value} is {size / 1048576:.1f} MB; {what} may be at most "
+                                 f"{limit // 1048576} MB")
+            return None
+        try:
+            return value, read_capped_bytes(target, limit, what)
+        except InputError as error:
+            self.add(owner, key, f"{value}: {str(error).split(': ', 1)[-1]}")
+            return None
+
+    def picture(self, owner: LDict, key: str) -> Art | None:
+        read = self.read(owner, key, "a PNG or JPEG picture", MAX_IMAGE_BYTES)
+        if read is None:
+            return None
+        value, data = read
+        from PIL import Image, UnidentifiedImageError
+
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                kind, (width, height) = image.format, image.size
+                if width * height > MAX_IMAGE_PIXELS:
+                    self.add(owner, key, f"{value} is {width} x {height} px; a picture may have at most "
+                                         f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels")
+                    return None
+                image.verify()
+        except (UnidentifiedImageError, Image.DecompressionBombError):
+            self.add(owner, key, f"{value} is not a picture (expected PNG or JPEG)")
+            return None
+        except Exception as error:  # a truncated or damaged file: Pillow raises many kinds
+            self.add(owner, key, f"{value} is a damaged picture ({error.__class__.__name__}); expected PNG or JPEG")
+            return None
+        if kind not in IMAGE_FORMATS:
+            self.add(owner, key, f"{value} is a {kind} picture; expected PNG or JPEG")
+            return None
+        return Art(value, data, width, height, IMAGE_FORMATS[kind])
+
+    def font(self, owner: LDict, key: str) -> FontFile | None:
+        read = self.read(owner, key, "a TrueType font (.ttf)", MAX_FONT_BYTES)
+        if read is None:
+            return None
+        value, data = read
+        from reportlab.pdfbase.ttfonts import TTFontFile
+
+        if data[:4] == b"OTTO":
+            self.add(owner, key, f"{value} is an OpenType font with PostScript (CFF) outlines; expected a "
+                                 "TrueType font (.ttf with glyf outlines)")
+            return None
+        try:
+            face = TTFontFile(io.BytesIO(data), validate=0)
+        except Exception as error:  # reportlab raises TTFError and struct errors on junk
+            reason = str(error).split("\n")[0] or error.__class__.__name__
+            self.add(owner, key, f"{value} is not a TrueType font that can be embedded ({reason})")
+            return None
+        family = face.familyName.decode("latin-1") if isinstance(face.familyName, bytes) else str(face.familyName)
+        return FontFile(value, data, family or Path(value).stem)
+
+
+def theme_yaml(theme: Theme = DEFAULT_THEME) -> str:
+    """A theme file holding `theme`'s colours (the bundled look by default), with the keys a
+    designer may add commented: the file `patchwork render theme` writes to start from."""
+    palette = ", ".join(f'"{c}"' for c in theme.palette)
+    lines = [
+        "# A look for patchwork render and build: --theme THIS-FILE. Every key is optional; what is left",
+        "# out stays as the bundled look. Paths are relative to this file.",
+        "kind: theme",
+        f"name: {theme.name}",
+        "# title: My Quilt Game          # printed in place of the game's title (card backs, sheet, rules)",
+        "# credits: \"Art: A. Designer\"  # a line at the foot of the rules reference",
+        "colours:",
+        *(f'  {role}: "{getattr(theme, role)}"' for role in COLOUR_ROLES),
+        f'  track: ["{theme.track[0]}", "{theme.track[1]}"]   # light and dark time-board spaces',
+        f"  palette: [{palette}]",
+        "# fonts:                        # TrueType (.ttf) files, embedded (subset) in every PDF",
+        "#   regular: fonts/MyFont-Regular.ttf",
+        "#   bold: fonts/MyFont-Bold.ttf",
+        "# card_back: art/back.png       # PNG or JPEG covering every patch card's back",
+        "# patches:                      # per patch id (or `default`): colour, pattern or art",
+        f"#   default: {{pattern: plain}}  # {', '.join(PATTERNS)}",
+        "#   P01: {art: art/p01.png}",
+        '#   P02: {colour: "#aa3344", pattern: stripes}',
+    ]
+    return "\n".join(lines) + "\n"
