@@ -82,12 +82,16 @@ def test_hint_names_the_move_the_rectangle_and_the_specials():
     assert game.parse_action(action) in game.legal_actions()
 
 
-def test_hint_from_a_bot_that_cannot_explain_says_so_in_one_line():
+def test_hint_from_a_bot_that_cannot_explain_says_so_in_one_line(monkeypatch):
+    from toolkit.bots.mcts import MctsBot
     from toolkit.families import engine_for, family_of
 
     classic = load_edition("classic")
     game = engine_for(classic).new_game(classic, 1)
     assert family_of(classic).info.hint_bot == "mcts"
+    # The time-track games hint through the search (toolkit.bots.timetrack_hint); a hinter
+    # without `explain` is what this checks.
+    monkeypatch.setattr(type(family_of(classic)), "hinter", lambda self, edition: MctsBot(10))
     assert hint(game) == "no hint for classic: the mcts bot does not explain its moves yet"
 
 
