@@ -147,14 +147,15 @@ def _time_track(position: Position, edition, x: float, y: float, side: float) ->
         d = space * 0.17
         items.append(Line(cx - d, cy - d, cx + d, cy + d, INK, 0.5))
         items.append(Line(cx - d, cy + d, cx + d, cy - d, INK, 0.5))
-    on: dict[int, int] = {}
-    for token in track.tokens:
+    sharing = {token.space: sum(1 for t in track.tokens if t.space == token.space) for token in track.tokens}
+    placed: dict[int, int] = {}
+    for token in track.tokens:  # bottom first: a later token is drawn over an earlier one
         r, c = cells[min(token.space, track.final)]
-        count = on.get(token.space, 0)
-        on[token.space] = count + 1
-        cx = x + (c + 0.5) * space + (count * space * 0.22 if count else 0.0) - (space * 0.11 if count else 0.0)
-        cy = top + (r + 0.58) * space - count * space * 0.12
-        radius = space * 0.26
+        n, i = sharing[token.space], placed.get(token.space, 0)
+        placed[token.space] = i + 1
+        radius = space * (0.26 if n == 1 else 0.21)
+        cx = x + (c + 0.5) * space + (i - (n - 1) / 2) * space * 0.4
+        cy = top + (r + 0.58) * space - i * space * 0.06
         colour = TOKEN_COLOURS[token.seat % len(TOKEN_COLOURS)]
         items.append(Circle(cx, cy, radius, "#ffffff", 0.5, colour))
         items.append(Text(cx, cy + radius * 0.45, str(token.seat + 1), radius * 3.2, "middle", True, "#ffffff"))
