@@ -252,3 +252,12 @@ def test_doodle_board_marks_the_scored_rectangle_and_the_specials():
     out = ok("play", "doodle", "--seed", "2", "--bots", "greedy", input=game_input).stdout
     assert "specials: NEIGHBOUR [" in out and "latest: * " in out and "round 3: scored r" in out
     assert "edges of the rectangle scored in round 1, 2, 3" in out
+
+
+def test_a_preview_keeps_what_chance_brings_next_hidden():
+    hint = ok("play", "doodle", "--seed", "5", input="hint\nquit\n").stdout
+    move = hint.split("hint for player 1: ")[1].splitlines()[0].strip()
+    out = ok("play", "doodle", "--seed", "5", input=f"{move} ?\nquit\n").stdout
+    preview = out.split("player 1> ", 1)[1].split("player 1> ")[0]
+    assert f"PREVIEW of '{move}'" in preview and "what chance brings next shows once the action is played" in preview
+    assert "roll " not in preview and "token card" not in preview and "then: " not in preview

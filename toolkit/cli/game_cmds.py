@@ -12,6 +12,7 @@ that thinks shows it.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import secrets
@@ -369,6 +370,12 @@ class Prompt:
         seat = self.game.current_player
         before = family.view(self.game)
         after = family.view(trial)
+        # What chance does after the action (a roll, a card, a shuffle) stays hidden until the
+        # action is played: a preview shows the boards, not what comes next.
+        chance = len(trial.chance_log()) > len(self.game.chance_log())
+        if chance:
+            after = dataclasses.replace(after, status="what chance brings next shows once the action is played",
+                                        offers=(), notes=())
         self.echo(board_view.position_text(after))
         changes = [f"  {b.name}: {x}  ->  {y}" for b, a in zip(before.boards, after.boards)
                    for x, y in zip(b.facts, a.facts) if x != y and b.seat == seat]
@@ -376,7 +383,7 @@ class Prompt:
         if changes:
             self.echo("\n".join(changes))
         event = getattr(trial, "last_event", "")
-        if event and event != f"{_seat_label(trial, seat)}: {text}":
+        if event and not chance and event != f"{_seat_label(trial, seat)}: {text}":
             self.echo(f"  then: {event}")
         self.echo("type 'ok' to play it, or another action")
         self.pending_preview = text

@@ -13,6 +13,9 @@ say what it expects more directly; `mcts.search` returns only the root's visits.
 move does to the mover's buttons, income still to come, empty cells, the bonus square and turn
 order, read from the validated game before and after the move, and what it leaves the opponent
 in the market window.
+
+A hint knows what the player knows: the Automa's draw pile, which the state holds in order, is
+shuffled (from the hint's own generator) before the search and the games played on see it.
 """
 from __future__ import annotations
 
@@ -44,6 +47,21 @@ def _mask_cells(game: Any, seat: int) -> set[tuple[int, int]]:
     return cells
 
 
+def hidden_shuffled(game: Any) -> np.ndarray:
+    """The game's state with what a player cannot know shuffled: the order of the Automa's draw
+    pile, which the state holds (the search and the games played on would otherwise know the
+    Automa's next cards)."""
+    from toolkit.games.timetrack import kernel as k
+
+    state = game.state.copy()
+    left = int(state[k.S_DRAW_LEN])
+    if game.automa_level and left > 1:
+        order = np.random.default_rng([int(game.seed) % 2**63, HINT_RNG_SALT, len(game.history)]).permutation(left)
+        # Sorted first, so the hint is the same whatever order the pile really has.
+        state[k.S_DRAW:k.S_DRAW + left] = np.sort(state[k.S_DRAW:k.S_DRAW + left])[order]
+    return state
+
+
 class SearchHint:
     """Answers `hint` at the time-track prompt (toolkit.families.RulesFamily.hinter)."""
 
@@ -67,7 +85,7 @@ class SearchHint:
         from toolkit.games.timetrack.tables import P_ACTIONS, P_WINDOW
 
         t = game.tables.arrays
-        state, quilts = game.state, game.quilts
+        state, quilts = hidden_shuffled(game), game.quilts
         seat = game.current_player
         params = mcts.PARAMS.copy()
         weights = greedy.WEIGHTS.copy()
