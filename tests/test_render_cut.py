@@ -151,3 +151,14 @@ def test_a_cut_file_is_the_page_size_in_mm():
     layer = root.find(f"{SVG}g")
     assert layer.get("id") == "CutContour"
     assert all(path.get("fill") == "none" for path in layer.iter(f"{SVG}path"))
+
+
+def test_no_cut_lines_leaves_neither_layer_nor_cut_file(tmp_path):
+    from tests.cli_helpers import ok
+
+    result = ok("render", "tiles", "express", "--no-cut-lines", "--out", str(tmp_path / "t.pdf"))
+    assert "cut lines" not in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["t.pdf"]
+    assert b"CutContour" not in (tmp_path / "t.pdf").read_bytes()
+    ok("render", "tiles", "express", "--out", str(tmp_path / "u.pdf"))
+    assert sorted(p.name for p in tmp_path.glob("u*")) == ["u-cut-01.svg", "u-cut-02.svg", "u-cut-03.svg", "u.pdf"]

@@ -46,7 +46,8 @@ LAYOUT_OPT = typer.Option(None, "--layout", metavar="sheet|single",
                                "bleed, with TrimBox/BleedBox, for print shops.")
 GUTTER_OPT = typer.Option(None, "--gutter",
                           help="Space between cards and tokens, each keeping bleed up to half of it, e.g. 6mm, "
-                               "3mm or 0 (default: the widest of these that needs no extra sheet).")
+                               "3mm or 0 (default: the widest up to 2 x bleed that costs at most one extra sheet; "
+                               "the output says when it does).")
 BLEED_OPT = typer.Option(None, "--bleed", metavar="LENGTH",
                          help="How far art runs past every cut line: 0 to 5 mm, e.g. 3mm (the default), 0 or "
                               "1/8in (score sheets have nothing to cut).")
@@ -57,9 +58,10 @@ THEME_OPT = typer.Option(None, "--theme", metavar="FILE", parser=path_text,
 SOLO_OPT = typer.Option(False, "--solo", help="For solo play against the Automa: one quilt board, the time board "
                                                "with the level spaces marked, the level marker, the solo rules "
                                                "(kit: and both Automa decks).")
-CUT_FILES_OPT = typer.Option(True, "--cut-files/--no-cut-files",
-                             help="Beside a page of tiles, an SVG of its cut lines for a cutting plotter or laser "
-                                  "(the PDF holds them on its CutContour layer either way).")
+CUT_LINES_OPT = typer.Option(True, "--cut-lines/--no-cut-lines",
+                             help="Tiles' cut lines: on a CutContour layer of the PDF and, beside a page of tiles, "
+                                  "an SVG cut file for a cutting plotter or laser (--no-cut-lines: neither, for a "
+                                  "shop that wants none in the file).")
 TEMPLATE_OPT = typer.Option(None, "--template", metavar="NAME",
                             help="A print-on-demand template: poker-png, bridge-png, mini-png, tarot-png "
                                  "(one 300 dpi PNG per card face, 1/8 in bleed), poker-pdf; tiles: tiles-diecut, "
@@ -150,7 +152,7 @@ def _template_settings(kind: str, name: str, fmt: Optional[str], dpi: Optional[i
 def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str, out: Optional[Path], *,
          force: bool = False, dpi: Optional[int] = None, cmyk: bool = False, margin: str = "5mm",
          layout: Optional[str] = None, gutter: Optional[str] = None, page: Optional[int] = None,
-         bleed: Optional[str] = None, template: Optional[str] = None, cut_files: bool = True,
+         bleed: Optional[str] = None, template: Optional[str] = None, cut_lines: bool = True,
          theme: Optional[Path] = None, **extra) -> None:
     from toolkit.render import (FORMATS, Duplex, RenderOptions, default_edition, parse_paper, render_component,
                                 write_document)
@@ -199,6 +201,8 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
     # no edition named: the default edition of the first family that prints the component
     edition = load_edition(edition_name or default_edition(kind))
     document = render_component(kind, edition, options)
+    if not cut_lines:
+        document = replace(document, pages=tuple(replace(p, cut=()) for p in document.pages))
     if page is not None:
         if not 1 <= page <= len(document.pages):
             raise UsageError(f"--page {page}: the document has pages 1 to {len(document.pages)}")
@@ -208,7 +212,7 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
     two_sided = (options.backs or (kind == "pad" and options.double_sided) or kind == "challenge") and page is None
     duplex = flip if two_sided else None
     written = write_document(document, fmt, target, duplex, cmyk=cmyk, dpi=dpi or 300, force=force,
-                             labelled=chosen is not None and fmt != "pdf", cut_files=cut_files,
+                             labelled=chosen is not None and fmt != "pdf", cut_files=cut_lines,
                              transparent=chosen is not None and chosen.transparent)
     cuts = [w for w in written if w.cut == "cut file"]
     printed = [w for w in written if w.cut != "cut file"]
@@ -243,8 +247,9 @@ def template_summary(chosen, document) -> str:
 
 @render_app.command("sheet")
 def sheet(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
-          cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          out: Optional[Path] = OUT_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
+          force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+          page: Optional[int] = PAGE_OPT) -> None:
     """One Doodle score sheet (board size and rounds from the spec)."""
     _run("sheet", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page)
 
@@ -259,13 +264,18 @@ def pad(
                                 help=f"Number of sheets, 1..{MAX_SHEETS} (the published pad has 80)."),
     duplex: bool = typer.Option(True, "--duplex/--simplex", help="Score sheet on both sides of each sheet."),
     numbered: bool = typer.Option(False, "--numbered", help="Print the sheet number in the corner."),
-    bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT,
+    bleed: Optional[str] = BLEED_OPT,
+    theme: Optional[Path] = THEME_OPT,
+    force: bool = FORCE_OPT,
+    dpi: Optional[int] = DPI_OPT,
+    cmyk: bool = CMYK_OPT,
+    page: Optional[int] = PAGE_OPT,
 ) -> None:
     """A Doodle score pad: N sheets, one- or two-sided, one drawn sheet reused on every page."""
     if sheets < 1:
         raise UsageError(f"--sheets must be at least 1, got {sheets}")
-    _run("pad", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, sheets=sheets,
-         double_sided=duplex, numbered=numbered)
+    _run("pad", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page,
+         sheets=sheets, double_sided=duplex, numbered=numbered)
 
 
 @render_app.command("cards")
@@ -273,74 +283,88 @@ def cards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_O
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
-          card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
-          cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT,
+          theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT,
+          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Doodle patch cards (with mirror images of chiral shapes) and start cards, n-up."""
-    _run("cards", edition, format, paper, out, force=force, theme=theme, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
-         gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
-         card_size=card_size and card_size.strip().lower())
+    _run("cards", edition, format, paper, out, force=force, theme=theme, template=template, bleed=bleed, dpi=dpi,
+         cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs, proof=proof, flip=flip,
+         back_offset=back_offset, card_size=card_size and card_size.strip().lower())
 
 
 @render_app.command("tiles")
 def tiles(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-          flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
-          margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, cut_files: bool = CUT_FILES_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT, flip: str = FLIP_OPT,
+          back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT, margin: str = MARGIN_OPT,
+          bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
+          template: Optional[str] = TEMPLATE_OPT, cut_lines: bool = CUT_LINES_OPT, force: bool = FORCE_OPT,
+          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Patch tiles at true quilt scale (19 mm squares), plus leather patches and the bonus tile."""
-    _run("tiles", edition, format, paper, out, force=force, theme=theme, cut_files=cut_files, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
-         backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+    _run("tiles", edition, format, paper, out, force=force, theme=theme, cut_lines=cut_lines, template=template,
+         bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout, backs=backs, proof=proof,
+         flip=flip, back_offset=back_offset)
 
 
 @render_app.command("automa")
 def automa(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
-           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
-           card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT,
-           cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT, flip: str = FLIP_OPT,
+           back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT, gutter: Optional[str] = GUTTER_OPT,
+           margin: str = MARGIN_OPT, card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT,
+           theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT,
+           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Automa solo cards of every deck the edition holds, numbered as in the spec."""
-    _run("automa", edition, format, paper, out, force=force, theme=theme, template=template, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
-         gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset,
-         card_size=card_size and card_size.strip().lower())
+    _run("automa", edition, format, paper, out, force=force, theme=theme, template=template, bleed=bleed, dpi=dpi,
+         cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs, proof=proof, flip=flip,
+         back_offset=back_offset, card_size=card_size and card_size.strip().lower())
 
 
 @render_app.command("tokens")
 def tokens(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-           flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT,
-           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
-           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT, flip: str = FLIP_OPT,
+           back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT, gutter: Optional[str] = GUTTER_OPT,
+           margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
+           solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+           page: Optional[int] = PAGE_OPT) -> None:
     """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided."""
-    _run("tokens", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
-         gutter=gutter, backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+    _run("tokens", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi,
+         cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs, proof=proof, flip=flip,
+         back_offset=back_offset)
 
 
 @render_app.command("rules")
 def rules(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
+          out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT,
+          theme: Optional[Path] = THEME_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
-    """The one-page rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6)."""
-    _run("rules", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin)
+    """The rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6): one page, or more
+    rather than text below 7 pt."""
+    _run("rules", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk,
+         page=page, margin=margin)
 
 
 @render_app.command("boards")
 def boards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: Optional[str] = LAYOUT_OPT,
-           margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
+           solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+           page: Optional[int] = PAGE_OPT) -> None:
     """Quilt boards (one per player; in two halves on paper too small) and the time board."""
-    _run("boards", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout,
-         proof=proof)
+    _run("boards", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi,
+         cmyk=cmyk, page=page, margin=margin, layout=layout, proof=proof)
 
 
 @render_app.command("kit")
 def kit(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
-        out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT,
-        flip: str = FLIP_OPT, back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT,
-        margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, cut_files: bool = CUT_FILES_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+        out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT, flip: str = FLIP_OPT,
+        back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
+        bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, cut_lines: bool = CUT_LINES_OPT,
+        solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+        page: Optional[int] = PAGE_OPT) -> None:
     """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules);
     --solo: the solo kit, with both Automa decks, the level marker and the solo rules."""
-    _run("kit", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_files=cut_files, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter,
-         backs=backs, proof=proof, flip=flip, back_offset=back_offset)
+    _run("kit", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_lines=cut_lines, bleed=bleed,
+         dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter, backs=backs, proof=proof, flip=flip,
+         back_offset=back_offset)
 
 
 @render_app.command("challenge")
@@ -350,12 +374,14 @@ def challenge(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORM
                                                            "`patchwork play doodle --seed S` replays it."),
               count: int = typer.Option(1, "--count", "-n", min=1, max=MAX_CHALLENGES, help="Number of challenges, seeds S, S+1, ... "
                                                                  "(7 makes a week pad)."),
-              flip: str = FLIP_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+              flip: str = FLIP_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
+              force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+              page: Optional[int] = PAGE_OPT) -> None:
     """Solo Doodle challenge sheets: the seed's cards in order, dice rolled, and a par from the best bot."""
     if seed + count - 1 > MAX_SEED:
         raise UsageError(f"--seed {seed} --count {count}: the last challenge's seed would pass {MAX_SEED}")
-    _run("challenge", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, seed=seed, count=count,
-         flip=flip)
+    _run("challenge", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk,
+         page=page, seed=seed, count=count, flip=flip)
 
 
 @render_app.command("theme")
