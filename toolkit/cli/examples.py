@@ -33,8 +33,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "build": (
         "patchwork build",
-        "patchwork build --paper letter --out kits",
-        "patchwork build --edition my-deck.yaml",
+        "patchwork build --paper letter --bleed 1/8in --out kits",
+        "patchwork build --edition my-deck.yaml --theme my-look.yaml",
     ),
     "deal": (
         "patchwork deal classic --seed 7",
@@ -112,14 +112,16 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "render cards": (
         "patchwork render cards --backs --flip short --back-offset 0.5x-1mm --proof",
         "patchwork render cards --layout single --card-size poker --cmyk",
+        "patchwork render cards --template poker-png --backs",
     ),
     "render tiles": (
         "patchwork render tiles express --backs",
         "patchwork render tiles my-variant.yaml --watch",
-        "patchwork render tiles --format png --dpi 300",
+        "patchwork render tiles classic --template tiles-diecut",
     ),
     "render automa": (
         "patchwork render automa anniversary --layout single --card-size poker --cmyk",
+        "patchwork render automa anniversary --template poker-png --backs",
     ),
     "render tokens": (
         "patchwork render tokens classic --backs",
@@ -135,6 +137,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "render kit": (
         "patchwork render kit christmas --backs --paper letter",
         "patchwork render kit doodle",
+        "patchwork render kit anniversary --solo --backs",
+    ),
+    "render theme": (
+        "patchwork render theme --out my-look.yaml",
     ),
     "render challenge": (
         "patchwork render challenge --seed 2024",
