@@ -125,6 +125,10 @@ def generate(
         raise UsageError(f"--variant {variant_path}: expected a .yaml file name")
     if variant_path.resolve() == out.resolve():
         raise UsageError("--variant and --out must be different files")
+    if variant is None:  # the default name is checked as --variant is, before anything is drawn
+        from toolkit.fileio import check_target
+
+        check_target(variant_path)
     generated = gen.generate(request)
     files = gen.render_files(generated, out, variant_path)
     # both files or neither: a variant that cannot be written leaves no orphan patch set
@@ -283,7 +287,11 @@ def check(
     base_ref = base or _base_of(path)
     from toolkit.specs import load_edition
 
-    load_edition(base_ref)  # the base, judged before the simulator (and numba) loads
+    from toolkit.sim.botspec import seat_bots
+
+    for edition in (load_edition(base_ref), load_edition(str(variant))):  # judged before the simulator loads
+        for text, _ in matchups:
+            seat_bots(text, edition)
     if only is not None:
         unknown = sorted(only - {p.id for p in load_edition(str(variant)).all_patches()})
         if unknown:

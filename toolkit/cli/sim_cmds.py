@@ -101,7 +101,14 @@ def _check_bots(bots_text: str, refs: list[str], automa_level: int, automa_deck:
     from toolkit.sim.botspec import seat_bots
     from toolkit.specs import load_edition
 
+    from toolkit.families import family_of
+
     editions = [load_edition(ref) for ref in refs]
+    for ref, edition in zip(refs[1:], editions[1:]):
+        if family_of(edition) is not family_of(editions[0]):
+            raise UsageError(
+                f"variant '{ref}' is a {family_of(edition).info.title} edition but the base '{refs[0]}' "
+                f"is {family_of(editions[0]).info.title}: balance compares editions of one rules family")
     seat_bots(bots_text, editions[0], automa_level, automa_deck)
 
 

@@ -137,6 +137,7 @@ def price(
     ed = load_edition(edition)
     for text in bots:  # each tier's bots, refused before the simulator (and numba) loads
         _bots(text, ed)
+    _check_patch_values(ed, patch, over, values)
     from toolkit.reports import workbench as report
     from toolkit.reports.markdown import render_markdown
     from toolkit.reports.pdf import render_pdf
@@ -197,6 +198,20 @@ def price(
     typer.echo(speed_line(sum(tp.games for _, tp in results) * (len(vals) + 1), elapsed, workers, scheduler))
     if out:
         write_out(out, doc, render_markdown(report.price_report(doc)), render_pdf(report.price_report(doc)))
+
+
+def _check_patch_values(ed, patch: str, over: str, values: str) -> None:
+    """The patch and its values, judged by the light setpath before the simulator (and numba)
+    loads with toolkit.workbench.price, whose check() says the same and judges the rest."""
+    from toolkit.families import require
+    from toolkit.workbench import setpath
+
+    require(ed, "prices_patches", "price")
+    if patch not in [p.id for p in ed.all_patches()]:
+        raise UsageError(f"PATCH '{patch[:40]}' is not a patch of '{ed.name}' (patches: {setpath.patch_ids_text(ed)})")
+    if over in ("cost", "time", "income"):
+        key, _ = setpath.find_key(f"patches.{patch}.{over}", ed)
+        setpath.parse_values(values, key, "--values")
 
 
 # ----- sweep ----------------------------------------------------------------------------------
