@@ -903,7 +903,8 @@ def run_case(case: Case, tmp: Path, slow_cpu: float = SLOW_CPU) -> Outcome:
     if after != before:
         outcome.failures.append("half-written")
         outcome.message += f" [left: {sorted(set(after.items()) ^ set(before.items()))[:4]}]"
-    if cpu > slow_cpu or (not had_numba and "numba" in sys.modules):
+    # a full or read-only disk is met when the files are written, after the work: not a refusal
+    if case.fault is None and (cpu > slow_cpu or (not had_numba and "numba" in sys.modules)):
         outcome.failures.append("slow")
         outcome.message += f" [{cpu:.2f} CPU-s{', loaded numba' if not had_numba and 'numba' in sys.modules else ''}]"
     return outcome
