@@ -160,4 +160,7 @@ def main() -> None:
         echo_error(error_line("interrupted"))
         sys.exit(INTERRUPT_EXIT)
     finally:
-        interrupts.finishing()
+        if interrupts.is_console_script():
+            interrupts.finishing()
+        else:  # called as a function (a test): the process goes on with its own Ctrl-C
+            interrupts.uninstall()

@@ -44,6 +44,8 @@ _pressed: float | None = None
 """When Ctrl-C was first pressed (time.monotonic), None before."""
 _said = False
 """An error line was printed after the key (by the command line or by the watcher)."""
+_installed: tuple | None = None
+"""(previous SIGINT handler, previous wakeup fd, read end, write end) while installed."""
 
 
 def _compiling() -> bool:
@@ -130,6 +132,7 @@ def _watch(fd: int) -> None:
         except OSError:
             return
         if not data:
+            os.close(fd)
             return
         if signal.SIGINT not in data or signal.getsignal(signal.SIGINT) is not _on_key:
             continue  # another signal, or a command that handles Ctrl-C itself
@@ -142,7 +145,7 @@ def _watch(fd: int) -> None:
 
 
 def _install(phase: str) -> None:
-    global _phase
+    global _phase, _installed
     if _phase != "off":
         _phase = phase
         return
@@ -151,12 +154,12 @@ def _install(phase: str) -> None:
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     try:
-        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+        previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
     except (ValueError, OSError):
         os.close(read_end)
         os.close(write_end)
         return
-    signal.signal(signal.SIGINT, _on_key)
+    _installed = (signal.signal(signal.SIGINT, _on_key), previous_fd, read_end, write_end)
     _phase = phase
     threading.Thread(target=_watch, args=(read_end,), name="patchwork-ctrl-c", daemon=True).start()
 
@@ -170,6 +173,23 @@ def install() -> None:
     """When a command starts: a key raises KeyboardInterrupt (cleanup, then the one line), except
     while numba compiles; the watcher ends the run within GRACE seconds in any case."""
     _install("running")
+
+
+def uninstall() -> None:
+    """Give Ctrl-C back to what handled it before (main() called as a function, e.g. by a test:
+    the process goes on, so it must not keep a handler that ends it)."""
+    global _phase, _installed, _pressed, _said
+    if _installed is None or threading.current_thread() is not threading.main_thread():
+        return
+    handler, previous_fd, read_end, write_end = _installed
+    _installed = None
+    _phase, _pressed, _said = "off", None, False
+    signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
+    try:
+        signal.set_wakeup_fd(previous_fd)
+    except (ValueError, OSError):
+        pass
+    os.close(write_end)  # the watcher reads the end of its pipe and returns
 
 
 def finishing() -> None:
