@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from toolkit.render.scene import MIN_LINE_MM, Circle, Item, Line, Poly, Rect, Text
+from toolkit.render.scene import MIN_LINE_MM, Circle, Image, Item, Line, Poly, Rect, Text
 
 INK = "#1f1f1f"
 GREY = "#6b6b6b"
@@ -283,11 +283,9 @@ def cloth(look: PatchLook, fill: str, x: float, y: float, w: float, h: float, ce
     return items
 
 
-def cover(art: Art, x: float, y: float, w: float, h: float) -> "Image":
+def cover(art: Art, x: float, y: float, w: float, h: float) -> Image:
     """The picture scaled to cover the box (x, y, w, h), centred, its aspect kept (the caller's
     clip crops what overhangs)."""
-    from toolkit.render.scene import Image
-
     s = max(w / art.width, h / art.height)
     dw, dh = art.width * s, art.height * s
     return Image(x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, art.data, art.mime)
