@@ -145,20 +145,6 @@ def test_polyomino_deck_names_pieces_in_canonical_order():
     assert len({p.shape.canonical_key for p in deck.patches}) == 12
 
 
-@pytest.mark.parametrize("text", ["#", "##/#.", "###/#.#/###", "#./.#", "##./.##/..#", "#.#/###"])
-def test_outline_is_the_one_render_draws(text):
-    """The geometry's outline gives the render helpers' segments and loops, bit for bit."""
-    from toolkit.geometry.outline import outline_loops, outline_segments
-    from toolkit.render.imposition import outline_loops as render_loops
-    from toolkit.render.theme import cells_outline
-
-    cells = {(r, c) for r, row in enumerate(text.split("/")) for c, mark in enumerate(row) if mark == "#"}
-    cell = 190.0 / 11
-    lines = cells_outline(cells, 10.5, 3.25, cell, "#000000", 0.5)
-    assert [(ln.x1, ln.y1, ln.x2, ln.y2) for ln in lines] == outline_segments(cells, 10.5, 3.25, cell)
-    assert outline_loops(cells, cell) == render_loops(cells, cell)
-
-
 def test_outline_of_a_ring_has_an_outer_loop_and_a_hole():
     from toolkit.geometry.outline import outline_loops, outline_segments
 

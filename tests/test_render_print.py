@@ -332,7 +332,8 @@ def test_build_has_no_pdf_without_a_rules_reference():
 def test_tile_marks_sit_on_the_outline_of_each_tile():
     """An L tile on its own sheet: every crop mark, read from the SVG, lies on the extension of an
     edge of the L, 4 mm past an outer corner, and none points at the empty corner of its box."""
-    from toolkit.render.imposition import impose_shelves, outline_loops
+    from toolkit.geometry.outline import outline_loops
+    from toolkit.render.imposition import impose_shelves
 
     cell = 19.0
     cells = {(0, 0), (1, 0), (1, 1)}  # an L: its box's top-right square is empty

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from toolkit.errors import UsageError
 from toolkit.render.components import require_component
-from toolkit.render.imposition import BLEED_MM, PRINTABLE_MARGIN_MM, Piece, outline_loops
+from toolkit.geometry.outline import outline_loops
+from toolkit.render.imposition import BLEED_MM, PRINTABLE_MARGIN_MM, Piece
 from toolkit.render.paper import Paper
 from toolkit.render.scene import (
     Circle,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from toolkit.geometry.outline import outline_segments
 from toolkit.render.scene import MIN_LINE_MM, Circle, Image, Item, Line, Poly, Rect, Text
 
 INK = "#1f1f1f"
@@ -126,18 +127,7 @@ def arc_points(cx: float, cy: float, r: float, start: float, end: float, steps: 
 
 def cells_outline(cells, x: float, y: float, cell: float, colour: str, width: float) -> list[Item]:
     """The boundary of a set of (row, col) cells as line segments (the cut line of a tile)."""
-    items: list[Item] = []
-    for r, c in sorted(cells):
-        x0, y0 = x + c * cell, y + r * cell
-        if (r - 1, c) not in cells:
-            items.append(Line(x0, y0, x0 + cell, y0, colour, width))
-        if (r + 1, c) not in cells:
-            items.append(Line(x0, y0 + cell, x0 + cell, y0 + cell, colour, width))
-        if (r, c - 1) not in cells:
-            items.append(Line(x0, y0, x0, y0 + cell, colour, width))
-        if (r, c + 1) not in cells:
-            items.append(Line(x0 + cell, y0, x0 + cell, y0 + cell, colour, width))
-    return items
+    return [Line(*segment, colour, width) for segment in outline_segments(cells, x, y, cell)]
 
 
 def shape_cells(cells, x: float, y: float, cell: float, fill: str, outline: str,

@@ -9,7 +9,8 @@ track and the bonus tile.
 from __future__ import annotations
 
 from toolkit.render.components import require_component
-from toolkit.render.imposition import BLEED_MM, Piece, offset_loop, outline_loops
+from toolkit.geometry.outline import outline_loops
+from toolkit.render.imposition import BLEED_MM, Piece, offset_loop
 from toolkit.render.scene import Circle, Group, Item, Line, Poly, Rect, Text
 from toolkit.render.theme import (
     BUTTON_FILL,
