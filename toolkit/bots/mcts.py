@@ -22,7 +22,8 @@ The search tree lives in pre-allocated arrays (no Python object per node), all c
   affordable window patch, equally likely, at a random free placement).
   The evaluation knows what a position is worth on average; the playout sees how the remaining
   patches and the track actually fall. Half and half (`M_ROLLOUT` = 0.5) beat either alone in
-  seat-swapped matches against greedy at equal budgets. Finished games are valued exactly.
+  seat-swapped matches against greedy at equal budgets (measured with the kernel's uniform random
+  playouts, before this policy). Finished games are valued exactly.
 - The move played is the most visited child of the root.
 
 A budget is either a number of iterations (`mcts:2000`, reproducible: same seed, same game) or a
