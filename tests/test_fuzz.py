@@ -177,7 +177,7 @@ def _check_spec_data(data) -> None:
 
 def test_fuzz_embedded_spec():
     """Any self-contained spec as data (what a record embeds): an Edition or a ToolkitError."""
-    given(spec_data())(_settings("spec-data")(_check_spec_data))()
+    given(spec_data())(_settings("spec-data")(lambda d: _check_spec_data(d)))()
 
 
 # ----- the record reader -----------------------------------------------------------------------
@@ -286,6 +286,10 @@ def _check_action(game, text: str) -> None:
     assert (str(action) in legal) == (action in game.legal_actions()), text
 
 
+def _action_check(game):
+    return lambda text: _check_action(game, text)
+
+
 @pytest.mark.parametrize("family", ["timetrack", "doodle"])
 def test_fuzz_action_notation(family):
     """Any text at the prompt or in a record: an action that writes back the same, or a NotationError."""
@@ -321,24 +325,37 @@ def _check_shape(text: str) -> None:
 
 def test_fuzz_shape_notation():
     """Any shape text: a shape that writes back the same, or a ShapeError."""
-    given(shape_texts())(_settings("shape")(_check_shape))()
+    given(shape_texts())(_settings("shape")(lambda t: _check_shape(t)))()
 
 
 # ----- the long run ----------------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_fuzz_long_run(request):
+def test_fuzz_long_run(request, capsys):
     """Every property above with LONG_FACTOR times the examples and fresh random inputs; only when
-    asked for (`-m slow`, or PATCHWORK_FUZZ_LONG=1), since it takes minutes."""
+    asked for (`-m slow`, or PATCHWORK_FUZZ_LONG=1), since it takes minutes. Prints how many
+    examples each property really ran (hypothesis stops early when a strategy has no more)."""
     if "slow" not in (request.config.getoption("markexpr") or "") and not os.environ.get("PATCHWORK_FUZZ_LONG"):
         pytest.skip("the long fuzzing run: pytest -m slow tests/test_fuzz.py (or PATCHWORK_FUZZ_LONG=1)")
+    ran: dict[str, int] = {}
+
+    def run(name, strategy, check):
+        def counted(value):
+            ran[name] = ran.get(name, 0) + 1
+            check(value)
+        given(strategy)(_settings(name, True)(counted))()
+
     with tempfile.TemporaryDirectory() as folder:
         counter = itertools.count()
-        given(spec_texts())(_settings("spec", True)(lambda t: _check_spec_text(Path(folder), counter, t)))()
-        given(spec_data())(_settings("spec-data", True)(_check_spec_data))()
-        given(record_data())(_settings("record", True)(lambda d: _check_record(Path(folder), d)))()
-    games = _games()
-    for family, game in games.items():
+        run("spec", spec_texts(), lambda t: _check_spec_text(Path(folder), counter, t))
+        run("spec-data", spec_data(), _check_spec_data)
+        run("record", record_data(), lambda d: _check_record(Path(folder), d))
+        run("record-text", st.one_of(st.text(alphabet='{}[]":,0123456789.-+eE truefalsnl\\u', max_size=200),
+                                     st.builds(json.dumps, JSON)), lambda t: _check_record_text(Path(folder), t))
+    for family, game in _games().items():
         legal = [str(a) for a in game.legal_actions()]
-        given(action_texts(family, legal))(_settings(f"{family}-action", True)(lambda t, g=game: _check_action(g, t)))()
-    given(shape_texts())(_settings("shape", True)(_check_shape))()
+        run(f"{family}-action", action_texts(family, legal), _action_check(game))
+    run("shape", shape_texts(), _check_shape)
+    with capsys.disabled():
+        print(f"\nfuzzing run: {sum(ran.values()):,} examples ({', '.join(f'{k} {v:,}' for k, v in ran.items())}), "
+              "nothing found")
