@@ -269,6 +269,7 @@ def test_doodle_rules_reference_tells_how_to_use_a_d6(capsys, tmp_path):
     assert "1-2 = 1, 3-4 = 2, 5-6 = 3" in text and "rules reference" in text
 
 
+@pytest.mark.slow
 def test_a_week_of_challenges_and_its_par_replays(capsys, tmp_path):
     out = tmp_path / "week.pdf"
     code, stdout, err = run_cli(capsys, "render", "challenge", "--seed", "11", "--count", "7", "--out", str(out))

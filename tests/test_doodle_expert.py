@@ -42,6 +42,7 @@ def test_every_choice_is_legal_and_the_same_from_the_same_position():
     assert min(game.scores()) > 60
 
 
+@pytest.mark.slow
 def test_the_turn_loop_plays_the_same_games_as_the_validated_layer():
     seeds = [21, 22]
     words = K.game_rng_words(seeds)
@@ -58,6 +59,7 @@ def test_the_turn_loop_plays_the_same_games_as_the_validated_layer():
     assert all((out[key] == again[key]).all() for key in out), "same seed, same games"
 
 
+@pytest.mark.slow
 def test_expert_does_at_least_as_well_as_greedy_on_a_small_sample():
     words = K.game_rng_words(range(8))
     expert = play_doodle(EDITION, (BotSpec("expert", EXPERT),), words, words)["score"]

@@ -117,6 +117,7 @@ def test_same_seed_same_figures_other_seed_other_figures():
     assert a["figures"] != c["figures"]
 
 
+@pytest.mark.slow
 def test_two_worker_processes_give_the_same_bytes_as_one():
     one = _doc(["classic", "revised-leather"], "random,random", 64, 4, workers=1, kind="balance")
     two = _doc(["classic", "revised-leather"], "random,random", 64, 4, workers=2, kind="balance")
