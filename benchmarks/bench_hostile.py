@@ -133,6 +133,12 @@ def run_forked(case, timeout: float) -> tuple[list[str], float, float, str]:
         return failures, seconds, cpu, message
 
 
+def _capped() -> None:
+    """In a --cold child: the same address-space cap as a forked case (a range built before it is
+    checked would otherwise take the machine's memory)."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
 def cold(repeat: int) -> None:
     """CPU-seconds of each refusal in COLD_REFUSALS in a fresh interpreter (best of `repeat`)."""
     print(f"refusals in a fresh process (best of {repeat}; user+system CPU-s, peak MB, numba loaded?)")
@@ -143,7 +149,7 @@ def cold(repeat: int) -> None:
             runs = []
             for _ in range(repeat):
                 proc = subprocess.Popen([sys.executable, "-c", probe, *args], cwd=tmp, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE, text=True)
+                                        stderr=subprocess.PIPE, text=True, preexec_fn=_capped)
                 err = proc.stderr.read()
                 proc.stderr.close()
                 _, status, usage = os.wait4(proc.pid, 0)
