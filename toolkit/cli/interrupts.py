@@ -24,6 +24,7 @@ is left alone: the watcher acts only while the handler is this module's.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -162,6 +163,15 @@ def _install(phase: str) -> None:
     _installed = (signal.signal(signal.SIGINT, _on_key), previous_fd, read_end, write_end)
     _phase = phase
     threading.Thread(target=_watch, args=(read_end,), name="patchwork-ctrl-c", daemon=True).start()
+    atexit.register(_last_moments)  # registered first, so it runs after every later exit handler
+
+
+def _last_moments() -> None:
+    """The interpreter's own end (after the last exit handler): it is about to put Python's signal
+    handlers back to the system's, and a key from then on would end the finished command by
+    SIGINT, silently; ignore it instead (a key pressed before is answered by finishing)."""
+    if _installed is not None and _pressed is None and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def install_early() -> None:
