@@ -15,7 +15,7 @@ from toolkit.cli.app import main
 
 def test_main_called_in_process_leaves_ctrl_c_as_it_found_it(monkeypatch, capsys):
     before = signal.getsignal(signal.SIGINT)
-    monkeypatch.setattr(sys, "argv", ["pytest-main", "--version"])
+    monkeypatch.setattr(sys, "argv", ["patchwork", "--version"])  # as tests/test_build.py calls it
     with pytest.raises(SystemExit):
         main()
     capsys.readouterr()

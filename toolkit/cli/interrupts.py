@@ -222,8 +222,10 @@ def finishing() -> None:
 def is_console_script() -> bool:
     """This process runs `patchwork` (the console script) or `python -m toolkit` (not a worker
     process of one, which re-runs the script as `__mp_main__` and leaves Ctrl-C to its parent)."""
-    first = sys.argv[0] if sys.argv else ""
     main = sys.modules.get("__main__")
     if getattr(main, "__name__", None) != "__main__":
         return False
+    # The script that runs, not sys.argv: a test that sets argv to `patchwork ...` and calls main()
+    # runs inside pytest, whose process must keep its own Ctrl-C afterwards.
+    first = str(getattr(main, "__file__", "") or "")
     return os.path.basename(first) == "patchwork" or first.endswith(os.path.join("toolkit", "__main__.py"))
