@@ -85,6 +85,15 @@ def test_tune_refusals():
     assert "not a key" in refused("tune", "classic", "--set", "tie_break=1", "--target", "length=40")
 
 
+def test_a_bonus_target_is_refused_where_no_game_can_take_a_bonus_tile():
+    express = refused("tune", "express", "--set", "starting_buttons=3..5", "--target", "bonus=0.5")
+    assert "no bonus tile" in express and "targets that work: seat-win, length, score, margin, buy-rate" in express
+    doodle = refused("tune", "doodle", "--set", "rounds=2..4", "--target", "bonus=0.5")
+    assert "no bonus tile" in doodle and "targets that work: length, score, buy-rate" in doodle
+    assert "targets that work: length, score, buy-rate" in refused(
+        "tune", "doodle", "--set", "rounds=2..4", "--target", "margin=3")
+
+
 def test_each_figure_is_read_from_the_games_and_measured_with_its_interval():
     from toolkit.sim.shards import Games
 

@@ -261,14 +261,32 @@ def check(base, settings: Sequence[setpath.Setting], targets: Sequence[Target], 
         raise UsageError("--target: each figure is named once")
     from toolkit.families import family_of
 
+    workable = ", ".join(_workable_figures(base))
     seated = [t.figure.name for t in targets if t.figure.name in ("seat-win", "margin")]
     if seated and not family_of(base).info.head_to_head:
         raise UsageError(f"--target {seated[0]}: {family_of(base).info.title} has no seats playing head to head; "
-                         "targets that work: length, score, bonus, buy-rate")
+                         f"targets that work: {workable}")
+    if any(t.figure.name == "bonus" for t in targets) and not _has_bonus(base):
+        raise UsageError(f"--target bonus: '{base.name}' has no bonus tile, so no game can take one; "
+                         f"targets that work: {workable}")
     if any(t.figure.name == "buy-rate" for t in targets) and watch is None:
         raise UsageError("--target buy-rate: say which patch with --watch PATCH")
     if watch is not None and watch not in [p.id for p in base.all_patches()]:
         raise UsageError(f"--watch {watch}: '{base.name}' has no patch {watch} (patches: {setpath.patch_ids_text(base)})")
+
+
+def _has_bonus(edition) -> bool:
+    from toolkit.families import family_of
+
+    return "bonus" in family_of(edition).info.result_fields and getattr(edition, "bonus", None) is not None
+
+
+def _workable_figures(edition) -> list[str]:
+    from toolkit.families import family_of
+
+    head_to_head = family_of(edition).info.head_to_head
+    return [name for name in FIGURES
+            if (head_to_head or name not in ("seat-win", "margin")) and (name != "bonus" or _has_bonus(edition))]
 
 
 def point_settings(request: TuneRequest, point: Point) -> dict:
