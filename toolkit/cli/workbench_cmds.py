@@ -137,14 +137,14 @@ def price(
     ed = load_edition(edition)
     for text in bots:  # each tier's bots, refused before the simulator (and numba) loads
         _bots(text, ed)
-    _check_patch_values(ed, patch, over, values)
+    from toolkit.workbench import price as pr  # loads the simulator only when games are played
+
+    vals = pr.check(ed, patch, over, values)
     from toolkit.reports import workbench as report
     from toolkit.reports.markdown import render_markdown
     from toolkit.reports.pdf import render_pdf
-    from toolkit.workbench import price as pr
     from toolkit.workbench.report import header
 
-    vals = pr.check(ed, patch, over, values)
     gap = min(b - a for a, b in zip(sorted(vals), sorted(vals)[1:]))
     if width is not None and width < gap:
         raise UsageError(f"--width {width:g}: the interval spans at least the gap between neighbouring values ({gap}); "
@@ -198,20 +198,6 @@ def price(
     typer.echo(speed_line(sum(tp.games for _, tp in results) * (len(vals) + 1), elapsed, workers, scheduler))
     if out:
         write_out(out, doc, render_markdown(report.price_report(doc)), render_pdf(report.price_report(doc)))
-
-
-def _check_patch_values(ed, patch: str, over: str, values: str) -> None:
-    """The patch and its values, judged by the light setpath before the simulator (and numba)
-    loads with toolkit.workbench.price, whose check() says the same and judges the rest."""
-    from toolkit.families import require
-    from toolkit.workbench import setpath
-
-    require(ed, "prices_patches", "price")
-    if patch not in [p.id for p in ed.all_patches()]:
-        raise UsageError(f"PATCH '{patch[:40]}' is not a patch of '{ed.name}' (patches: {setpath.patch_ids_text(ed)})")
-    if over in ("cost", "time", "income"):
-        key, _ = setpath.find_key(f"patches.{patch}.{over}", ed)
-        setpath.parse_values(values, key, "--values")
 
 
 # ----- sweep ----------------------------------------------------------------------------------
@@ -458,12 +444,14 @@ def feel(
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: game k plays seed derive_seed(seed, k) in every edition."),
     decisive: bool = typer.Option(False, "--decisive/--no-decisive", help="Also count decisive moves (values every legal "
                                   "action one action ahead: about 10x slower)."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process); the figures are "
+                                "identical for any count."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     as_json: bool = json_option(),
 ) -> None:
     """How the game feels: lead changes, when the lead became permanent, comebacks, close games, decisive moves."""
-    check_run_options(games, seed, 1, None, out)  # the options first, before anything heavy is imported
+    check_run_options(games, seed, workers, None, out)  # the options first, before anything heavy is imported
     if games > 100000:
         raise UsageError(f"--games must be at most 100000 for feel (games are played one by one), got {games}")
     from toolkit.families import family_of
@@ -487,7 +475,7 @@ def feel(
                          "(e.g. --bots greedy,greedy)")
     started = time.perf_counter()
     with progress_bar(games * len(eds), show_progress) as advance:
-        runs = [fl.run(ed, bots_text, seed, games, decisive, advance) for ed in eds]
+        runs = [fl.run(ed, bots_text, seed, games, decisive, advance, workers) for ed in eds]
     elapsed = time.perf_counter() - started
     parts = ["patchwork", "feel", *editions, "--bots", bots_text, "--games", str(games), "--seed", str(seed)]
     if decisive:
@@ -503,7 +491,7 @@ def feel(
         print_document(doc)
     header_row, rows = report.feel_rows(doc)
     _table(f"feel: {games} games per edition, seed {seed}", header_row, rows)
-    typer.echo(f"{games * len(eds)} games in {elapsed:.1f} s")
+    typer.echo(speed_line(games * len(eds), elapsed, workers, None))
     if out:
         write_out(out, doc, render_markdown(report.feel_report(doc)), render_pdf(report.feel_report(doc)))
 

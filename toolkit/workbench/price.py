@@ -36,18 +36,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from toolkit.errors import UsageError
-from toolkit.games.rng import derive_seed
 from toolkit.bots.registry import BotSpec
 from toolkit.sim.botspec import games_per_deal
 from toolkit.stats import Z95, wilson
 from toolkit.families import family_of, require
 from toolkit.specs.models import Edition
-from toolkit.workbench import runner, setpath
-from toolkit.workbench.advantage import Advantage, advantage_by_deal
+from toolkit.workbench import setpath
+
+# The simulator's modules (toolkit.workbench.runner, .advantage, toolkit.games.rng) load numba; they
+# are imported where games are played or summed, so `check` can refuse options before numba loads.
+if TYPE_CHECKING:
+    from toolkit.workbench import runner
+    from toolkit.workbench.advantage import Advantage
 
 REFERENCE_COST = 999
 """The cost that puts a patch out of reach (the schema's largest cost)."""
@@ -92,7 +97,7 @@ def check(edition: Edition, patch_id: str, over: str, values_text: str) -> tuple
     require(edition, "prices_patches", "price")
     # Checked here rather than left to setpath.find_key, whose message speaks of `--set`, an option of sweep.
     if patch_id not in [p.id for p in edition.all_patches()]:
-        raise UsageError(f"PATCH '{patch_id}' is not a patch of '{edition.name}' "
+        raise UsageError(f"PATCH '{patch_id[:40]}' is not a patch of '{edition.name}' "
                          f"(patches: {setpath.patch_ids_text(edition)})")
     if over not in OVER:
         raise UsageError(f"--over '{over}': expected one of {', '.join(OVER)}")
@@ -217,6 +222,8 @@ def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, resamp
     fitted = fit(bought, margin)
     point, lowest, highest = bracket(xs, fitted)
     deals = bought.shape[1]
+    from toolkit.games.rng import derive_seed
+
     rng = np.random.Generator(np.random.PCG64(derive_seed(seed, 2**31 - 7)))
     lows, highs = [], []
     for _ in range(resamples):
@@ -258,6 +265,8 @@ def run(request: PriceRequest, workers: int, scheduler: str | None,
     the first look where the fair value's 95% interval is no wider than `width`; `request.deals`
     is then the most to play, and `body["stopping"]` says where and whether the width was reached.
     """
+    from toolkit.workbench import runner
+
     eds = editions(request)
     if width is None:
         played = runner.play(eds, request.bots, request.seed, 0, request.deals, workers, scheduler,
@@ -280,6 +289,8 @@ def run(request: PriceRequest, workers: int, scheduler: str | None,
 
 
 def summarise(request: PriceRequest, played: runner.Played) -> dict:
+    from toolkit.workbench.advantage import advantage_by_deal
+
     reference = played.per_game[0]
     if int((reference.buy_seat >= 0).sum()):
         raise UsageError(f"price: {request.patch_id} was bought at cost {REFERENCE_COST}; the out-of-reach reference failed")
