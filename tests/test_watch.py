@@ -163,3 +163,45 @@ def test_a_wrong_name_on_the_command_line_is_refused_at_once(tmp_path):
 def test_the_interval_comes_from_the_environment(monkeypatch, value, expected):
     monkeypatch.setenv(watch.INTERVAL_ENV, value)
     assert watch.interval() == expected
+
+
+def _picture(path: Path, colour: tuple[int, int, int]) -> None:
+    from PIL import Image
+
+    buffer = __import__("io").BytesIO()
+    Image.new("RGB", (8, 8), colour).save(buffer, "PNG")
+    path.write_bytes(buffer.getvalue())
+    stamp = time.time_ns() + 10_000_000
+    os.utime(path, ns=(stamp, stamp))
+
+
+def test_render_watch_runs_again_when_the_theme_or_a_picture_it_names_changes(tmp_path):
+    theme = tmp_path / "look.yaml"
+    _picture(tmp_path / "back.png", (200, 40, 40))
+    _save(theme, "kind: theme\ntitle: First Title\ncard_back: back.png\n")
+    with Watched(["render", "rules", "classic", "--theme", "look.yaml", "--out", "rules.pdf", "--watch"],
+                 tmp_path) as run:
+        run.wait_for("wrote rules.pdf")
+        first = (tmp_path / "rules.pdf").read_bytes()
+        run.wait_for("watching")
+        _save(theme, "kind: theme\ntitle: Second Title\ncard_back: back.png\n")
+        run.wait_for("look.yaml changed")
+        run.wait_for("wrote rules.pdf", count=2)
+        _picture(tmp_path / "back.png", (40, 40, 200))
+        run.wait_for("back.png changed")
+        run.wait_for("wrote rules.pdf", count=3)
+        assert run.stop() == 130
+    assert (tmp_path / "rules.pdf").read_bytes() != first  # the rules reference prints the title
+
+
+def test_the_theme_files_watched_include_missing_and_named_files(tmp_path):
+    from toolkit.render.theme_file import theme_files
+
+    theme = tmp_path / "look.yaml"
+    theme.write_text("kind: theme\nfonts: {regular: f/R.ttf, bold: f/B.ttf}\ncard_back: back.png\n"
+                     "patches: {P01: {art: p1.png}, default: {pattern: dots}}\n")
+    names = [p.relative_to(tmp_path).as_posix() for p in theme_files(theme)]
+    assert names == ["look.yaml", "f/R.ttf", "f/B.ttf", "back.png", "p1.png"]
+    theme.write_text("kind: theme\ncolours: [oops\n")  # not YAML: the file itself is still watched
+    assert theme_files(theme) == [theme.absolute()]
+    assert watch.look_files({"theme": None}) == []

@@ -1,4 +1,5 @@
-"""`--watch`: run a command again whenever a spec it reads, or a file that spec refers to, changes.
+"""`--watch`: run a command again whenever a spec it reads, or a file that spec refers to, changes
+(and, for the render commands and build, the `--theme` file and every font and picture it names).
 
 Polls modification times and sizes (no file-system events, so no new dependency, and it works
 on every file system); a change is acted on once the files have stood still for one more poll,
@@ -25,8 +26,8 @@ from toolkit.errors import ToolkitError
 INTERVAL_ENV = "PATCHWORK_WATCH_INTERVAL"
 DEFAULT_INTERVAL = 0.5
 """Seconds between two looks at the files (PATCHWORK_WATCH_INTERVAL overrides it)."""
-WATCH_HELP = ("Keep running: do it again whenever the spec or a file it refers to changes "
-              "(Ctrl-C stops).")
+WATCH_HELP = ("Keep running: do it again whenever the spec, the --theme file or a file either refers to "
+              "changes (Ctrl-C stops).")
 RENDER_COMMANDS = ("sheet", "pad", "cards", "tiles", "automa", "tokens", "rules", "boards", "kit", "challenge")
 WATCHED = {f"render {name}" for name in RENDER_COMMANDS} | {"build"}
 """Commands that get `--watch` from `attach` (validate declares its own)."""
@@ -85,6 +86,16 @@ def edition_files(ref: Optional[str], default: Callable[[], Optional[str]] = lam
             if bundled.is_file():
                 return spec_files_of([bundled])
     return spec_files_of([path])
+
+
+def look_files(kwargs: dict) -> list[Path]:
+    """The `--theme` file of a command and every font and picture it names (none without one)."""
+    theme = kwargs.get("theme")
+    if not theme:
+        return []
+    from toolkit.render.theme_file import theme_files
+
+    return theme_files(theme)
 
 
 def _say(text: str) -> None:
@@ -207,7 +218,7 @@ def attach(path: str, command: Any) -> None:
         def files() -> list[Path]:
             from toolkit.render import default_edition
 
-            return edition_files(kwargs.get("edition"), lambda: default_edition(kind))
+            return edition_files(kwargs.get("edition"), lambda: default_edition(kind)) + look_files(kwargs)
 
         watch(step, files)
 
@@ -233,7 +244,7 @@ def _watch_build(original: Callable, args: tuple, kwargs: dict) -> None:
             saved.unlink(missing_ok=True)
         mine.update(set(_tree(out)) - before)
 
-    watch(step, lambda: edition_files(kwargs.get("edition")))
+    watch(step, lambda: edition_files(kwargs.get("edition")) + look_files(kwargs))
 
 
 def _tree(folder: Path) -> list[Path]:

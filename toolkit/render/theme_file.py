@@ -34,6 +34,8 @@ COLOUR_ROLES = ("card_face", "card_back", "start_card_back", "tile_back", "quilt
 """Single colours a theme may set (besides `palette` and `track`)."""
 KEYS = ("kind", "name", "title", "credits", "colours", "fonts", "card_back", "patches")
 FONT_KEYS = ("regular", "bold")
+PICTURE_KEYS = ("card_back",)
+"""Top-level keys naming a picture."""
 LOOK_KEYS = ("colour", "pattern", "art")
 IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg"}
 
@@ -56,6 +58,34 @@ def load_theme(path: str | os.PathLike) -> Theme:
     if reader.problems:
         raise SpecError(sorted(reader.problems, key=lambda p: (p.line, p.column)))
     return theme
+
+
+def theme_files(path: str | os.PathLike) -> list[Path]:
+    """The theme file and every file it names (fonts, pictures), absolute, whether or not they
+    exist or read cleanly: what `--watch` looks at, so a saved font or picture prints again. A
+    theme that cannot be read at all still counts itself."""
+    path = Path(path)
+    found = [path.absolute()]
+    try:
+        tree, _problems = read_tree(path, display_name(path))
+    except (UnreadableSpec, OSError, ValueError):
+        return found
+    if not isinstance(tree, LDict):
+        return found
+    named: list[object] = []
+    fonts = tree.get("fonts")
+    if isinstance(fonts, LDict):
+        named += [fonts.get(key) for key in FONT_KEYS]
+    named += [tree.get(key) for key in PICTURE_KEYS]
+    patches = tree.get("patches")
+    if isinstance(patches, LDict):
+        named += [look.get("art") for look in patches.values() if isinstance(look, LDict)]
+    for value in named:
+        if isinstance(value, str) and value.strip():
+            target = (path.parent / value).absolute()
+            if target not in found:
+                found.append(target)
+    return found
 
 
 def check_patches(theme: Theme, patch_ids, where: str) -> None:
