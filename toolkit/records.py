@@ -27,13 +27,18 @@ from toolkit.errors import RecordError, ToolkitError, UsageError, shortened
 from toolkit.fileio import MAX_SEATS, atomic_write_text, read_record_text
 from toolkit.families import engine_for
 from toolkit.specs import load_edition
-from toolkit.specs.loader import edition_from_spec, spec_of
+from toolkit.specs.loader import edition_from_spec, model_hash, spec_of
 from toolkit.specs.models import Edition
 
 FORMAT = "patchwork-toolkit/game-record"
-FORMAT_VERSION = 2
-"""Bumped when the layout changes; older versions are read if listed in READABLE_VERSIONS."""
-READABLE_VERSIONS = (1, 2)
+FORMAT_VERSION = 3
+"""Bumped when the layout or the meaning of a field changes; older versions are read if listed in
+READABLE_VERSIONS. Version 3: the content hash covers the whole embedded spec (versions 1 and 2
+hold the hash of the rules model alone, which left out e.g. an Automa deck's title and a start
+card's source, so those could be edited unseen)."""
+READABLE_VERSIONS = (1, 2, 3)
+WHOLE_SPEC_HASH = 3
+"""The first format version whose content hash covers every field of the embedded spec."""
 MAX_SEED = 2**63 - 1
 """Seeds are 0..2^63-1 everywhere (toolkit.cli.options.MAX_SEED)."""
 SOLO_OPTIONS = ("automa_level", "automa_deck")
@@ -237,9 +242,10 @@ def record_edition(record: dict[str, Any], base_dir: Path | None = None) -> Edit
             edition = edition_from_spec(ref["spec"], f"record edition '{ref['name'][:60]}'")
         except ToolkitError as error:
             raise RecordError(f"the record's embedded edition cannot be loaded: {error.render()}") from None
-        if edition.content_hash != ref["content_hash"]:
+        found = _hash_for(record, edition)
+        if found != ref["content_hash"]:
             raise RecordError(
-                f"the record's embedded edition '{ref['name']}' has content hash {edition.content_hash[:12]}..."
+                f"the record's embedded edition '{ref['name'][:60]}' has content hash {found[:12]}..."
                 f" but the record says {ref['content_hash'][:12]}...: the record was edited")
         return edition
     targets: list[str | Path]
@@ -259,15 +265,24 @@ def record_edition(record: dict[str, Any], base_dir: Path | None = None) -> Edit
             edition = load_edition(target)
         except ToolkitError as error:
             raise RecordError(f"the record's edition '{ref['name']}' cannot be loaded: {error.render()}") from None
-        if edition.content_hash == ref["content_hash"]:
+        if _hash_for(record, edition) == ref["content_hash"]:
             return edition
         mismatch = mismatch or edition
     assert mismatch is not None
     raise RecordError(
         f"the record was played on edition '{ref['name']}' with content hash"
         f" {ref['content_hash'][:12]}..., but the spec now loaded ({targets[0]}) has"
-        f" {mismatch.content_hash[:12]}...; the rules data changed, so the record cannot be replayed faithfully"
+        f" {_hash_for(record, mismatch)[:12]}...; the rules data changed, so the record cannot be replayed faithfully"
     )
+
+
+def _hash_for(record: dict[str, Any], edition: Edition) -> str:
+    """The content hash of `edition` as the record's format version defines it: the whole spec
+    from version 3 on; before, the rules model alone (a record converted from a newer one may
+    carry the whole spec's hash, which is accepted too)."""
+    if record.get("format_version", FORMAT_VERSION) >= WHOLE_SPEC_HASH or record["edition"]["content_hash"] == edition.content_hash:
+        return edition.content_hash
+    return model_hash(edition)
 
 
 def _check_seats(record: dict[str, Any], edition: Edition) -> None:

@@ -832,13 +832,21 @@ def _plain(value):
     return value
 
 
-def canonical_json(edition: Edition) -> str:
-    """The resolved edition as canonical JSON (sorted keys); where it was loaded from is left out."""
+def canonical_json(edition: Edition, *, whole_spec: bool = True) -> str:
+    """The resolved edition as canonical JSON (sorted keys); where it was loaded from is left out.
+
+    With the model goes the self-contained spec it was built from (`edition.spec`, when there is
+    one), so the content hash covers every field a record embeds, those the model leaves out
+    included (an Automa deck's name, title and provenance, a start card's source): editing any of
+    them in a record is seen. `whole_spec=False` gives the model alone, as the hash of records up
+    to format version 2 covered it."""
     body = _plain(edition)
     body.update(body.pop("rules"))  # one flat mapping, as the spec writes it
     body.pop("source", None)
     body.pop("content_hash", None)
     body.pop("spec", None)
+    if whole_spec and edition.spec is not None:
+        body = {"model": body, "spec": edition.spec}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
@@ -847,6 +855,11 @@ def _with_hash(edition: Edition) -> Edition:
 
     digest = hashlib.sha256(canonical_json(edition).encode("ascii")).hexdigest()
     return replace(edition, content_hash=digest)
+
+
+def model_hash(edition: Edition) -> str:
+    """The content hash of the model alone: what records of format versions 1 and 2 hold."""
+    return hashlib.sha256(canonical_json(edition, whole_spec=False).encode("ascii")).hexdigest()
 
 
 # ----- public entry points -----------------------------------------------------------------------
