@@ -9,16 +9,75 @@ deleted, and an unchanged install keeps finding its compiled kernels.
 The folder is `$PATCHWORK_CACHE_DIR`, else `$XDG_CACHE_HOME/patchwork-toolkit`, else
 `~/.cache/patchwork-toolkit`, then `numba-<digest>`; when none is writable, numba compiles in
 memory. Every kernel module imports `njit` (or `no_alloc`) from here, so this runs before the first decorator.
+
+It also keeps the flag that says numba's compiler is running (`compiling()`): from numba's
+compiler-lock events (its public event API), a thread is marked from the moment it asks for the
+compiler until it has let go of it. The command line's Ctrl-C handling reads the flag (a key
+raised inside the compiler's callbacks can be swallowed by it) without importing numba: no
+compile can start before this module is imported.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import numba
-from numba import njit  # noqa: F401  (kernel modules import it from here)
+from numba.core import event
+
+_inside: dict[int, int] = {}
+"""Thread id -> depth of the compiler sections it is in now (the compiler's lock is re-entrant)."""
+
+
+def compiling(thread: threading.Thread | None = None) -> bool:
+    """True while `thread` (any thread, when None) is in numba's compiler or waits for it."""
+    if thread is None:
+        return any(depth > 0 for depth in list(_inside.values()))
+    return _inside.get(thread.ident or -1, 0) > 0
+
+
+@contextlib.contextmanager
+def compiling_now() -> Iterator[None]:
+    """Mark this thread as compiling for the block (numba's compiler marks itself through it)."""
+    _enter()
+    try:
+        yield
+    finally:
+        _leave()
+
+
+def _enter() -> None:
+    me = threading.get_ident()
+    _inside[me] = _inside.get(me, 0) + 1
+
+
+def _leave() -> None:
+    me = threading.get_ident()
+    depth = _inside.get(me, 0) - 1
+    if depth > 0:
+        _inside[me] = depth
+    else:
+        _inside.pop(me, None)
+
+
+class _CompilerWatch(event.Listener):
+    """Marks the thread that takes numba's compiler lock (the event starts before the lock is
+    taken and ends after it is let go, so the whole compile is inside)."""
+
+    def on_start(self, ev: event.Event) -> None:
+        _enter()
+
+    def on_end(self, ev: event.Event) -> None:
+        _leave()
+
+
+event.register("numba:compiler_lock", _CompilerWatch())
+
+from numba import njit  # noqa: E402,F401  (kernel modules import it from here)
 
 PACKAGE = Path(__file__).resolve().parent
 

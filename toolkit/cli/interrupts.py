@@ -4,10 +4,10 @@ Python turns Ctrl-C into a KeyboardInterrupt in the main thread, which the comma
 into that line (toolkit.cli.app) after the work in progress has cleaned up (workers stopped,
 temporary files removed). That is not enough everywhere:
 
-- numba compiles a kernel (the first run after an install or an upgrade takes minutes) under its
-  global compiler lock, and a KeyboardInterrupt raised inside the compiler's callbacks can be
-  caught and wrapped by it: compiling went on and the run ended in a long traceback. While the
-  lock is held, a key raises nothing; the run ends from a watcher thread instead. Compiled code is
+- numba compiles a kernel (the first run after an install or an upgrade takes minutes), and a
+  KeyboardInterrupt raised inside the compiler's callbacks can be caught and wrapped by it:
+  compiling went on and the run ended in a long traceback. While toolkit.jit says a compile
+  runs (`jit.compiling()`), a key raises nothing; the run ends from a watcher thread instead. Compiled code is
   cached through temporary files and renames, and outputs are written the same way, so ending
   the process there leaves no half-written file.
 - A key pressed while the command line itself is still importing, or while the interpreter shuts
@@ -50,18 +50,16 @@ _installed: tuple | None = None
 
 
 def _compiling() -> bool:
-    """True while numba's compiler runs (its global compiler lock is held); never imports numba."""
-    module = sys.modules.get("numba.core.compiler_lock")
-    lock = getattr(getattr(module, "global_compiler_lock", None), "_lock", None)
-    if lock is None:
+    """True while numba's compiler runs (toolkit.jit's flag); never imports numba: no compile
+    can start before toolkit.jit is imported, which every kernel module imports first. In the
+    main thread (the signal handler): whether the main thread compiles; elsewhere (the watcher):
+    whether any thread does."""
+    flag = getattr(sys.modules.get("toolkit.jit"), "compiling", None)
+    if flag is None:
         return False
     if threading.current_thread() is threading.main_thread():
-        owned = getattr(lock, "_is_owned", None)
-        return bool(owned()) if callable(owned) else False
-    if lock.acquire(blocking=False):  # nobody compiles
-        lock.release()
-        return False
-    return True
+        return flag(threading.main_thread())
+    return flag()
 
 
 def print_error_line(write) -> None:
