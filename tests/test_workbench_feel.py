@@ -91,3 +91,15 @@ def test_feel_refuses_editions_of_two_families():
 
 def test_feel_refuses_a_solo_game():
     assert "two or more seats" in refused("feel", "doodle", "--bots", "greedy", "--games", "2")
+
+
+def test_feel_on_two_workers_writes_the_same_results_as_in_one_process(tmp_path):
+    games = str(feel.CHUNK + 5)  # two tasks, so the second worker has one
+    for workers in ("1", "2"):
+        ok("feel", "express", "--games", games, "--workers", workers, "--no-progress", "--out", str(tmp_path / workers))
+    one, two = ((tmp_path / w / "results.json").read_bytes() for w in ("1", "2"))
+    assert one == two and b"--workers" not in one
+
+
+def test_feel_refuses_no_workers():
+    assert "--workers" in refused("feel", "classic", "--workers", "0", "--games", "2")

@@ -85,7 +85,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "feel": (
         "patchwork feel classic --games 200",
-        "patchwork feel classic six-buttons --games 400 --out runs/feel",
+        "patchwork feel classic six-buttons --games 400 --workers 2 --out runs/feel",
         "patchwork feel express --bots greedy,greedy --games 50 --decisive --json",
     ),
     "ladder": (
@@ -125,6 +125,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "render tokens": (
         "patchwork render tokens classic --backs",
+        "patchwork render tokens anniversary --solo --out tokens.pdf",
     ),
     "render rules": (
         "patchwork render rules express",

@@ -163,12 +163,22 @@ def run_local(shards: Sequence["Shard"], workers: int = 1, progress: ProgressFn 
     """
     from toolkit.sim.shards import run_shard, warm_up
 
+    return run_calls(run_shard, shards, workers, progress, warm_up)
+
+
+def run_calls(fn: Callable, items: Sequence, workers: int = 1, progress: Callable | None = None,
+              warm: Callable | None = None) -> Iterator:
+    """`fn(item)` for every item, here (workers=1) or in `workers` fresh processes tied to this one;
+    results in item order, so the outcome is the same whatever the worker count. `fn` is a
+    module-level function (it is sent to the workers by name); `warm(items[0])` runs here first
+    (e.g. to fill the kernel cache once rather than in every worker).
+    """
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
-    workers = min(useful_workers(workers)[0], len(shards))
-    if workers <= 1 or len(shards) <= 1:
-        for shard in shards:
-            result = run_shard(shard)
+    workers = min(useful_workers(workers)[0], len(items))
+    if workers <= 1 or len(items) <= 1:
+        for item in items:
+            result = fn(item)
             if progress:
                 progress(result)
             yield result
@@ -176,7 +186,8 @@ def run_local(shards: Sequence["Shard"], workers: int = 1, progress: ProgressFn 
     # Fresh interpreters, not forks: the parent may run threads (the progress bar), and forking a
     # threaded process can deadlock; compiled kernels load from numba's on-disk cache, which the
     # warm-up fills once here rather than in every worker.
-    warm_up(shards[0])
+    if warm is not None:
+        warm(items[0])
     context = multiprocessing.get_context("spawn")
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                   initializer=worker_init, initargs=(os.getpid(),))
@@ -185,7 +196,7 @@ def run_local(shards: Sequence["Shard"], workers: int = 1, progress: ProgressFn 
         return submit_holding_ctrl_c(pool, fn, shard)
 
     try:
-        yield from _ordered(shards, submit, 2 * workers, _wait_local, progress)
+        yield from _ordered(items, submit, 2 * workers, _wait_local, progress, fn)
     except KeyboardInterrupt:
         _stop(pool)
         raise Interrupted("interrupted: the simulation was stopped and nothing was written") from None
@@ -203,9 +214,10 @@ def _wait_local(futures):
     return done
 
 
-def _ordered(shards, submit, window, wait_any, progress) -> Iterator["ShardResult"]:
+def _ordered(shards, submit, window, wait_any, progress, fn=None) -> Iterator["ShardResult"]:
     """Keep `window` shards in flight, yield results in shard order as soon as each is next."""
-    from toolkit.sim.shards import run_shard
+    if fn is None:
+        from toolkit.sim.shards import run_shard as fn
 
     pending: dict = {}
     ready: dict[int, ShardResult] = {}
@@ -215,7 +227,7 @@ def _ordered(shards, submit, window, wait_any, progress) -> Iterator["ShardResul
     try:
         while next_yield < total:
             while next_submit < total and len(pending) < window:
-                future = submit(run_shard, shards[next_submit])
+                future = submit(fn, shards[next_submit])
                 pending[future] = next_submit
                 next_submit += 1
             for future in wait_any(list(pending)):

@@ -158,13 +158,35 @@ def seeds(seed: int, games: int) -> list[int]:
     return [derive_seed(seed, k) for k in range(games)]
 
 
+CHUNK = 25
+"""Games per task handed to a worker: small enough for a live progress bar and an even spread."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Consecutive games of one edition's run: one task for a worker process."""
+
+    edition: Edition
+    bots: str
+    seeds: tuple[int, ...]
+    decisive: bool
+
+
+def play_chunk(chunk: Chunk) -> list[GameMeasures]:
+    return [play_game(chunk.edition, chunk.bots, s, chunk.decisive) for s in chunk.seeds]
+
+
 def run(edition: Edition, bots: str, seed: int, games: int, decisive: bool = False,
-        progress: Callable[[int], None] | None = None) -> list[GameMeasures]:
-    out = []
-    for s in seeds(seed, games):
-        out.append(play_game(edition, bots, s, decisive))
-        if progress:
-            progress(1)
+        progress: Callable[[int], None] | None = None, workers: int = 1) -> list[GameMeasures]:
+    """Games 0..games-1 of one edition, in game order whatever the number of worker processes (each
+    game depends on its own seed only, so the measures are identical for any `workers`)."""
+    from toolkit.sim.backends import run_calls
+
+    every = seeds(seed, games)
+    chunks = [Chunk(edition, bots, tuple(every[i:i + CHUNK]), decisive) for i in range(0, games, CHUNK)]
+    out: list[GameMeasures] = []
+    for measures in run_calls(play_chunk, chunks, workers, lambda done: progress(len(done)) if progress else None):
+        out.extend(measures)
     return out
 
 
