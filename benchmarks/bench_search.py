@@ -3,7 +3,7 @@ time, and the time-budget bot on one thread against two.
 
     python benchmarks/bench_search.py rate  [--before REV] [--rounds 5] [--iterations 1000]
     python benchmarks/bench_search.py match [--before REV] [--games 400] [--ms 20] [--edition classic]
-    python benchmarks/bench_search.py threads [--games 100] [--seconds 0.05] [--threads 2]
+    python benchmarks/bench_search.py threads [--games 400] [--seconds 0.05 | --per-thread N] [--threads 2]
     python benchmarks/bench_search.py ladder [--before REV] [--rounds 3]
 
 The older tree is exported with `git archive` into a temporary folder and runs with this
@@ -22,9 +22,12 @@ match: new `mcts` against the older one, seat-swapped, at equal CPU time per mov
   are rescaled by `--ms` over its CPU time per move in that pair. The game is played by this
   tree's kernel; prints the new side's win share (ties count half) with a Wilson 95% interval and
   the mean CPU time per move of each side.
-threads: `mcts:<seconds>s` with `--threads` root-parallel searches against the same budget on one
-  thread, seat-swapped, through the library's play loop (wall-clock budgets: the two-thread bot
-  gets the same wall time and more cores).
+threads: `mcts:<seconds>s` on `--threads` threads (one shared tree) against the same budget on one
+  thread, seat-swapped, through the library's bots (wall-clock budgets: the bot with threads gets
+  the same wall time and more cores, so the figure depends on the machine's load, printed beside
+  it). With `--per-thread N` each of the threads searches N iterations against N on one thread
+  instead: the same comparison without the clock, which the load cannot move. Prints the win
+  share (ties count half) with a Wilson 95% interval, iterations and wall ms per move of each.
 ladder: CPU seconds (user + system, the whole command) of `patchwork ladder random greedy mcts:200
   --games 200` on classic, warm kernel cache, both trees alternating; min / median / max.
 """
@@ -242,42 +245,51 @@ def cmd_threads(args) -> None:
     from toolkit.bots.mcts import MctsBot
     from toolkit.bots.registry import time_budget
     from toolkit.games.rng import seed_state
-    from toolkit.play import play_bots  # noqa: F401  (the library's loop; games below use the engine directly)
     from toolkit.families import family_of
     from toolkit.specs import load_edition
 
     edition = load_edition(args.edition)
-    budget = time_budget(args.seconds)
+    if args.per_thread:
+        budget = args.per_thread
+        what = f"mcts:{budget} with {args.threads} threads ({budget} iterations each) against 1 thread"
+    else:
+        budget = time_budget(args.seconds)
+        what = f"mcts:{args.seconds:g}s with {args.threads} threads against 1 thread (equal wall time)"
     wins = 0.0
     played = 0
-    print(f"mcts:{args.seconds:g}s with {args.threads} threads against 1 thread, {args.edition} (load {load()})",
-          flush=True)
+    loads = [os.getloadavg()[0]]
+    print(f"{what}, {args.edition}, {args.games} seat-swapped games (load {load()})", flush=True)
     start = time.perf_counter()
     cpu = time.process_time()
-    searched = {1: [0, 0], args.threads: [0, 0]}
+    many, one = MctsBot(budget, threads=args.threads), MctsBot(budget, threads=1)
+    wall = {many: 0.0, one: 0.0}
+    low = high = 0.0
     for deal in range(args.games // 2):
         for many_seat in (0, 1):
-            bots = [MctsBot(budget, threads=1), MctsBot(budget, threads=1)]
-            bots[many_seat] = MctsBot(budget, threads=args.threads)
+            bots = [one, one]
+            bots[many_seat] = many
             game = family_of(edition).new_game(edition, args.seed * 1_000_003 + deal)
             rngs = (seed_state(args.seed, deal, 1 + many_seat), seed_state(args.seed, deal, 3 + many_seat))
             while not game.is_over:
                 seat = game.current_player
-                game.apply(bots[seat].choose(game, rngs[seat]))
+                began = time.perf_counter()
+                action = bots[seat].choose(game, rngs[seat])
+                wall[bots[seat]] += time.perf_counter() - began
+                game.apply(action)
             winners = game.winners()
             wins += (1.0 if winners == [many_seat] else 0.5 if many_seat in winners else 0.0)
             played += 1
-            for bot in bots:
-                searched[bot.threads][0] += bot.searched
-                searched[bot.threads][1] += bot.searches
         low, high = wilson(wins / played, played)
-        if played % 10 == 0 or played == 2 * (args.games // 2):
+        if played % 20 == 0 or played == 2 * (args.games // 2):
+            loads.append(os.getloadavg()[0])
             print(f"  {played} games: {args.threads} threads win {wins / played:.1%} [{low:.1%}, {high:.1%}]; "
-                  f"iterations per move {args.threads} threads {searched[args.threads][0] / max(searched[args.threads][1], 1):,.0f}, "
-                  f"1 thread {searched[1][0] / max(searched[1][1], 1):,.0f} (load {load()})", flush=True)
-    print(f"{args.threads} threads win {wins / played:.1%} [{low:.1%}, {high:.1%}] of {played} seat-swapped games "
-          f"at {args.seconds:g} s per move ({time.perf_counter() - start:.0f} s wall, "
-          f"{time.process_time() - cpu:.0f} s CPU)")
+                  f"iterations per move {args.threads} threads {many.searched / max(many.searches, 1):,.0f}, "
+                  f"1 thread {one.searched / max(one.searches, 1):,.0f}; wall ms per move "
+                  f"{1000 * wall[many] / max(many.searches, 1):.2f} / {1000 * wall[one] / max(one.searches, 1):.2f} "
+                  f"(load {load()})", flush=True)
+    print(f"{what}: {args.threads} threads win {wins / played:.1%} [{low:.1%}, {high:.1%}] of {played} seat-swapped "
+          f"games ({time.perf_counter() - start:.0f} s wall, {time.process_time() - cpu:.0f} s CPU; 1-minute load "
+          f"average {min(loads):.1f} to {max(loads):.1f})")
 
 
 def cmd_ladder(args, trees, cache: Path) -> None:
@@ -311,6 +323,8 @@ def main() -> None:
     parser.add_argument("--edition", default="classic")
     parser.add_argument("--seconds", type=float, default=0.05, help="threads: the time budget per move")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--per-thread", type=int, default=0,
+                        help="threads: an iteration budget per thread instead of --seconds (the load-free proxy)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.what == "threads":

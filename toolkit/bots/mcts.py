@@ -31,7 +31,13 @@ time per move (`mcts:0.5s`): the search then runs until that much wall-clock tim
 how far it gets depends on the machine and its load, and a game is not reproducible. In the
 compiled entry points a time budget travels as a negative `iterations`: -microseconds per move.
 
-`MctsBot(..., threads=N)` runs N searches at once (root parallel, see the class).
+On several threads (`MctsBot(..., threads=N)`, `mcts:0.5s` with `--threads N`) the threads grow
+one shared tree (`shared_root`, `shared_search`, driven by `SharedSearch`): a spin lock guards the
+tree, the costly steps run outside it, and a thread counts its visit on the way down before the
+value comes back (virtual loss), so the threads spread over different lines. Independent trees
+on each thread with their root visits added up (root parallel, tried first) were no stronger than
+one tree: 48.8 % of 400 games for 2 x 200 iterations against 200 on one thread, where the shared
+tree wins about two thirds (docs/figures-speed.md).
 
 `choose(t, s, q, rng, iterations) -> action` is the compiled entry point for the simulator;
 `choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS` are the tuned values);
@@ -39,8 +45,8 @@ compiled entry points a time budget travels as a negative `iterations`: -microse
 """
 from __future__ import annotations
 
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -51,8 +57,8 @@ from numba.extending import intrinsic
 
 from toolkit.jit import njit, no_alloc
 
-from toolkit.bots.registry import (MAX_MCTS_ITERATIONS, MAX_SECONDS, MIN_SECONDS, budget_name,  # noqa: F401
-                                   time_budget)
+from toolkit.bots.registry import (MAX_MCTS_ITERATIONS, MAX_SECONDS, MAX_THREADS, MIN_SECONDS,  # noqa: F401
+                                   budget_name, time_budget)
 from toolkit.bots.greedy import (
     G_INCOME,
     G_LEATHER,
@@ -405,8 +411,7 @@ def search_root(t, s, q, rng, iterations, weights, params, visits_out, actions_o
     """Run `iterations` UCT iterations from (s, q), or for negative `iterations` as many as fit in
     -iterations microseconds; returns the chosen action (-1 if the game is over). The root's
     i-th candidate's visits go to visits_out[i] and its action to actions_out[i] (as far as they
-    reach): root-parallel searches add their visits up per candidate (the candidates of a
-    position are always the same, in the same order). Releases the GIL, so threads search at once."""
+    reach). Releases the GIL, so other threads (another bot, a progress bar) run meanwhile."""
     deadline = -1
     if iterations < 0:
         deadline = monotonic_ns() - iterations * 1000
@@ -601,20 +606,312 @@ def choose(t, s, q, rng, iterations):
     return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS.copy(), PARAMS.copy())
 
 
+# ----- the shared tree (threads > 1) --------------------------------------------------------------
+# Several threads grow one tree. A spin lock (one int64, swapped atomically) guards the tree's
+# shape and statistics: selection, listing a node's new children into the arrays, materialising a
+# new node's state and the backup happen under it; the two costly steps, listing a node's
+# candidates (every placement of the window scored) and valuing a new node (evaluation and
+# playout), run outside it. A thread descending through a node counts the visit at once with no
+# value yet (a virtual loss), so the next thread sees that line as worse and searches another
+# until the value arrives.
+
+# One row of `nodes` per node:
+N_ACTION = 0
+N_PARENT = 1
+N_FIRST = 2
+"""First child's row."""
+N_CHILDREN = 3
+"""Children listed: -1 not yet, -2 being listed by a thread, else how many."""
+N_VISITS = 4
+"""Visits, the ones still waiting for their value included."""
+N_MOVER = 5
+N_SLOT = 6
+"""Row of the node's state in `states` (-1: not materialised yet)."""
+N_FIELDS = 7
+
+# `shared`: the lock and the tree's two allocation counters.
+T_LOCK = 0
+T_NODES = 1
+T_SLOTS = 2
+T_FIELDS = 3
+_SPINS = 64
+"""Failed tries at the lock before the thread gives its core away for a moment."""
+
+
+@intrinsic
+def atomic_swap(typingctx, array, index, new):
+    """array[index] = new, atomically; returns the old value (int64 arrays)."""
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        view = context.make_array(array_type)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]], wraparound=False)
+        return builder.atomic_rmw("xchg", ptr, args[2], "seq_cst")
+
+    return types.int64(array, types.int64, types.int64), codegen
+
+
+@intrinsic
+def sched_yield(typingctx):
+    """Give the core to another thread for a moment (libc sched_yield)."""
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, []), "sched_yield")
+        builder.call(fn, [])
+        return context.get_dummy_value()
+
+    return types.void(), codegen
+
+
+@no_alloc
+def _lock(shared):
+    spins = 0
+    while atomic_swap(shared, T_LOCK, 1) != 0:
+        spins += 1
+        if spins >= _SPINS:
+            sched_yield()
+            spins = 0
+
+
+@no_alloc
+def _unlock(shared):
+    atomic_swap(shared, T_LOCK, 0)
+
+
+@no_alloc
+def _list_children(nodes, value, shared, node, n, seat, cand_a):
+    """Append n children of node (actions cand_a[:n]) to the tree; the lock is held."""
+    first = shared[T_NODES]
+    for i in range(n):
+        c = first + i
+        nodes[c, N_ACTION] = cand_a[i]
+        nodes[c, N_PARENT] = node
+        nodes[c, N_FIRST] = 0
+        nodes[c, N_CHILDREN] = -1
+        nodes[c, N_VISITS] = 0
+        nodes[c, N_MOVER] = seat
+        nodes[c, N_SLOT] = -1
+        value[c] = 0.0
+    shared[T_NODES] = first + n
+    nodes[node, N_FIRST] = first
+    nodes[node, N_CHILDREN] = n
+
+
+@njit(cache=True, nogil=True)
+def shared_root(t, s, q, weights, params, nodes, value, states, quilts, shared):
+    """Start a shared tree at (s, q): the root and its children; returns how many children
+    (0: the game is over; 1: a forced move, nodes[1, N_ACTION])."""
+    p = t.params
+    top_k = max(int(params[M_TOP_K]), 1)
+    max_children = 1 + p[P_WINDOW] * top_k + top_k
+    cand_a = np.empty(max_children, dtype=np.int64)
+    cand_v = np.empty(max_children, dtype=np.float64)
+    rows = np.zeros(MAX_ROWS, dtype=np.int64)
+    new_rows = np.zeros(MAX_ROWS, dtype=np.int64)
+    prefix = np.zeros(MAX_ROWS + 1, dtype=np.float64)
+    counts = np.zeros(N_COUNTS, dtype=np.int64)
+    squares = np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64)
+    keep_g = np.empty(top_k, dtype=np.int64)
+    keep_v = np.empty(top_k, dtype=np.float64)
+    shared[T_LOCK] = 0
+    shared[T_NODES] = 1
+    shared[T_SLOTS] = 1
+    states[0, :] = s
+    quilts[0, :, :] = q
+    nodes[0, N_ACTION] = -1
+    nodes[0, N_PARENT] = -1
+    nodes[0, N_CHILDREN] = -1
+    nodes[0, N_VISITS] = 0
+    nodes[0, N_MOVER] = -1
+    nodes[0, N_SLOT] = 0
+    value[0] = 0.0
+    if k.is_over(t, s):
+        return 0
+    n = candidates(t, s, q, weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v)
+    _list_children(nodes, value, shared, 0, n, k.current_player(t, s), cand_a)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, states, quilts, shared):
+    """One thread's part of a shared-tree search started by shared_root: `iterations` iterations,
+    or until the monotonic clock reaches `deadline` (ns, when >= 0); returns the iterations done.
+    Every thread's generator is its own; the tree's arrays are everyone's."""
+    p = t.params
+    top_k = max(int(params[M_TOP_K]), 1)
+    max_children = 1 + p[P_WINDOW] * top_k + top_k
+    capacity = nodes.shape[0]
+    slots = states.shape[0]
+    words = quilts.shape[2]
+    path = np.empty(capacity, dtype=np.int64)
+    cand_a = np.empty(max_children, dtype=np.int64)
+    cand_v = np.empty(max_children, dtype=np.float64)
+    rows = np.zeros(MAX_ROWS, dtype=np.int64)
+    new_rows = np.zeros(MAX_ROWS, dtype=np.int64)
+    prefix = np.zeros(MAX_ROWS + 1, dtype=np.float64)
+    counts = np.zeros(N_COUNTS, dtype=np.int64)
+    squares = np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64)
+    keep_g = np.empty(top_k, dtype=np.int64)
+    keep_v = np.empty(top_k, dtype=np.float64)
+    mix = min(max(params[M_ROLLOUT], 0.0), 1.0)
+    roll_s = np.empty(STATE_SIZE, dtype=np.int64)
+    roll_q = np.empty((2, words), dtype=np.uint64)
+    roll_scratch = np.empty(p[P_ACTIONS], dtype=np.int64)
+    explore = params[M_EXPLORE]
+    done = 0
+    for it in range(iterations):
+        if deadline >= 0 and it % _CHECK_EVERY == 0 and monotonic_ns() >= deadline:
+            break
+        _lock(shared)
+        if shared[T_SLOTS] >= slots:
+            _unlock(shared)
+            break
+        node = 0
+        depth = 0
+        path[0] = 0
+        nodes[0, N_VISITS] += 1
+        while True:
+            nc = nodes[node, N_CHILDREN]
+            if nc > 0:
+                # Unvisited children first (best prior first), then UCT; the visits still waiting
+                # for their value count as losses.
+                fc = nodes[node, N_FIRST]
+                best = -1
+                best_score = -1e18
+                log_n = np.log(nodes[node, N_VISITS] + 0.0)
+                for i in range(nc):
+                    c = fc + i
+                    vc = nodes[c, N_VISITS]
+                    if vc == 0:
+                        best = c
+                        break
+                    sc = value[c] / vc + explore * np.sqrt(log_n / vc)
+                    if sc > best_score:
+                        best_score = sc
+                        best = c
+                node = best
+                depth += 1
+                path[depth] = node
+                nodes[node, N_VISITS] += 1
+                if nodes[node, N_SLOT] < 0:
+                    break
+                continue
+            if nc == -1 and shared[T_NODES] + max_children <= capacity:
+                # A leaf valued once: list its children outside the lock (other threads that
+                # reach it meanwhile value it once more), then go on to its best-prior child.
+                nodes[node, N_CHILDREN] = -2
+                sl = nodes[node, N_SLOT]
+                _unlock(shared)
+                st = states[sl]
+                n = 0
+                seat = -1
+                if not k.is_over(t, st):
+                    n = candidates(t, st, quilts[sl], weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts,
+                                   squares, keep_g, keep_v)
+                    seat = k.current_player(t, st)
+                _lock(shared)
+                if n > 0 and shared[T_NODES] + n <= capacity:
+                    _list_children(nodes, value, shared, node, n, seat, cand_a)
+                    continue
+                nodes[node, N_CHILDREN] = 0
+            break
+        # Materialise a new node's state from its parent's (cheap next to valuing it).
+        if nodes[node, N_SLOT] < 0:
+            sl = shared[T_SLOTS]
+            if sl >= slots:  # the other threads took the last rows: take back this descent's visits
+                for d in range(depth + 1):
+                    nodes[path[d], N_VISITS] -= 1
+                _unlock(shared)
+                break
+            shared[T_SLOTS] = sl + 1
+            ps = nodes[nodes[node, N_PARENT], N_SLOT]
+            states[sl, :] = states[ps, :]
+            quilts[sl, :, :] = quilts[ps, :, :]
+            k.apply(t, states[sl], quilts[sl], nodes[node, N_ACTION], rng)
+            nodes[node, N_SLOT] = sl
+        sl = nodes[node, N_SLOT]
+        _unlock(shared)
+        # A node's state never changes once materialised, so it is read without the lock.
+        st = states[sl]
+        qu = quilts[sl]
+        if k.is_over(t, st):
+            v0 = k.seat0_result(t, st)
+        else:
+            v0 = 0.0
+            if mix < 1.0:
+                v0 = (1.0 - mix) * evaluate(t, st, qu, weights, params, rows, counts)
+            if mix > 0.0:
+                roll_s[:] = st
+                roll_q[:, :] = qu
+                rollout(t, roll_s, roll_q, rng, roll_scratch)
+                v0 += mix * k.seat0_result(t, roll_s)
+        _lock(shared)
+        for d in range(depth + 1):
+            nd = path[d]
+            if nodes[nd, N_MOVER] == 1:
+                value[nd] += 1.0 - v0
+            else:
+                value[nd] += v0
+        _unlock(shared)
+        done += 1
+    return done
+
+
+class SharedSearch:
+    """Searches on `threads` threads that grow one tree (shared_root, shared_search): the
+    threads beyond the caller's own wait in a pool between moves, so a move pays no thread start."""
+
+    def __init__(self, threads: int):
+        if not 2 <= threads <= MAX_THREADS:
+            raise UsageError(f"a shared search needs 2..{MAX_THREADS} threads, got {threads}")
+        self.threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+
+    def choose(self, t: Any, s: np.ndarray, q: np.ndarray, rng: np.ndarray, iterations: int,
+               weights: np.ndarray, params: np.ndarray) -> tuple[int, int]:
+        """(action, iterations searched) for the player to move: `iterations` > 0 per thread, < 0
+        a time budget in microseconds of wall time for all of them together (-1: the game is over).
+        The other threads' generators are drawn from `rng`, which the caller's thread searches with."""
+        top_k = max(int(params[M_TOP_K]), 1)
+        max_children = 1 + int(t.params[P_WINDOW]) * top_k + top_k
+        total = (iterations if iterations > 0 else MAX_TIMED_ITERATIONS) * self.threads
+        capacity = (total + 1) * max_children + 1
+        nodes = np.empty((capacity, N_FIELDS), dtype=np.int64)
+        value = np.empty(capacity, dtype=np.float64)
+        states = np.empty((total + 2, STATE_SIZE), dtype=np.int64)
+        quilts = np.empty((total + 2, 2, q.shape[1]), dtype=np.uint64)
+        shared = np.zeros(T_FIELDS, dtype=np.int64)
+        n = shared_root(t, s, q, weights, params, nodes, value, states, quilts, shared)
+        if n <= 1:  # over, or a forced move: nothing to search
+            return (-1 if n == 0 else int(nodes[1, N_ACTION])), 0
+        deadline = -1 if iterations > 0 else time.monotonic_ns() - iterations * 1000
+        per_thread = iterations if iterations > 0 else MAX_TIMED_ITERATIONS
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="mcts")
+        others = [self._pool.submit(shared_search, t, _thread_rng(rng), per_thread, deadline, weights, params, nodes,
+                                    value, states, quilts, shared) for _ in range(self.threads - 1)]
+        done = shared_search(t, rng, per_thread, deadline, weights, params, nodes, value, states, quilts, shared)
+        done += sum(other.result() for other in others)
+        first = int(nodes[0, N_FIRST])
+        best = first + int(np.argmax(nodes[first:first + n, N_VISITS]))
+        return int(nodes[best, N_ACTION]), done
+
+
 class MctsBot:
     """The MCTS bot for a validated time-track game (toolkit.games.timetrack.TimeTrackGame).
 
-    `threads` > 1 runs that many searches at once from the same position (root parallel: each
-    with its own generator, the first the bot's own) and plays the candidate with the most visits
-    summed over them; with a time budget each search gets the whole budget, so two threads on two
-    free cores search about twice as much in the same wall time. An iteration budget is then
-    spent by every thread (the same seed still plays the same game)."""
+    `threads` > 1 grows one search tree on that many threads at once (SharedSearch): with a time
+    budget they share the wall time, so two threads on two free cores search about twice as much
+    as one in the same time; with an iteration budget each thread searches that many. Which thread
+    gets where first depends on the machine, so a bot with threads is not reproducible (the
+    command line gives threads to time budgets only, which are not reproducible anyway)."""
 
     game_options: dict[str, Any] = {}
     seat = None
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, params: np.ndarray | None = None, threads: int = 1):
-        """`iterations` > 0: iterations per move; < 0: a time budget (see `time_budget`)."""
+        """`iterations` > 0: iterations per move (per thread); < 0: a time budget (see `time_budget`)."""
         if iterations == 0 or iterations > MAX_ITERATIONS or iterations < time_budget(MAX_SECONDS):
             raise UsageError(f"the MCTS budget must be 1..{MAX_ITERATIONS} iterations or "
                              f"{MIN_SECONDS:g}..{MAX_SECONDS:g} seconds, got {iterations}")
@@ -622,10 +919,11 @@ class MctsBot:
             raise UsageError(f"the MCTS threads must be 1..{MAX_THREADS}, got {threads}")
         self.iterations = int(iterations)
         self.threads = int(threads)
-        self.name = budget_name(self.iterations)
+        self.name = budget_name(self.iterations, self.threads)
         self.params = np.ascontiguousarray(PARAMS if params is None else params, dtype=np.float64)
         if self.params.shape != (N_PARAMS,):
             raise UsageError(f"MCTS parameters must be {N_PARAMS} numbers, got shape {self.params.shape}")
+        self._shared = SharedSearch(self.threads) if self.threads > 1 else None
         self.searched = 0
         """Iterations searched so far, summed over the threads (for benchmarks and reports)."""
         self.searches = 0
@@ -633,37 +931,21 @@ class MctsBot:
 
     def choose(self, game: Any, rng: np.ndarray) -> Any:
         t = game.tables.arrays
-        width = 1 + int(t.params[P_WINDOW] + 1) * max(int(self.params[M_TOP_K]), 1)
-        visits = np.zeros((self.threads, width), dtype=np.int64)
-        actions = np.full((self.threads, width), -1, dtype=np.int64)
-        codes = np.zeros(self.threads, dtype=np.int64)
-        rngs = [rng] + [_thread_rng(rng) for _ in range(self.threads - 1)]
-
-        def run(i: int) -> None:
-            codes[i] = search_root(t, game.state, game.quilts, rngs[i], self.iterations, GREEDY_WEIGHTS, self.params,
-                                   visits[i], actions[i])
-
-        if self.threads == 1:
-            run(0)
+        if self._shared is not None:
+            code, done = self._shared.choose(t, game.state, game.quilts, rng, self.iterations, GREEDY_WEIGHTS,
+                                             self.params)
         else:
-            workers = [threading.Thread(target=run, args=(i,)) for i in range(1, self.threads)]
-            for worker in workers:
-                worker.start()
-            run(0)
-            for worker in workers:
-                worker.join()
-        code = int(codes[0])
+            width = 1 + int(t.params[P_WINDOW] + 1) * max(int(self.params[M_TOP_K]), 1)
+            visits = np.zeros(width, dtype=np.int64)
+            actions = np.zeros(0, dtype=np.int64)
+            code = int(search_root(t, game.state, game.quilts, rng, self.iterations, GREEDY_WEIGHTS, self.params, visits,
+                                   actions))
+            done = int(visits.sum())
         if code < 0:
             raise UsageError(f"the {self.name} bot was asked to move in a finished game")
         self.searches += 1
-        self.searched += int(visits.sum())
-        if self.threads > 1 and visits.sum() > 0:
-            code = int(actions[0, int(np.argmax(visits.sum(axis=0)))])
+        self.searched += done
         return game.decode(code)
-
-
-MAX_THREADS = 64
-"""Root-parallel searches per move at most."""
 
 
 def _thread_rng(rng: np.ndarray) -> np.ndarray:

@@ -3,6 +3,7 @@ kind the compiled turn loops play it as, and builds the Python bot that plays a 
 
 `play`, `simulate` and the workbench read `--bots` text through `parse_bot` alone, so they accept
 the same texts with the same messages: `random`, `greedy`, `mcts`, `mcts:2000`, `mcts:0.5s`,
+`mcts:0.5s:2t` (a time budget on two threads; `--threads 2` adds `:2t` through `with_threads`),
 `automa`, `automa:3`, `automa:3:tactical`, `expert` (and `human`, a person at the prompt, which
 only `play` seats). A name that exists for another family only, a missing or bad argument
 (`mcts:`, `mcts:abc`, `greedy:3`) and an unknown name each get one clear error naming the bot.
@@ -32,6 +33,8 @@ MAX_MCTS_ITERATIONS = 200_000
 """The search tree keeps about 3 KB per iteration (toolkit.bots.mcts)."""
 MIN_SECONDS, MAX_SECONDS = 0.001, 60.0
 """Time budgets per move that `mcts:Xs` accepts."""
+MAX_THREADS = 64
+"""Threads one search bot may search on (`mcts:0.5s:2t`, `--threads 2`)."""
 AUTOMA_LEVELS = (1, 5)
 """The Automa levels any text may name; an edition's deck says which of them it has."""
 AUTOMA_LEVEL, AUTOMA_DECK = 1, "normal"
@@ -46,7 +49,7 @@ HUMAN = "human"
 # What may follow `name:` in a bot's text.
 NO_ARGUMENT = ""
 BUDGET = "budget"
-"""`N` iterations or `Xs` seconds per move."""
+"""`N` iterations or `Xs` seconds per move; after a time budget `:Nt`, the threads it searches on."""
 LEVEL = "level"
 """`LEVEL` or `LEVEL:DECK` of the Automa."""
 
@@ -79,9 +82,53 @@ def parse_budget(arg: str, name: str) -> int:
     return iterations
 
 
-def budget_name(code: int) -> str:
-    """`mcts:2000` or `mcts:0.5s` for an `iterations` code."""
-    return f"mcts:{code}" if code > 0 else f"mcts:{-code / 1_000_000:g}s"
+def budget_name(code: int, threads: int = 1) -> str:
+    """`mcts:2000`, `mcts:0.5s` or `mcts:0.5s:2t` for an `iterations` code and threads."""
+    name = f"mcts:{code}" if code > 0 else f"mcts:{-code / 1_000_000:g}s"
+    return name if threads == 1 else f"{name}:{threads}t"
+
+
+def parse_threads(arg: str, name: str, timed: bool) -> int:
+    """`2t` (after a time budget) -> 2; UsageError if bad or after an iteration budget."""
+    try:
+        threads = int(arg[:-1]) if arg.endswith("t") else None
+    except ValueError:
+        threads = None
+    if threads is None:
+        raise UsageError(f"bot '{name}': after the budget comes the number of threads, e.g. mcts:0.5s:2t")
+    if not 1 <= threads <= MAX_THREADS:
+        raise UsageError(f"bot '{name}': the threads must be 1..{MAX_THREADS}, e.g. mcts:0.5s:2t")
+    if threads > 1 and not timed:
+        raise UsageError(f"bot '{name}': only a time budget searches on several threads (e.g. mcts:0.5s:{threads}t); "
+                         "an iteration budget searches on one, so that a seed gives the same games")
+    return threads
+
+
+def with_threads(text: str | None, threads: int, option: str = "--bots") -> str | None:
+    """A `--bots` list with `:Nt` added to each bot with a time budget that names no threads of its
+    own (what `--threads N` means); UsageError when threads > 1 and no bot has a time budget."""
+    if threads == 1:
+        return text
+    if not 1 <= threads <= MAX_THREADS:
+        raise UsageError(f"--threads must be 1..{MAX_THREADS}, got {threads}")
+    names = split_bots(text) if text else []
+    out = []
+    timed = False
+    for name in names:
+        base, _, arg = name.strip().partition(":")
+        budget, colon, _ = arg.partition(":")
+        takes = any(e.name == base.lower() and e.argument == BUDGET for e in _ENTRIES.values())
+        if takes and budget.lower().endswith("s"):
+            timed = True
+            if not colon:
+                name = f"{name.strip()}:{threads}t"
+        out.append(name)
+    if not timed:
+        shown = f"{option} '{text}'" if text else f"the default bots (no {option})"
+        raise UsageError(f"--threads {threads}: no bot of {shown} has a time budget; only a time budget searches "
+                         "on several threads (e.g. mcts:0.5s), an iteration budget on one so that a seed gives the "
+                         "same games")
+    return ",".join(out)
 
 
 @dataclass(frozen=True)
@@ -99,6 +146,8 @@ class BotSpec:
     """Automa difficulty 1..5 (0: not Automa)."""
     automa_deck: str = ""
     """Automa deck name (`normal`, `tactical`)."""
+    threads: int = 1
+    """Threads the search bot grows its tree on (time budgets only: `mcts:0.5s:2t`)."""
 
     @property
     def label(self) -> str:
@@ -145,8 +194,8 @@ class BotEntry:
     """`module:Class` of the Python bot; the module is imported when the bot is first built, so
     a command imports the modules of the bots it seats only."""
     argument: str = NO_ARGUMENT
-    """What may follow `name:`: NO_ARGUMENT, BUDGET (`mcts:2000`, `mcts:0.5s`) or LEVEL (`automa:3`,
-    `automa:3:tactical`)."""
+    """What may follow `name:`: NO_ARGUMENT, BUDGET (`mcts:2000`, `mcts:0.5s`, `mcts:0.5s:2t`) or
+    LEVEL (`automa:3`, `automa:3:tactical`)."""
     summary: str = ""
 
     @property
@@ -157,8 +206,10 @@ class BotEntry:
     def parse(self, text: str, arg: str | None, automa_level: int, automa_deck: str) -> BotSpec:
         """The BotSpec of `text` (`arg`: what follows the colon, None without one)."""
         if self.argument == BUDGET:
-            iterations = DEFAULT_MCTS_ITERATIONS if arg is None else parse_budget(arg, text)
-            return BotSpec(budget_name(iterations), self.kind, iterations=iterations)
+            budget, colon, threads_text = (arg or "").partition(":")
+            iterations = DEFAULT_MCTS_ITERATIONS if arg is None else parse_budget(budget, text)
+            threads = parse_threads(threads_text, text, iterations < 0) if colon else 1
+            return BotSpec(budget_name(iterations, threads), self.kind, iterations=iterations, threads=threads)
         if self.argument == LEVEL:
             return _parse_automa(text, self.kind, arg, automa_level, automa_deck)
         if arg is not None:
@@ -175,7 +226,7 @@ class BotEntry:
         module_name, _, class_name = self.player.partition(":")
         player = getattr(_import(module_name, self.name), class_name)
         if self.argument == BUDGET:
-            return player(spec.iterations)
+            return player(spec.iterations, threads=spec.threads)
         if self.argument == LEVEL:
             return player(spec.automa_level, spec.automa_deck)
         return player()
@@ -195,7 +246,7 @@ for _entry in (
     BotEntry("greedy", Family.TIME_TRACK, GREEDY, "toolkit.bots.greedy:GreedyBot",
              summary="one ply with a packing evaluation"),
     BotEntry("mcts", Family.TIME_TRACK, MCTS, "toolkit.bots.mcts:MctsBot", BUDGET,
-             "UCT search, mcts:N iterations or mcts:Xs seconds per move"),
+             "UCT search, mcts:N iterations or mcts:Xs seconds per move (mcts:Xs:2t on 2 threads)"),
     BotEntry("automa", Family.TIME_TRACK, AUTOMA, "toolkit.bots.automa:AutomaBot", LEVEL,
              "the official solo opponent (Automa editions), automa:LEVEL or automa:LEVEL:DECK"),
     BotEntry("random", Family.DOODLE, RANDOM, "toolkit.bots.random:RandomBot",

@@ -29,7 +29,7 @@ from toolkit.games.timetrack.kernel import (
     STATE_SIZE,
 )
 from toolkit.games.timetrack.tables import P_ACTION_AUTOMA, P_ACTIONS, P_CELLS, P_PATCHES, P_WORDS
-from toolkit.jit import njit
+from toolkit.jit import njit, no_alloc
 
 
 
@@ -40,7 +40,6 @@ def _time_track_loop(
 ):
     n = game_rngs.shape[0]
     p = t.params
-    patches = p[P_PATCHES]
     scratch = np.zeros(p[P_ACTIONS], dtype=np.int64)
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     q = np.zeros((2, p[P_WORDS]), dtype=np.uint64)
@@ -66,19 +65,65 @@ def _time_track_loop(
                 else:
                     action = tk.random_action(t, s, q, bot_rng, scratch)
             tk.apply(t, s, q, action, rng)
-        for seat in range(2):
-            score[g, seat] = tk.score(t, s, seat)
-            buttons[g, seat] = s[S_BUTTONS + seat]
-            empty[g, seat] = p[P_CELLS] - s[tk.S_FILLED + seat]
-            leather[g, seat] = s[S_LEATHER_PLACED + seat]
-            income[g, seat] = s[S_INCOME_RECEIVED + seat]
-        winner[g] = tk.winner(t, s)
-        first_finisher[g] = s[S_FIRST_FINISHER]
-        bonus_owner[g] = s[S_BONUS_OWNER]
-        plies[g] = s[tk.S_PLIES]
-        for i in range(patches):
-            buy_seat[g, i] = s[S_BUY_SEAT + i]
-            buy_ply[g, i] = s[S_BUY_PLY + i]
+        _record(t, s, g, score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat,
+                buy_ply)
+
+
+@no_alloc
+def _record(t, s, g, score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat,
+            buy_ply):
+    """Game g's row of the result arrays, from its final state."""
+    p = t.params
+    for seat in range(2):
+        score[g, seat] = tk.score(t, s, seat)
+        buttons[g, seat] = s[S_BUTTONS + seat]
+        empty[g, seat] = p[P_CELLS] - s[tk.S_FILLED + seat]
+        leather[g, seat] = s[S_LEATHER_PLACED + seat]
+        income[g, seat] = s[S_INCOME_RECEIVED + seat]
+    winner[g] = tk.winner(t, s)
+    first_finisher[g] = s[S_FIRST_FINISHER]
+    bonus_owner[g] = s[S_BONUS_OWNER]
+    plies[g] = s[tk.S_PLIES]
+    for i in range(p[P_PATCHES]):
+        buy_seat[g, i] = s[S_BUY_SEAT + i]
+        buy_ply[g, i] = s[S_BUY_PLY + i]
+
+
+def _threaded_loop(
+    t, game_rngs, bot_rngs, bots, greedy_weights, swap, automa_level, automa_deck,
+    score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat, buy_ply,
+):
+    """_time_track_loop's games move for move, in Python: for a bot that searches on several
+    threads (mcts_bot.SharedSearch), which compiled code cannot start. Every other move is the
+    compiled chooser's, and with one thread each bot plays exactly the compiled loop's games (tested)."""
+    p = t.params
+    scratch = np.zeros(p[P_ACTIONS], dtype=np.int64)
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    q = np.zeros((2, p[P_WORDS]), dtype=np.uint64)
+    greedy_scratch = greedy_bot.choose_scratch(t)
+    shared = [mcts_bot.SharedSearch(b.threads) if b.kind == MCTS and b.threads > 1 else None for b in bots]
+    for g in range(game_rngs.shape[0]):
+        rng = game_rngs[g].copy()
+        bot_rng = bot_rngs[g].copy()
+        tk.deal(t, s, q, rng, automa_level, automa_deck)
+        while not tk.is_over(t, s):
+            seat = tk.current_player(t, s)
+            if automa_level > 0 and seat == AUTOMA_SEAT and s[S_PENDING_LEATHER] == 0:
+                action = p[P_ACTION_AUTOMA]
+            else:
+                bot = bots[seat ^ swap[g]]
+                if bot.kind == GREEDY:
+                    action = greedy_bot.choose_with(t, s, q, bot_rng, greedy_weights, *greedy_scratch)
+                elif shared[seat ^ swap[g]] is not None:
+                    action, _ = shared[seat ^ swap[g]].choose(t, s, q, bot_rng, bot.iterations, greedy_weights,
+                                                              mcts_bot.PARAMS)
+                elif bot.kind == MCTS:
+                    action = mcts_bot.choose(t, s, q, bot_rng, bot.iterations)
+                else:
+                    action = tk.random_action(t, s, q, bot_rng, scratch)
+            tk.apply(t, s, q, action, rng)
+        _record(t, s, g, score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat,
+                buy_ply)
 
 
 TIME_TRACK_KINDS = {RANDOM, GREEDY, MCTS, AUTOMA}
@@ -125,9 +170,16 @@ def play_time_track(
         "buy_seat": np.zeros((n, patches), dtype=np.int8),
         "buy_ply": np.zeros((n, patches), dtype=np.int16),
     }
+    game_rngs = np.ascontiguousarray(game_rngs, dtype=np.int64)
+    bot_rngs = np.ascontiguousarray(bot_rngs, dtype=np.int64)
+    swap = np.ascontiguousarray(swap, dtype=np.int64)
+    if any(b.threads > 1 for b in bots):
+        _threaded_loop(
+            tables, game_rngs, bot_rngs, bots, greedy_bot.WEIGHTS, swap, automa_level, automa_deck, *out.values())
+        return out
     _time_track_loop(
-        tables, np.ascontiguousarray(game_rngs, dtype=np.int64), np.ascontiguousarray(bot_rngs, dtype=np.int64),
-        kinds, iterations, greedy_bot.WEIGHTS, np.ascontiguousarray(swap, dtype=np.int64), automa_level, automa_deck,
+        tables, game_rngs, bot_rngs,
+        kinds, iterations, greedy_bot.WEIGHTS, swap, automa_level, automa_deck,
         out["score"], out["buttons"], out["empty"], out["winner"], out["first_finisher"], out["bonus_owner"],
         out["plies"], out["leather"], out["income"], out["buy_seat"], out["buy_ply"],
     )

@@ -1,0 +1,49 @@
+"""The text of a search bot on several threads (`mcts:0.5s:2t`) and what `--threads N` makes of a
+`--bots` list (toolkit.bots.registry). Nothing here plays or times anything."""
+from __future__ import annotations
+
+import pytest
+
+from toolkit.bots.registry import MAX_THREADS, Family, parse_bot, with_threads
+from toolkit.errors import UsageError
+
+
+def test_a_time_budget_takes_threads_and_its_name_round_trips():
+    spec = parse_bot("mcts:0.5s:2t", Family.TIME_TRACK)
+    assert (spec.name, spec.threads, spec.iterations) == ("mcts:0.5s:2t", 2, -500_000)
+    assert parse_bot(spec.name, Family.TIME_TRACK) == spec
+    assert parse_bot("MCTS:0.5s:1t", Family.TIME_TRACK) == parse_bot("mcts:0.5s", Family.TIME_TRACK)
+    assert parse_bot("mcts:2000", Family.TIME_TRACK).threads == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("mcts:2000:2t", "only a time budget searches on several threads"),
+    ("mcts:0.5s:2", "e.g. mcts:0.5s:2t"),
+    ("mcts:0.5s:xt", "e.g. mcts:0.5s:2t"),
+    ("mcts:0.5s:", "e.g. mcts:0.5s:2t"),
+    ("mcts:0.5s:0t", f"1..{MAX_THREADS}"),
+    (f"mcts:0.5s:{MAX_THREADS + 1}t", f"1..{MAX_THREADS}"),
+])
+def test_bad_threads_get_one_line_naming_the_bot(text, message):
+    with pytest.raises(UsageError, match=message) as error:
+        parse_bot(text, Family.TIME_TRACK)
+    assert f"bot '{text}'" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_threads_option_goes_to_time_budgets_that_name_none():
+    assert with_threads("mcts:0.5s,greedy", 2) == "mcts:0.5s:2t,greedy"
+    assert with_threads("mcts:0.5s:3t, mcts:1s", 2) == "mcts:0.5s:3t,mcts:1s:2t"
+    assert with_threads("mcts:2000,mcts:0.1s", 4) == "mcts:2000,mcts:0.1s:4t"
+    assert with_threads("random,greedy", 1) == "random,greedy"
+    assert with_threads(None, 1) is None
+
+
+@pytest.mark.parametrize("text", ["mcts:2000,greedy", "greedy", None])
+def test_the_threads_option_without_a_time_budget_is_refused(text):
+    with pytest.raises(UsageError, match="--threads 2: no bot of .* has a time budget"):
+        with_threads(text, 2)
+
+
+def test_the_threads_option_is_checked():
+    with pytest.raises(UsageError, match="--threads must be"):
+        with_threads("mcts:1s", 0)
