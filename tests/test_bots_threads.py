@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.bots.registry import MAX_THREADS, Family, parse_bot, with_threads
+from toolkit.bots.registry import MAX_THREADS, Family, has_time_budget, parse_bot, with_threads
 from toolkit.errors import UsageError
 
 
@@ -35,15 +35,26 @@ def test_the_threads_option_goes_to_time_budgets_that_name_none():
     assert with_threads("mcts:0.5s:3t, mcts:1s", 2) == "mcts:0.5s:3t,mcts:1s:2t"
     assert with_threads("mcts:2000,mcts:0.1s", 4) == "mcts:2000,mcts:0.1s:4t"
     assert with_threads("random,greedy", 1) == "random,greedy"
-    assert with_threads(None, 1) is None
-
-
-@pytest.mark.parametrize("text", ["mcts:2000,greedy", "greedy", None])
-def test_the_threads_option_without_a_time_budget_is_refused(text):
-    with pytest.raises(UsageError, match="--threads 2: no bot of .* has a time budget"):
-        with_threads(text, 2)
+    assert has_time_budget("greedy,MCTS:1s") and not has_time_budget("mcts:2000,greedy")
+    assert not has_time_budget(None) and not has_time_budget("mcts")
 
 
 def test_the_threads_option_is_checked():
     with pytest.raises(UsageError, match="--threads must be"):
         with_threads("mcts:1s", 0)
+
+
+@pytest.mark.parametrize("lists", [["mcts:2000,greedy"], ["greedy"], [None], ["greedy,greedy", "mcts:200,mcts:200"]])
+def test_the_commands_refuse_threads_without_a_time_budget(lists):
+    from toolkit.cli.options import threaded_lists
+
+    with pytest.raises(UsageError, match="--threads 2: no bot of .* has a time budget"):
+        threaded_lists(lists, 2)
+    assert threaded_lists(lists, 1) == lists
+
+
+def test_the_commands_give_threads_to_every_tier_with_a_time_budget():
+    from toolkit.cli.options import threaded_lists
+
+    assert threaded_lists(["greedy,greedy", "mcts:0.01s,mcts:0.01s"], 2, workers=1) == [
+        "greedy,greedy", "mcts:0.01s:2t,mcts:0.01s:2t"]

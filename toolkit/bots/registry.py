@@ -104,31 +104,31 @@ def parse_threads(arg: str, name: str, timed: bool) -> int:
     return threads
 
 
-def with_threads(text: str | None, threads: int, option: str = "--bots") -> str | None:
+def _timed_budget(name: str) -> tuple[bool, bool]:
+    """(a bot text with a time budget, one that names its threads)."""
+    base, _, arg = name.strip().partition(":")
+    budget, colon, _ = arg.partition(":")
+    takes = any(e.name == base.lower() and e.argument == BUDGET for e in _ENTRIES.values())
+    return takes and budget.lower().endswith("s"), bool(colon)
+
+
+def with_threads(text: str, threads: int) -> str:
     """A `--bots` list with `:Nt` added to each bot with a time budget that names no threads of its
-    own (what `--threads N` means); UsageError when threads > 1 and no bot has a time budget."""
-    if threads == 1:
-        return text
+    own (what `--threads N` means); iteration budgets and other bots are left as they are."""
     if not 1 <= threads <= MAX_THREADS:
         raise UsageError(f"--threads must be 1..{MAX_THREADS}, got {threads}")
-    names = split_bots(text) if text else []
+    if threads == 1:
+        return text
     out = []
-    timed = False
-    for name in names:
-        base, _, arg = name.strip().partition(":")
-        budget, colon, _ = arg.partition(":")
-        takes = any(e.name == base.lower() and e.argument == BUDGET for e in _ENTRIES.values())
-        if takes and budget.lower().endswith("s"):
-            timed = True
-            if not colon:
-                name = f"{name.strip()}:{threads}t"
-        out.append(name)
-    if not timed:
-        shown = f"{option} '{text}'" if text else f"the default bots (no {option})"
-        raise UsageError(f"--threads {threads}: no bot of {shown} has a time budget; only a time budget searches "
-                         "on several threads (e.g. mcts:0.5s), an iteration budget on one so that a seed gives the "
-                         "same games")
+    for name in split_bots(text):
+        timed, named = _timed_budget(name)
+        out.append(f"{name}:{threads}t" if timed and not named else name)
     return ",".join(out)
+
+
+def has_time_budget(text: str | None) -> bool:
+    """Whether a `--bots` list holds a bot with a time budget (the only bots threads are for)."""
+    return bool(text) and any(_timed_budget(name)[0] for name in text.split(","))
 
 
 @dataclass(frozen=True)

@@ -196,6 +196,55 @@ def capped_workers(value: int) -> int:
     return capped
 
 
+THREADS_HELP = ("Threads each search bot with a time budget (mcts:0.5s) grows its tree on: more search in the "
+                "same wall time (time budgets are not reproducible anyway). Iteration budgets (mcts:2000) search on "
+                "one thread, so a seed still gives the same games.")
+
+
+def threads_count(value: int) -> int:
+    """--threads: 1..MAX_THREADS (the registry is imported only for a value other than 1)."""
+    if value == 1:
+        return value
+    from toolkit.bots.registry import MAX_THREADS
+
+    if not 1 <= value <= MAX_THREADS:
+        raise typer.BadParameter(f"{value} is not in 1..{MAX_THREADS}")
+    return value
+
+
+def threads_option():
+    """The --threads option of a command that seats bots."""
+    return typer.Option(1, "--threads", metavar="N", callback=threads_count, help=THREADS_HELP)
+
+
+def threaded_bots(bots: Optional[str], threads: int, workers: int = 1) -> Optional[str]:
+    """--bots with --threads given to its time-budget bots (toolkit.bots.registry.with_threads)."""
+    return threaded_lists([bots], threads, workers)[0]
+
+
+def threaded_lists(lists: list[Optional[str]], threads: int, workers: int = 1) -> list[Optional[str]]:
+    """Several bot lists (price's tiers, ladder's bots) with --threads given to their time-budget
+    bots; refused when none has one (None: the command's default bots). A note on stderr when the
+    workers' threads together outnumber the cores: a time-budget search then gets less of a core
+    than its budget says."""
+    if threads == 1:
+        return lists
+    from toolkit.bots.registry import has_time_budget, with_threads
+    from toolkit.sim.backends import usable_cores
+
+    if not any(has_time_budget(text) for text in lists):
+        shown = " ".join(f"'{text}'" for text in lists if text) or "the default bots"
+        raise UsageError(f"--threads {threads}: no bot of {shown} has a time budget; only a time budget "
+                         "(e.g. mcts:0.5s) searches on several threads, an iteration budget on one so that a "
+                         "seed gives the same games")
+    cores = usable_cores()
+    if workers * threads > cores:
+        typer.echo(f"patchwork: note: --workers {workers} x --threads {threads} is {workers * threads} searching "
+                   f"threads on {cores} core{'s' if cores != 1 else ''}: each time-budget search gets less of a core "
+                   "than its budget, so it searches less than on free cores", err=True)
+    return [None if text is None else with_threads(text, threads) for text in lists]
+
+
 def shape_text(value: str) -> str:
     """A SHAPE argument holds no blanks (in a spec file, indented rows are fine; on the command
     line a blank only hides a typing mistake); the shape parser checks everything else."""
