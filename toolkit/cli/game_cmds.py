@@ -27,7 +27,8 @@ from toolkit import play as playing
 from toolkit import records
 from toolkit.cli import board_view, waiting
 from toolkit.cli.notes import note_compile_for
-from toolkit.cli.options import MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text
+from toolkit.cli.options import (MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text, threaded_bots,
+                                 threads_option)
 from toolkit.errors import Interrupted, RecordError, ToolkitError, UsageError
 from toolkit.families import family_of
 from toolkit.games.text import draw_side_by_side
@@ -480,6 +481,7 @@ def register(app: typer.Typer) -> None:
         automa_deck: Optional[str] = typer.Option(None, "--automa-deck", help="Automa deck: normal or tactical."),
         players: Optional[int] = typer.Option(None, "--players", **players_range(),
                                               help=f"Players, 1..{MAX_SEATS} (Doodle; default 1)."),
+        threads: int = threads_option(),
     ) -> None:
         """Play one game in the terminal; with a bot in every seat it plays itself to the end."""
         if players is not None and players < 1:
@@ -489,7 +491,8 @@ def register(app: typer.Typer) -> None:
         if resume is not None:
             given = [name for name, value in (("EDITION", edition), ("--seed", seed), ("--bots", bots),
                                               ("--automa-level", automa_level), ("--automa-deck", automa_deck),
-                                              ("--players", players)) if value is not None]
+                                              ("--players", players), ("--threads", threads if threads > 1 else None))
+                     if value is not None]
             if given:
                 raise UsageError(f"--resume continues the recorded game as it was set up: leave out {', '.join(given)}")
             data = records.read_record(resume)
@@ -509,7 +512,7 @@ def register(app: typer.Typer) -> None:
             if edition is None:
                 raise UsageError("name an EDITION to play (e.g. classic, doodle), or --resume RECORD")
             spec = load_edition(edition)
-            seats = playing.seat(spec, bots, players, automa_level, automa_deck)
+            seats = playing.seat(spec, threaded_bots(bots, threads), players, automa_level, automa_deck)
         if record is not None:
             records.check_record_path(record)
         if seed is None:

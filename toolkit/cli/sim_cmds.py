@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from toolkit.cli.console import json_option, print_document, print_table
 from toolkit.cli.notes import note_compile_for
 from toolkit.cli.options import (MAX_SEED, bot_list, capped_workers, check_fraction, check_run, distinct_names,
-                                 output_folder, path_text)
+                                 output_folder, path_text, threaded_bots, threads_option)
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.fileio import check_targets, write_files
 
@@ -134,13 +134,14 @@ def simulate(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT (needs the cluster extra)."),
     automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
+    threads: int = threads_option(),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     as_json: bool = json_option(),
 ) -> None:
     """Play many seeded bot games of one edition and report seat, bot, score, bonus and patch figures."""
     check_run(games, workers, scheduler, max_games=10**9)  # the options first, before anything heavy is imported
     _check_out(out)
-    bots_text = _default_bots(edition, bots)
+    bots_text = _default_bots(edition, threaded_bots(bots, threads, workers))
     _check_bots(bots_text, [edition], automa_level, automa_deck)
     from toolkit.reports import simulation as report
     from toolkit.reports.markdown import render_markdown
@@ -180,6 +181,7 @@ def balance(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     automa_level: int = typer.Option(1, "--automa-level", min=1, max=5, help="Automa difficulty 1..5."),
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
+    threads: int = threads_option(),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     sprt: Optional[str] = typer.Option(None, "--sprt", help="Stop as soon as a sequential test (GSPRT) on this figure is "
                                        "decisive for every variant: seat-win, score or margin; --games is then the most to play."),
@@ -198,7 +200,7 @@ def balance(
     check_fraction(sprt_beta, "--sprt-beta", 0, 1, open_high=True)
     check_fraction(sprt_delta, "--sprt-delta")
     _check_out(out)
-    bots_text = _balance_bots(base, bots)
+    bots_text = _balance_bots(base, threaded_bots(bots, threads, workers))
     refs = [base, *variants]
     _check_bots(bots_text, refs, automa_level, automa_deck)
     from toolkit.reports import simulation as report

@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from toolkit.errors import UsageError
 from toolkit.cli.console import json_option, print_document, print_table
 from toolkit.cli.options import (check_fraction, distinct_names, output_folder, path_text, seed_range, settings_text,
-                                 values_text)
+                                 threaded_lists, threads_option, values_text)
 from toolkit.fileio import check_targets, write_files
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
@@ -115,6 +115,7 @@ def price(
                                    "on the same deals and compared."),
     games: int = typer.Option(1000, "--games", help="Games per value (and for the out-of-reach reference), even."),
     search_games: int = typer.Option(200, "--search-games", help="Games per value of a tier with a search bot (mcts)."),
+    threads: int = threads_option(),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every value plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
@@ -130,6 +131,7 @@ def price(
         raise UsageError(f"--search-games must be a positive number of games, at most {10**8}, got {search_games}")
     if width is not None and not (width > 0 and math.isfinite(width)):
         raise UsageError(f"--width must be a positive interval width, got {width:g}")
+    bots = threaded_lists(list(bots), threads, workers)
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
@@ -208,6 +210,7 @@ def sweep(
     settings: List[str] = typer.Option(..., "--set", callback=settings_text, help="KEY=VALUES, e.g. starting_buttons=3..8, patches.P05.cost=0..6:2, "
                                        "bonus.points=0,5,7, time_track.leather_patches=[20,26],[26,32]; several make a grid."),
     bots: Optional[str] = typer.Option(None, "--bots", help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
+    threads: int = threads_option(),
     games: int = typer.Option(1000, "--games", help="Games per grid point (even when seats are swapped)."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every point plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
@@ -237,7 +240,7 @@ def sweep(
     ed = load_edition(base)
     parsed = [setpath.parse_setting(text, ed) for text in settings]
     points = setpath.grid(parsed)
-    bots_text = bots or family_of(ed).info.balance_bots
+    bots_text = threaded_lists([bots], threads, workers)[0] or family_of(ed).info.balance_bots
     bot_specs = _bots(bots_text, ed)
     per_deal = games_per_deal(bot_specs, ed)
     deals = deals_for(games, per_deal)
@@ -312,8 +315,9 @@ def _check_playable(editions, points) -> None:
 
 
 def ladder(
-    bots: List[str] = typer.Argument(..., help="Two or more bots: random, greedy, mcts:N, mcts:Xs."),
+    bots: List[str] = typer.Argument(..., help="Two or more bots: random, greedy, mcts:N, mcts:Xs, mcts:Xs:2t."),
     edition: str = typer.Option("classic", "--edition", help="Edition name or spec file (time-track games)."),
+    threads: int = threads_option(),
     games: int = typer.Option(400, "--games", help="Games per pair of bots (even: each deal is played with seats swapped)."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every pair plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
@@ -324,6 +328,7 @@ def ladder(
 ) -> None:
     """Paired round robin of bots and their Bradley-Terry ratings on the Elo scale, with 95% intervals."""
     check_run_options(games, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
+    bots = threaded_lists(list(bots), threads, workers)
     distinct_names([b.strip().lower() for b in bots], "ladder")
     deals_for(games, 2)
     from toolkit.bots.registry import parse_bot
