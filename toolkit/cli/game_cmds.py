@@ -19,22 +19,43 @@ import secrets
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import typer
 
-from toolkit import play as playing
-from toolkit import records
-from toolkit.cli import board_view, waiting
+from toolkit.cli import waiting
+from toolkit.cli.lazy import lazy
 from toolkit.cli.notes import note_compile_for
 from toolkit.cli.options import (MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text, threaded_bots,
                                  threads_option)
 from toolkit.errors import Interrupted, RecordError, ToolkitError, UsageError
-from toolkit.families import family_of
-from toolkit.games.text import draw_side_by_side
-from toolkit.geometry import Shape
-from toolkit.specs import load_edition
-from toolkit.specs.models import Edition
+
+if TYPE_CHECKING:
+    from toolkit.geometry import Shape
+    from toolkit.specs.models import Edition
+
+# The library loads when a command first calls it, not when the command line starts (toolkit.cli.lazy).
+playing = lazy("toolkit.play")
+records = lazy("toolkit.records")
+board_view = lazy("toolkit.cli.board_view")
+
+
+def family_of(edition):
+    from toolkit.families import family_of as of
+
+    return of(edition)
+
+
+def load_edition(name_or_path):
+    from toolkit.specs import load_edition as load
+
+    return load(name_or_path)
+
+
+def draw_side_by_side(*args, **kwargs):
+    from toolkit.games.text import draw_side_by_side as draw
+
+    return draw(*args, **kwargs)
 
 RANDOM_SEEDS = 1_000_000
 """A game without --seed gets a seed below this (short enough to type again)."""

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-import yaml
 
 from toolkit.errors import ToolkitError, UsageError
 
@@ -109,6 +108,8 @@ def _value(value: Any) -> str:
     if isinstance(value, (list, tuple)) and value and all(isinstance(row, str) for row in value) \
             and all(set(row) <= {"#", "."} for row in value):
         value = "/".join(value)  # a shape, as one line
+    import yaml  # loaded when a spec is written, not with the command line
+
     text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6, allow_unicode=True).strip()
     if text.endswith("\n..."):
         text = text[: -len("\n...")]
@@ -258,6 +259,8 @@ def edition_text(name: str, source: str, parent) -> str:
     spec = dict(resolved_spec(source))
     raw_path = bundled_specs_dir() / EDITIONS_DIR / f"{source}.yaml"
     if raw_path.is_file():  # keep the bundled names of the parts it refers to, not 30 inlined patches
+        import yaml
+
         raw = yaml.safe_load(raw_path.read_text(encoding="utf-8")) or {}
         for key in REFERENCE_KEYS:
             if isinstance(raw.get(key), str):

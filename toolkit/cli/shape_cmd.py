@@ -6,15 +6,15 @@ compares against the patches of an edition, and prints them as text or as one JS
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from toolkit.cli.options import shape_text as shape_text_check
 from toolkit.errors import ToolkitError
-from toolkit.families import twin_ids
-from toolkit.geometry import Board, Shape
-from toolkit.geometry.facts import describe_shape, draw_cut, parse_board
+
+if TYPE_CHECKING:
+    from toolkit.geometry import Shape
 
 DEFAULT_BOARD = "9x9"
 
@@ -25,6 +25,8 @@ def _yes(flag: bool) -> str:
 
 def render_text(shape: Shape, facts: dict[str, Any], deck: str | None) -> str:
     """The human-readable report."""
+    from toolkit.geometry.facts import draw_cut
+
     out = [f"shape         {facts['shape']}"]
     out += [f"  {row}" for row in shape.rows()]
     out.append(f"size          {facts['size']} cells, {facts['width']}x{facts['height']} bounding box")
@@ -69,6 +71,9 @@ def shape_command(
 ) -> None:
     """Size, canonical form, orientations, chirality, holes, straight cuts and placements of a shape."""
     from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
+    from toolkit.families import twin_ids  # the geometry loads when the command runs, not at start-up
+    from toolkit.geometry import Board, Shape
+    from toolkit.geometry.facts import describe_shape, parse_board
 
     try:
         shape = Shape.parse(shape_text)

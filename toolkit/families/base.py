@@ -14,9 +14,10 @@ so commands that never play (help, validate, render) stay fast.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy appears in annotations only; the simulator loads it
+    import numpy as np
 
 from toolkit.errors import UnknownEdition, UsageError
 from toolkit.reports.model import ReportChart, ReportTable

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads where masks become arrays, not with the geometry (the command line reads specs without it)
+    import numpy as np
 
 from toolkit.errors import ShapeError
 from toolkit.geometry.shape import Cell, Shape
@@ -149,6 +151,8 @@ def placements(shape: Shape, board: Board, allow_flip: bool = True) -> tuple[Pla
 
 def mask_words(mask: Mask, board: Board) -> np.ndarray:
     """A mask as `board.words` little-endian uint64 words (word 0 holds cells 0..63)."""
+    import numpy as np
+
     if mask < 0 or mask >> board.cells:
         raise ShapeError(f"mask has cells outside the {board} board")
     return np.array(
@@ -159,6 +163,8 @@ def mask_words(mask: Mask, board: Board) -> np.ndarray:
 
 def words_to_mask(words: Iterable[int] | np.ndarray) -> Mask:
     """The inverse of mask_words."""
+    import numpy as np
+
     mask = 0
     for i, word in enumerate(np.asarray(words, dtype=np.uint64).ravel().tolist()):
         mask |= int(word) << (WORD_BITS * i)
@@ -168,6 +174,8 @@ def words_to_mask(words: Iterable[int] | np.ndarray) -> Mask:
 @lru_cache(maxsize=4096)
 def placement_array(shape: Shape, board: Board, allow_flip: bool = True) -> np.ndarray:
     """The masks of placements() as a read-only uint64 array of shape (n, board.words)."""
+    import numpy as np
+
     rows = placements(shape, board, allow_flip)
     array = np.zeros((len(rows), board.words), dtype=np.uint64)
     for i, placement in enumerate(rows):
