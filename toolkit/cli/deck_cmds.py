@@ -330,6 +330,21 @@ def _board(text: Optional[str], deck) -> tuple[int, int]:
     return board.width, board.height
 
 
+def _polyomino_ids(deck: str, wanted: Optional[list[str]]) -> None:
+    """`polyominoes:N` numbers its patches F01, F02, ...: an id of another form is refused before
+    the N-ominoes (thousands for large N) are enumerated."""
+    import re
+
+    from toolkit.decks.deck import POLYOMINO_PREFIX
+
+    if wanted is None or not str(deck).startswith(POLYOMINO_PREFIX):
+        return
+    unknown = [pid for pid in wanted if not re.fullmatch(r"F(0[1-9]|[1-9][0-9]+)", pid)]
+    if unknown:
+        raise UsageError(f"--patches: no patch {shortened(unknown)} in {str(deck)[:40]}; its patches are "
+                         f"F01, F02, ... (every free polyomino of the size once, numbered in canonical order)")
+
+
 @deck_app.command("pack")
 def pack(
     deck: str = DECK_ARG,
@@ -357,6 +372,7 @@ def pack(
         _board(board_text, None)
     if out is not None and drawing.format_of(out) == "png":
         drawing.png_rasteriser()  # say so before a long search
+    _polyomino_ids(deck, wanted)
     the_deck = load_deck(deck)
     width, height = _board(board_text, the_deck)
     pieces = [Piece(pid, shape) for pid, shape in pieces_of(the_deck)]
