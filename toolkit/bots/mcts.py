@@ -744,7 +744,7 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
     capacity = nodes.shape[0]
     slots = states.shape[0]
     words = quilts.shape[2]
-    path = np.empty(capacity, dtype=np.int64)
+    path = np.empty(slots + 1, dtype=np.int64)  # one node a level, each materialised
     cand_a = np.empty(max_children, dtype=np.int64)
     cand_v = np.empty(max_children, dtype=np.float64)
     rows = np.zeros(MAX_ROWS, dtype=np.int64)
@@ -867,6 +867,18 @@ class SharedSearch:
             raise UsageError(f"a shared search needs 2..{MAX_THREADS} threads, got {threads}")
         self.threads = threads
         self._pool: ThreadPoolExecutor | None = None
+        self._arrays: tuple = ()
+
+    def _tree(self, capacity: int, slots: int, words: int) -> tuple:
+        """The tree's arrays, kept from move to move: the memory a search has written stays mapped,
+        so the next one neither asks the system for it again nor waits for it to be zeroed page by
+        page (the threads would queue for the process's memory map there)."""
+        if not self._arrays or self._arrays[0].shape[0] < capacity or self._arrays[2].shape[0] < slots \
+                or self._arrays[3].shape[2] != words:
+            self._arrays = (np.empty((capacity, N_FIELDS), dtype=np.int64), np.empty(capacity, dtype=np.float64),
+                            np.empty((slots, STATE_SIZE), dtype=np.int64), np.empty((slots, 2, words), dtype=np.uint64),
+                            np.zeros(T_FIELDS, dtype=np.int64))
+        return self._arrays
 
     def choose(self, t: Any, s: np.ndarray, q: np.ndarray, rng: np.ndarray, iterations: int,
                weights: np.ndarray, params: np.ndarray) -> tuple[int, int]:
@@ -877,11 +889,7 @@ class SharedSearch:
         max_children = 1 + int(t.params[P_WINDOW]) * top_k + top_k
         total = (iterations if iterations > 0 else MAX_TIMED_ITERATIONS) * self.threads
         capacity = (total + 1) * max_children + 1
-        nodes = np.empty((capacity, N_FIELDS), dtype=np.int64)
-        value = np.empty(capacity, dtype=np.float64)
-        states = np.empty((total + 2, STATE_SIZE), dtype=np.int64)
-        quilts = np.empty((total + 2, 2, q.shape[1]), dtype=np.uint64)
-        shared = np.zeros(T_FIELDS, dtype=np.int64)
+        nodes, value, states, quilts, shared = self._tree(capacity, total + 2, q.shape[1])
         n = shared_root(t, s, q, weights, params, nodes, value, states, quilts, shared)
         if n <= 1:  # over, or a forced move: nothing to search
             return (-1 if n == 0 else int(nodes[1, N_ACTION])), 0
