@@ -90,7 +90,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "ladder": (
         "patchwork ladder random greedy mcts:200 --edition express --games 400",
-        "patchwork ladder greedy mcts:0.1s --games 40 --json",
+        "patchwork ladder greedy mcts:0.1s --threads 2 --games 40 --json",
+        "patchwork ladder mcts:0.05s mcts:0.05s:2t --games 100",
     ),
     "studio": (
         "patchwork studio",
