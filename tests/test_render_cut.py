@@ -135,7 +135,7 @@ def test_single_tile_pages_carry_their_own_cut_line():
         assert min(xs) == pytest.approx(page.trim.x) and max(xs) == pytest.approx(page.trim.x + page.trim.width)
 
 
-@pytest.mark.parametrize("kind, edition", [("cards", "doodle"), ("automa", "anniversary"), ("tokens", "classic"),
+@pytest.mark.parametrize("kind, edition", [("cards", "doodle"), ("automa", "anniversary"), ("tokens", "doodle"),
                                            ("boards", "classic")])
 def test_rectangular_pieces_have_no_cut_layer(kind, edition):
     document = render_component(kind, load_edition(edition), RenderOptions())

@@ -11,7 +11,7 @@ snap() {  # snap NAME DPI PAGE render-arguments...
 snap doodle-sheet 75 1 sheet doodle
 snap doodle-challenge 75 2 challenge doodle --seed 2024
 snap classic-time-board 60 3 boards classic
-snap classic-tiles 55 1 tiles classic
-snap classic-tokens 60 1 tokens classic
+snap classic-tiles 55 1 tiles classic --no-cut-lines
+snap classic-tokens 60 1 tokens classic --no-cut-lines
 snap automa-cards 60 1 automa anniversary
 ls -l "$here"/*.png

@@ -72,6 +72,9 @@ class _Group(TyperGroup):
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        from toolkit.cli import typed
+
+        typed.remember(sys.argv[1:] if args is None else args)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:

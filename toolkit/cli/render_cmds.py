@@ -59,9 +59,9 @@ SOLO_OPT = typer.Option(False, "--solo", help="For solo play against the Automa:
                                                "with the level spaces marked, the level marker, the solo rules "
                                                "(kit: and both Automa decks).")
 CUT_LINES_OPT = typer.Option(True, "--cut-lines/--no-cut-lines",
-                             help="Tiles' cut lines: on a CutContour layer of the PDF and, beside a page of tiles, "
-                                  "an SVG cut file for a cutting plotter or laser (--no-cut-lines: neither, for a "
-                                  "shop that wants none in the file).")
+                             help="Cut lines of tiles and round tokens: on a CutContour layer of the PDF and, "
+                                  "beside each page of them, an SVG cut file for a cutting plotter or laser "
+                                  "(--no-cut-lines: neither, for a shop that wants none in the file).")
 TEMPLATE_OPT = typer.Option(None, "--template", metavar="NAME",
                             help="A print-on-demand template: poker-png, bridge-png, mini-png, tarot-png "
                                  "(one 300 dpi PNG per card face, 1/8 in bleed), poker-pdf; tiles: tiles-diecut, "
@@ -323,12 +323,13 @@ def tokens(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT, flip: str = FLIP_OPT,
            back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT, gutter: Optional[str] = GUTTER_OPT,
            margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
-           solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
-           page: Optional[int] = PAGE_OPT) -> None:
-    """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided."""
-    _run("tokens", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi,
-         cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs, proof=proof, flip=flip,
-         back_offset=back_offset)
+           solo: bool = SOLO_OPT, cut_lines: bool = CUT_LINES_OPT, force: bool = FORCE_OPT,
+           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+    """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided; the round
+    ones with cut lines for a die, laser or cutting plotter."""
+    _run("tokens", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_lines=cut_lines,
+         bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs,
+         proof=proof, flip=flip, back_offset=back_offset)
 
 
 @render_app.command("rules")
@@ -462,8 +463,8 @@ def build(
     if cuts:
         folders = sorted({item.path.parent.relative_to(out).as_posix() for item in cuts})
         where = ", ".join("the output folder" if f == "." else f"{f}/" for f in folders)
-        typer.echo(f"  cut lines of every page of tiles: {len(cuts)} SVG cut files in {where} (for a cutting "
-                   f"plotter or laser; the PDFs hold them on their CutContour layer)")
+        typer.echo(f"  cut lines of every page of tiles and round tokens: {len(cuts)} SVG cut files in {where} "
+                   f"(for a cutting plotter or laser; the PDFs hold them on their CutContour layer)")
     svgs = [item for item in written if not item.sheets and item.cut != "cut file"]
     typer.echo(f"{len(written)} files ({len(svgs)} SVGs of single components for editing, not for printing) "
                f"in {time.perf_counter() - started:.1f} s")

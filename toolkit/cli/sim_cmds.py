@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from toolkit.cli.console import json_option, print_document, print_table
 from toolkit.cli.notes import note_compile_for
+from toolkit.cli.typed import add_typed
 from toolkit.cli.options import (MAX_SEED, bot_list, capped_workers, check_fraction, check_run, distinct_names,
                                  output_folder, path_text, threaded_bots, threads_option)
 from toolkit.errors import ToolkitError, UsageError
@@ -48,6 +47,9 @@ def _command(name: str, refs: list[str], request, bots_text: str, automa_level: 
 
 
 def _run_with_progress(request, show: bool):
+    from rich.console import Console  # the progress bar loads when a run starts, not with the command line
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     from toolkit.sim import experiment
 
     console = Console(stderr=True)
@@ -152,7 +154,7 @@ def simulate(
     note_compile_for(request.editions[0], simulate=True)  # prepare compiles nothing
     outcome = _run_with_progress(request, progress)
     command = _command("simulate", [edition], request, bots_text, automa_level, automa_deck)
-    doc = experiment.simulation_document(request, outcome, command)
+    doc = add_typed(experiment.simulation_document(request, outcome, command))
     family = doc["edition"]["family"]
     md = render_markdown(report.simulation_report(doc)) if out else ""
     pdf = render_pdf(report.simulation_report(doc)) if out else b""
@@ -224,7 +226,7 @@ def balance(
     if sprt is not None:
         command += " " + shlex.join(["--sprt", sprt, "--sprt-alpha", f"{sprt_alpha:g}", "--sprt-beta", f"{sprt_beta:g}"]
                                     + ([] if sprt_delta is None else ["--sprt-delta", f"{sprt_delta:g}"]))
-    doc = experiment.balance_document(request, outcome, command)
+    doc = add_typed(experiment.balance_document(request, outcome, command))
     if verdicts is not None:
         doc["sequential"] = {"test": statement, "games_cap": games, "games_played": request.games,
                              "intervals": report.SEQUENTIAL_INTERVALS}
@@ -236,7 +238,7 @@ def balance(
         print_document(doc)
     for variant in doc["variants"]:
         print_table(f"{variant['ref']} vs {base} ({request.games} games each, paired by deal)",
-                    ("figure", "base", "variant", "difference (95%)", "p", "significant"),
+                    report.BALANCE_HEADER,
                     [[cell.replace("**", "") for cell in row] for row in report.balance_rows(variant)])
         typer.echo(f"time track: {report.track_line(variant['edition'])}")
         if "sprt" in variant:
@@ -252,6 +254,9 @@ def balance(
 
 
 def _balance_sprt(request, plan, show):
+    from rich.console import Console  # the progress bar loads when a run starts, not with the command line
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     from toolkit.workbench import sprt
 
     console = Console(stderr=True)

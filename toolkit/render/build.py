@@ -8,7 +8,7 @@ of the bundled edition that brings a solo opponent, and its solo kit (one quilt 
 board with the Automa level spaces marked, tiles, both Automa decks, tokens with the level marker,
 the solo rules); all with backs. Plus an `svg/` folder with one SVG of every distinct component
 (sheet, card faces, boards, tiles, Automa cards), each on a page the size of its bleed box, and a
-`cut/` folder with the SVG cut file of every page of tiles. `describe` says, per file, what it
+`cut/` folder with the SVG cut file of every page of tiles and of round tokens. `describe` says, per file, what it
 holds, how many sheets it takes and what to cut: the summary `patchwork build` prints.
 """
 from __future__ import annotations
@@ -171,7 +171,7 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
 
 
 CUT_FOLDER = "cut"
-"""Where build puts the SVG cut file of every page of tiles (`cut/<kit>-cut-<page>.svg`)."""
+"""Where build puts the SVG cut file of every page of tiles or round tokens (`cut/<kit>-cut-<page>.svg`)."""
 
 
 def write_cut_files(document: Document, pdf: Path, folder: Path) -> list[Written]:
@@ -280,7 +280,12 @@ def _kit_holds(edition, solo: bool = False) -> tuple[str, str]:
         holds.append(f"{sum(len(cards) for _, cards in decks)} Automa cards ({len(decks)} decks)")
         at_crop_marks.append("Automa cards")
     holds += [_tokens_text(edition, solo), "solo rules" if solo else reference_mod.reference_name(edition)]
-    at_crop_marks.append("token" if len(tokens_mod.token_pieces(edition)) == 1 else "tokens")
+    tokens = tokens_mod.token_pieces(edition, solo=solo)
+    if any(piece.outline is not None for piece in tokens):
+        cuts.append("round tokens along their rims (or square at the crop marks)")
+        at_crop_marks.append("the other tokens")
+    else:
+        at_crop_marks.append("token" if len(tokens) == 1 else "tokens")
     cuts.append(f"{' and '.join(at_crop_marks)} at the crop marks")
     return ", ".join(holds), ", ".join(cuts)
 

@@ -18,6 +18,8 @@ from toolkit.errors import UsageError
 from toolkit.render.paper import Paper
 from toolkit.render.scene import (
     Box,
+    Circle,
+    CutPath,
     Group,
     Item,
     Line,
@@ -75,9 +77,10 @@ class Piece:
     """The back as seen after turning the piece over left-to-right (its vertical axis); for a
     tile that means the mirrored outline."""
     name: str = ""
-    outline: tuple[tuple[Point, ...], ...] | None = None
-    """The cut line when it is not the w x h rectangle (a tile): closed loops in the piece's
-    frame, clockwise on the page. Crop marks and proof guides follow it."""
+    outline: tuple[CutPath, ...] | None = None
+    """The cut line when it is not the w x h rectangle (a tile, a round token): closed loops in
+    the piece's frame, clockwise on the page, or circles. Proof guides follow it; crop marks follow
+    a loop's corners and a circle's bounding square."""
     seams: tuple[float | None, float | None] | None = None
     """(x, y) where a board too big for the paper is best cut in two (between two rows or columns
     of its squares); None (or a None coordinate): in the middle."""
@@ -214,6 +217,14 @@ def _sign(v: float) -> float:
     return 0.0 if abs(v) < 1e-9 else (1.0 if v > 0 else -1.0)
 
 
+def _corners(path: CutPath) -> tuple[Point, ...]:
+    """A cut loop itself; a circle's bounding square (where its crop marks go)."""
+    if isinstance(path, Circle):
+        x0, y0, x1, y1 = path.cx - path.r, path.cy - path.r, path.cx + path.r, path.cy + path.r
+        return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+    return path
+
+
 def _proof_items(piece: Piece, bleed: float) -> list[Item]:
     """Trim, bleed and safe-area guides in the piece's own frame."""
     thin = MARK_WIDTH_MM
@@ -226,6 +237,11 @@ def _proof_items(piece: Piece, bleed: float) -> list[Item]:
         ]
     items: list[Item] = []
     for loop in piece.outline:
+        if isinstance(loop, Circle):
+            items += [Circle(loop.cx, loop.cy, loop.r + bleed, PROOF_BLEED, thin, None),
+                      Circle(loop.cx, loop.cy, loop.r, PROOF_TRIM, thin, None),
+                      Circle(loop.cx, loop.cy, max(loop.r - SAFE_MM, thin), PROOF_SAFE, thin, None)]
+            continue
         items.append(Poly(offset_loop(loop, bleed), True, PROOF_BLEED, thin, None, (1.0, 1.0)))
         items.append(Poly(loop, True, PROOF_TRIM, thin))
         items.append(Poly(offset_loop(loop, -SAFE_MM), True, PROOF_SAFE, thin, None, (0.6, 0.8)))
@@ -387,12 +403,16 @@ def impose_grid(
     duplex: Duplex = Duplex(),
     proof: bool = False,
     layout: Layout = Layout(),
+    cut: bool = True,
 ) -> list[Page]:
-    """Equal-size pieces n-up; each fronts page is followed by its backs page when `backs`."""
+    """Equal-size pieces n-up; each fronts page is followed by its backs page when `backs`. With
+    `cut`, when any piece is die-cut (see `die_cut`), every fronts page carries the cut line of
+    each piece on it."""
     if not pieces:
         raise UsageError("nothing to print: the spec has no pieces of this kind")
+    cut = cut and die_cut(pieces)
     if layout.mode == "single":
-        return impose_single(pieces, bleed=bleed, backs=backs, proof=proof)
+        return impose_single(pieces, bleed=bleed, backs=backs, proof=proof, cut=cut)
     w = max(p.width for p in pieces)
     h = max(p.height for p in pieces)
     grid = grid_layout(paper, w, h, bleed, layout, len(pieces))
@@ -406,6 +426,7 @@ def impose_grid(
         fronts: list[Item] = []
         backs_items: list[Item] = []
         proof_items: list[Item] = []
+        cuts: list[CutPath] = []
         for (r, c), piece in slots.items():
             x = grid.left + c * (grid.slot_w + grid.gutter)
             y = grid.top + r * (grid.slot_h + grid.gutter)
@@ -420,6 +441,8 @@ def impose_grid(
             clip = (-left, -top, piece.width + left + right, piece.height + top + bottom)
             placement = _placement(piece, x, y, grid.turned)
             fronts.append(Group(piece.front, placement, clip))
+            if cut:
+                cuts += cut_loops(piece, placement)
             if proof:
                 proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
             if backs and piece.back is not None:
@@ -430,7 +453,7 @@ def impose_grid(
         legend = [_proof_legend(paper.width, min(3.5, grid.top - bleed - 0.5))] if proof else []
         pages.append(
             Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),
-                 label=f"fronts {sheet + 1}")
+                 label=f"fronts {sheet + 1}", cut=tuple(cuts))
         )
         if backs:
             pages.append(Page(paper.width, paper.height, tuple(backs_items), label=f"backs {sheet + 1}"))
@@ -440,11 +463,23 @@ def impose_grid(
 # ----- one piece per page (print shops) --------------------------------------------------------
 
 
-def cut_loops(piece: Piece, placement: Matrix) -> tuple[tuple[Point, ...], ...]:
+def cut_loops(piece: Piece, placement: Matrix) -> tuple[CutPath, ...]:
     """The piece's cut line on the sheet: its outline (its rectangle when it has none) through
-    `placement`, clockwise on the page as placed."""
+    `placement` (a move, quarter turn or mirror: no scaling), clockwise on the page as placed."""
     loops = piece.outline or (((0.0, 0.0), (piece.width, 0.0), (piece.width, piece.height), (0.0, piece.height)),)
-    return tuple(tuple(apply(placement, x, y) for x, y in loop) for loop in loops)
+    placed: list[CutPath] = []
+    for loop in loops:
+        if isinstance(loop, Circle):
+            placed.append(Circle(*apply(placement, loop.cx, loop.cy), loop.r, None))
+        else:
+            placed.append(tuple(apply(placement, x, y) for x, y in loop))
+    return tuple(placed)
+
+
+def die_cut(pieces: list[Piece]) -> bool:
+    """Whether any of the pieces has an outline other than its rectangle (a tile, a round token):
+    then every piece on their pages gets a cut line, for a die, laser or cutting plotter."""
+    return any(piece.outline is not None for piece in pieces)
 
 
 def impose_single(pieces: list[Piece], *, bleed: float = BLEED_MM, backs: bool = False,
@@ -526,7 +561,7 @@ def impose_shelves(
         marks: list[Item] = []
         proof_items: list[Item] = []
         backs_items: list[Item] = []
-        cuts: list[tuple[Point, ...]] = []
+        cuts: list[CutPath] = []
         for piece, px, py in placed:
             placement = translate(px, py)
             fronts.append(Group(piece.front, placement))
@@ -548,7 +583,8 @@ def impose_shelves(
 def piece_marks(piece: Piece, placement: Matrix, bleed: float, length: float) -> list[Item]:
     """Two ticks at every outer corner of the piece's cut line, on the extension of its edges,
     outside the bleed (a rectangle's four corners when it has no outline)."""
-    loops = piece.outline or (((0.0, 0.0), (piece.width, 0.0), (piece.width, piece.height), (0.0, piece.height)),)
+    loops = [_corners(path) for path in piece.outline] if piece.outline else \
+        [((0.0, 0.0), (piece.width, 0.0), (piece.width, piece.height), (0.0, piece.height))]
     off = bleed + MARK_GAP_MM
     items: list[Item] = []
     for loop in loops:

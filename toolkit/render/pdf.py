@@ -9,7 +9,7 @@ metadata, so the same scene always gives byte-identical files.
 Font subsets get tags derived from the font and the glyphs they hold (not reportlab's fixed
 `AAAAAA+`), so two files merged by a print shop never mix up different subsets of one font.
 
-Die-cut pieces (tiles) carry their cut lines (`Page.cut`): each is stroked as a 0.25 pt hairline
+Die-cut pieces (tiles, round tokens) carry their cut lines (`Page.cut`): each is stroked as a 0.25 pt hairline
 in the separation colour CUT_SPOT (`CutContour`, the name cutting RIPs and die-cut shops look for;
 100 % magenta as its alternate), set to overprint, inside an optional content group (a layer) of
 the same name that viewers list and can hide. Files without cut lines have no layer at all.
@@ -397,6 +397,10 @@ class _Painter:
         c.setLineJoin(0)
         path = c.beginPath()
         for loop in loops:
+            if isinstance(loop, Circle):
+                # the very curves `c.circle` draws a round piece's printed outline with
+                path.circle(loop.cx, loop.cy, loop.r)
+                continue
             path.moveTo(*loop[0])
             for point in loop[1:]:
                 path.lineTo(*point)

@@ -152,6 +152,10 @@ class Use:
 
 Item = Union[Rect, Line, Poly, Circle, Text, Image, Group, Use]
 
+CutPath = Union[tuple[Point, ...], Circle]
+"""One closed cut line: a loop of corners (clockwise on the page), or a Circle (a round piece;
+only its centre and radius count)."""
+
 
 @dataclass(frozen=True)
 class Symbol:
@@ -190,10 +194,11 @@ class Page:
     """Trim grown by the bleed (becomes the PDF BleedBox)."""
     label: str = ""
     """What the page holds, e.g. `fronts 1` (used for SVG titles)."""
-    cut: tuple[tuple[Point, ...], ...] = ()
-    """Cut lines of the die-cut pieces on the page (tiles): closed loops in page mm, exactly each
-    piece's outline. The PDF strokes them in the `CutContour` spot colour on a layer of their own;
-    an SVG cut file holds them alone (toolkit.render.svg.cut_svg)."""
+    cut: tuple["CutPath", ...] = ()
+    """Cut lines of the die-cut pieces on the page (tiles, round tokens): closed loops, or circles
+    for round pieces, in page mm, exactly each piece's outline. The PDF strokes them in the
+    `CutContour` spot colour on a layer of their own; an SVG cut file holds them alone
+    (toolkit.render.svg.cut_svg)."""
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,8 @@ INKSCAPE = "http://www.inkscape.org/namespaces/inkscape"
 
 def cut_svg(page: Page, title: str) -> bytes:
     """The cut file of a page: the page's size in mm, its cut lines only (no fill, a 0.25 pt
-    magenta hairline), each outline one closed path at exactly the position it has on the page."""
+    magenta hairline), each outline one closed path at exactly the position it has on the page (a
+    round piece's as two arcs, an exact circle)."""
     dwg = svgwrite.Drawing(
         size=(f"{_num(page.width)}mm", f"{_num(page.height)}mm"),
         viewBox=f"0 0 {_num(page.width)} {_num(page.height)}",
@@ -210,7 +211,12 @@ def cut_svg(page: Page, title: str) -> bytes:
     layer["inkscape:groupmode"] = "layer"
     layer["inkscape:label"] = "CutContour"
     for loop in page.cut:
-        d = "M " + " L ".join(f"{_num(x)} {_num(y)}" for x, y in loop) + " Z"
+        if isinstance(loop, Circle):
+            # two half-circle arcs: the exact circle, as one closed path like every other cut line
+            x0, x1, y, r = _num(loop.cx - loop.r), _num(loop.cx + loop.r), _num(loop.cy), _num(loop.r)
+            d = f"M {x0} {y} A {r} {r} 0 1 0 {x1} {y} A {r} {r} 0 1 0 {x0} {y} Z"
+        else:
+            d = "M " + " L ".join(f"{_num(x)} {_num(y)}" for x, y in loop) + " Z"
         layer.add(dwg.path(d=d, fill="none", stroke=CUT_STROKE, stroke_width=_num(MIN_LINE_MM)))
     dwg.add(layer)
     return dwg.tostring().encode("utf-8") + b"\n"

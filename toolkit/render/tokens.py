@@ -1,5 +1,12 @@
 """Cut-out tokens that make a printed kit playable: button tiles, time tokens, the neutral token
-(time-track games) and the Doodle token, all two-sided and on one grid of equal squares.
+(time-track games), the Doodle token and the solo level marker, all two-sided and on one grid of
+equal squares.
+
+The button tiles, time tokens and level marker are round, as the published buttons and tokens
+are: each is a disc filling its square, its printed rim the cut line (`ROUND_OUTLINE`), and its
+colour runs out to the square's bleed, so it can be cut round (by hand, or by a die, laser or
+cutting plotter following the cut path) or simply square at the crop marks. The markers that
+point between two patches stay square.
 
 The button tiles are those the published games ship (the rulebooks' component lists): the board
 an edition is played on decides which set, so a variant of Express gets Express's buttons.
@@ -15,15 +22,20 @@ from toolkit.render.theme import (
     BUTTON_RIM,
     HAIRLINE,
     INK,
-    button,
     darker,
     hourglass,
+    lighter,
     pt_for_height,
 )
 from toolkit.specs.models import Edition
 
 TOKEN_MM = 18.0
-"""Side of every square token: big enough to pick up, small enough to fit 80 on a sheet."""
+"""Side of every square token, and the diameter of every round one: big enough to pick up, small
+enough to fit 80 on a sheet."""
+ROUND_OUTLINE = (Circle(TOKEN_MM / 2, TOKEN_MM / 2, TOKEN_MM / 2, None),)
+"""The cut line of a round token in its own frame: the circle its rim is printed on."""
+RIM_MM = 0.6
+"""Stroke of a round token's printed rim, centred on the cut line."""
 
 CLASSIC_BUTTONS: tuple[tuple[int, int], ...] = ((1, 32), (5, 12), (10, 5), (20, 1))
 """(value, count) of the button tiles of classic Patchwork (and its Christmas and anniversary
@@ -35,7 +47,6 @@ BUTTONS_BY_TRACK = {"express": EXPRESS_BUTTONS}
 
 PLAYER_COLOURS = (("#9bc53d", "lime green"), ("#f4c430", "yellow"))
 """Time tokens, as in the published games (lime green / green and yellow)."""
-BUTTON_CREAM = "#efe4cc"
 NEUTRAL_FILL = "#3b3b3b"
 DOODLE_TOKEN_FILL = "#c8553d"
 
@@ -55,20 +66,26 @@ def _field(colour: str, bleed: float = BLEED_MM) -> list[Item]:
     return [Rect(-b, -b, TOKEN_MM + 2 * b, TOKEN_MM + 2 * b, None, HAIRLINE, colour)]
 
 
-def button_token(value: int, bleed: float = BLEED_MM) -> tuple[Item, ...]:
-    """A button tile: a big button bearing its value."""
+def _disc(fill: str, rim: str, bleed: float = BLEED_MM) -> list[Item]:
+    """A round token's ground: its colour out to the square's bleed, the rim on the cut line."""
     s = TOKEN_MM
-    items = _field(BUTTON_CREAM, bleed)
-    items += button(s / 2, s / 2, s * 0.4, BUTTON_FILL, BUTTON_RIM, holes=False)
+    return _field(fill, bleed) + [Circle(s / 2, s / 2, s / 2, rim, RIM_MM, None)]
+
+
+def button_token(value: int, bleed: float = BLEED_MM) -> tuple[Item, ...]:
+    """A button tile: a round button bearing its value."""
+    s = TOKEN_MM
+    items = _disc(BUTTON_FILL, BUTTON_RIM, bleed)
+    items.append(Circle(s / 2, s / 2, s * 0.4, lighter(BUTTON_FILL, 0.3), 0.25, None))
     size = pt_for_height(s * (0.32 if value < 10 else 0.26))
     items.append(Text(s / 2, s / 2 + s * (0.16 if value < 10 else 0.13), str(value), size, "middle", True, "#ffffff"))
     return tuple(items)
 
 
 def time_token(colour: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
+    """A player's round time token: an hourglass."""
     s = TOKEN_MM
-    items = _field(colour, bleed)
-    items.append(Circle(s / 2, s / 2, s * 0.4, darker(colour, 0.55), 0.6, colour))
+    items = _disc(colour, darker(colour, 0.55), bleed)
     items += hourglass(s / 2, s / 2, s * 0.5, INK)
     return tuple(items)
 
@@ -84,14 +101,14 @@ def _marker(fill: str, word: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
 
 
 def level_marker(bleed: float = BLEED_MM) -> tuple[Item, ...]:
-    """The solo level marker: a flag on a pole over the word LEVEL; it sits on the time board's
-    space of the Automa level played (marked L1 to L5)."""
+    """The round solo level marker: a flag on a pole over the word LEVEL; it sits on the time
+    board's space of the Automa level played (marked L1 to L5)."""
     s = TOKEN_MM
-    items = _field(LEVEL_FILL, bleed)
-    items.append(Poly(((s * 0.34, s * 0.14), (s * 0.34, s * 0.70)), False, "#ffffff", 0.7))
-    items.append(Poly(((s * 0.36, s * 0.14), (s * 0.74, s * 0.26), (s * 0.36, s * 0.40)), True, "#ffffff", 0.3,
+    items = _disc(LEVEL_FILL, darker(LEVEL_FILL, 0.55), bleed)
+    items.append(Poly(((s * 0.38, s * 0.2), (s * 0.38, s * 0.64)), False, "#ffffff", 0.7))
+    items.append(Poly(((s * 0.40, s * 0.2), (s * 0.74, s * 0.31), (s * 0.40, s * 0.43)), True, "#ffffff", 0.3,
                       "#ffffff"))
-    items.append(Text(s / 2, s * 0.88, "LEVEL", 6.0, "middle", True, "#ffffff"))
+    items.append(Text(s / 2, s * 0.8, "LEVEL", 6.0, "middle", True, "#ffffff"))
     return tuple(items)
 
 
@@ -121,17 +138,17 @@ def token_pieces(edition: Edition, bleed: float = BLEED_MM, solo: bool = False) 
     pieces: list[Piece] = []
     for value, count in button_tiles(edition):
         face = button_token(value, bleed)
-        pieces += [Piece(TOKEN_MM, TOKEN_MM, face, face, f"button-{value}") for _ in range(count)]
+        pieces += [Piece(TOKEN_MM, TOKEN_MM, face, face, f"button-{value}", ROUND_OUTLINE) for _ in range(count)]
     for seat in range(_time_tokens(edition)):
         colour, name = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         face = time_token(colour, bleed)
-        pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, f"time-token-{name.replace(' ', '-')}"))
+        pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, f"time-token-{name.replace(' ', '-')}", ROUND_OUTLINE))
     fill, word, name, _noun = _circle_marker(edition)
     face = _marker(fill, word, bleed)
     pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, name))
     if solo:
         face = level_marker(bleed)
-        pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, "level-marker"))
+        pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, "level-marker", ROUND_OUTLINE))
     return pieces
 
 

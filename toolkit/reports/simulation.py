@@ -59,8 +59,10 @@ def random_warning(doc: dict) -> str:
 def run_items(doc: dict, per: str = "per edition") -> list[str]:
     """How a run was made: command, bots, games, seats, seed, intervals and toolkit."""
     bots = ", ".join(f"{b['index']}: {b['label']}" for b in doc["bots"])
+    typed = [f"Typed: `{doc['typed']}`"] if doc.get("typed") and doc["typed"] != doc["command"] else []
     return [
-        f"Command: `{doc['command']}`",
+        *typed,
+        f"Command: `{doc['command']}`" + (" (the same run, every option spelled out)" if typed else ""),
         f"Bots: {bots}",
         f"Games: {doc['games']} {per} ({doc['deals']} deals x {doc['games_per_deal']})",
         f"Seats: {doc['seats']}",
@@ -105,7 +107,10 @@ def simulation_report(doc: dict) -> Report:
     return Report(f"Simulation: {edition['title']}", tuple(sections))
 
 
-BALANCE_HEADER = ("figure", "base", "variant", "difference (95% interval)", "p", "significant")
+BALANCE_HEADER = ("figure", "base (per deal)", "variant (per deal)", "difference (paired by deal)", "p", "significant")
+BALANCE_UNITS = ("Base and variant columns: the mean over deals, with a 95% normal interval over the deals, the unit "
+                 "the difference is paired on. The figure sections below count games one by one (Wilson intervals "
+                 "for rates), so the same figure has a narrower interval there when the games of a deal are alike.")
 
 
 def balance_rows(variant: dict) -> list[list[str]]:
@@ -168,7 +173,7 @@ def balance_report(doc: dict) -> Report:
         seq = doc["sequential"]
         run.append(f"Sequential test: {seq['test']}; at most {seq['games_cap']} games")
         if seq.get("games_played", seq["games_cap"]) < seq["games_cap"]:
-            run.append(f"Intervals: {SEQUENTIAL_INTERVALS}")
+            run.append(f"Intervals after the early stop: {SEQUENTIAL_INTERVALS}")
     sections: list[Section] = [Paragraph("**" + " ".join(variant_verdict(v) for v in doc["variants"]) + "**"),
                                *warning_sections(doc),
                                Bullets(tuple(edition_items(base["edition"])), lead=f"Base `{base['ref']}`:"),
@@ -180,6 +185,7 @@ def balance_report(doc: dict) -> Report:
         if "sprt" in variant:
             sections.append(Paragraph(f"**{sprt_line(variant['sprt'])}**"))
         sections += [ReportTable("", BALANCE_HEADER, tuple(tuple(r) for r in balance_rows(variant)), small=True),
+                     Paragraph(BALANCE_UNITS),
                      Paragraph(DIFFERENCE_CAPTION, pdf=False),
                      difference_chart(variant),
                      _family(family).comparison_chart(base["figures"], variant["figures"])]
