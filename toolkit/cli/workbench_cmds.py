@@ -96,10 +96,12 @@ def _seats(bots, edition) -> str:
 def _reproducibility(doc: dict, bots) -> dict:
     from toolkit.bots.registry import reproducibility
 
+    from toolkit.cli.typed import add_typed
+
     reproducible, why = reproducibility(bots)
     doc["reproducible"] = reproducible
     doc["reproducibility"] = why
-    return doc
+    return add_typed(doc)
 
 
 # ----- price ----------------------------------------------------------------------------------
@@ -496,6 +498,7 @@ def feel(
         print_document(doc)
     header_row, rows = report.feel_rows(doc)
     _table(f"feel: {games} games per edition, seed {seed}", header_row, rows)
+    typer.echo(report.feel_verdict(doc))
     typer.echo(speed_line(games * len(eds), elapsed, workers, None))
     if out:
         write_out(out, doc, render_markdown(report.feel_report(doc)), render_pdf(report.feel_report(doc)))

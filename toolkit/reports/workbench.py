@@ -326,21 +326,47 @@ def feel_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
             cell = _fmt(e["figures"][key], rate)
             d = e.get("differences", {}).get(key)
             if d and d["significant"]:
-                k = 100.0 if rate else 1.0
-                cell += f" ({k * d['mean']:+.2f}{' pp' if rate else ''} vs base)"
+                k, unit = (100.0, " pp") if rate else (1.0, "")
+                cell += f" ({k * d['mean']:+.2f}{unit} [{k * d['low']:+.2f}, {k * d['high']:+.2f}] vs base)"
             row.append(cell)
         rows.append(row)
     return header, rows
+
+
+def feel_verdict(doc: dict) -> str:
+    """One sentence per variant: which feel figures its paired differences from the base move."""
+    labels = {key: (label, rate) for key, label, rate in FEEL_FIGURES}
+    base = doc["editions"][0]["ref"]
+    if len(doc["editions"]) == 1:
+        e = doc["editions"][0]
+        return (f"{base}: {e['figures']['lead_changes']['estimate']:.1f} lead changes a game, the lead settled after "
+                f"{e['figures']['decided_at']['estimate']:.0%} of the game, {e['figures']['close']['estimate']:.0%} "
+                "close games.")
+    out = []
+    for e in doc["editions"][1:]:
+        moved = [(key, d) for key, d in e.get("differences", {}).items() if d["significant"] and key in labels]
+        if not moved:
+            out.append(f"{e['ref']}: no feel figure differs significantly from {base} on the same seeds.")
+            continue
+        parts = []
+        for key, d in moved:
+            label, rate = labels[key]
+            size = f"{abs(d['mean']) * 100:.1f} points of percentage" if rate else f"{abs(d['mean']):.2f}"
+            parts.append(f"{label} {'up' if d['mean'] > 0 else 'down'} by about {size}")
+        out.append(f"{e['ref']}: " + ", ".join(parts) + f" against {base} on the same seeds; the rest does not "
+                   "differ significantly.")
+    return " ".join(out)
 
 
 def feel_report(doc: dict) -> Report:
     facts = [*_run_items(doc)]
     defs = tuple(f"**{k.replace('_', ' ')}**: {v}" for k, v in doc["definitions"].items())
     header, rows = feel_rows(doc)
-    sections: list[Section] = [*warning_sections(doc), Bullets(tuple(facts)),
+    sections: list[Section] = [Paragraph(f"**{feel_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts)),
                                ReportTable("", tuple(header), tuple(tuple(r) for r in rows), small=True,
-                                           intro="Means and shares with 95% intervals; a variant's significant paired "
-                                                 "difference from the base (same seeds) in brackets."),
+                                           intro="Means and shares with 95% intervals; in brackets, a variant's "
+                                                 "significant paired difference from the base (same seeds) with its "
+                                                 "95% interval."),
                                Bullets(defs, lead="Definitions:")]
     for key, label, rate in FEEL_FIGURES:
         if key not in doc["editions"][0]["figures"]:
