@@ -58,3 +58,28 @@ def test_the_commands_give_threads_to_every_tier_with_a_time_budget():
 
     assert threaded_lists(["greedy,greedy", "mcts:0.01s,mcts:0.01s"], 2, workers=1) == [
         "greedy,greedy", "mcts:0.01s:2t,mcts:0.01s:2t"]
+
+
+def test_the_commands_play_a_time_budget_on_two_threads_end_to_end(tmp_path):
+    import json
+
+    from cli_helpers import ok
+
+    out = tmp_path / "ladder"
+    result = ok("ladder", "greedy", "mcts:0.002s", "--threads", "2", "--games", "2", "--out", str(out), "--no-progress")
+    doc = json.loads((out / "results.json").read_text())
+    assert "mcts:0.002s:2t" in result.output and doc["reproducible"] is False
+    result = ok("simulate", "classic", "--bots", "mcts:0.002s:2t,mcts:20", "--games", "2", "--no-progress")
+    assert "mcts:0.002s:2t" in result.output
+
+
+def test_the_commands_refuse_threads_in_one_line():
+    from workbench_helpers import refused
+
+    for args in (("simulate", "classic", "--bots", "greedy,mcts:200", "--threads", "2"),
+                 ("ladder", "greedy", "mcts:200", "--threads", "2"),
+                 ("price", "classic", "P05", "--threads", "2"),
+                 ("sweep", "classic", "--set", "starting_buttons=3..4", "--threads", "0"),
+                 ("balance", "classic", "six-buttons", "--bots", "mcts:0.5s:2,greedy")):
+        line = refused(*args)
+        assert "--threads" in line or "mcts:0.5s:2t" in line, line
