@@ -262,6 +262,10 @@ def cmd_threads(args) -> None:
     start = time.perf_counter()
     cpu = time.process_time()
     many, one = MctsBot(budget, threads=args.threads), MctsBot(budget, threads=1)
+    warm = family_of(edition).new_game(edition, 0)
+    for bot in (many, one):  # load (or compile) the searches before anything is timed
+        bot.choose(warm, seed_state(0))
+        bot.searched = bot.searches = 0
     wall = {many: 0.0, one: 0.0}
     low = high = 0.0
     for deal in range(args.games // 2):
