@@ -179,3 +179,14 @@ def test_the_2_key_sweep_cli_writes_line_charts(tmp_path):
     ok("sweep", "express", "--set", "starting_buttons=3,5", "--set", "empty_penalty=1,2", "--games", "4",
        "--out", str(out), "--no-progress")
     assert (out / "chart-seat-0-win-rate.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_sweep_opens_with_a_verdict_naming_what_moves_and_what_does_not(tmp_path):
+    result = ok("sweep", "classic", "--set", "starting_buttons=2..8:6", "--games", "200", "--no-progress",
+                "--out", str(tmp_path / "s"))
+    verdict = next(line for line in result.output.splitlines() if line.startswith("Over starting_buttons = 2, 8:"))
+    # two more buttons each make the game shorter (fewer passes) by far more than 200 games' noise
+    assert "game length (plies) goes from" in verdict and "at starting_buttons=8 to" in verdict
+    assert "seat 0 win rate is nearest 50% at starting_buttons=" in verdict
+    report = (tmp_path / "s" / "report.md").read_text()
+    assert report.splitlines()[2] == f"**{verdict}**"

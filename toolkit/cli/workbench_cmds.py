@@ -285,6 +285,7 @@ def sweep(
         print_document(doc)
     header, table_rows = report.sweep_rows(doc)
     _table(f"sweep of {ed.name}: {played.games} games per point, seed {seed}", header, table_rows)
+    typer.echo(report.sweep_verdict(doc))
     for row in rows[1:]:
         if "sprt" in row:
             v = row["sprt"]

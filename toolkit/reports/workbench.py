@@ -218,13 +218,44 @@ def sweep_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def sweep_verdict(doc: dict) -> str:
+    """One sentence over the grid: where seat 0's win rate is nearest even, and which figures move
+    beyond their intervals between their lowest and highest point (the rest named as not moving)."""
+    points = doc["points"]
+    family = doc["edition"]["family"]
+    rows = [headline(p, family, doc["touched_patches"]) for p in points]
+    labels = [point_label(p) for p in points]
+    parts, still = [], []
+    for f, (label, _, rate) in enumerate(rows[0]):
+        ivs = [r[f][1] for r in rows]
+        known = [i for i, iv in enumerate(ivs) if iv and iv.get("estimate") is not None and iv.get("low") is not None]
+        if len(known) < 2:
+            continue
+        if label == "seat 0 win rate":
+            near = min(known, key=lambda i: abs(ivs[i]["estimate"] - 0.5))
+            parts.append(f"seat 0 win rate is nearest 50% at {labels[near]} ({_fmt(ivs[near], True)})")
+            continue
+        lo = min(known, key=lambda i: ivs[i]["estimate"])
+        hi = max(known, key=lambda i: ivs[i]["estimate"])
+        if ivs[lo]["high"] < ivs[hi]["low"]:
+            show = pct if rate else num
+            parts.append(f"{label} goes from {show(ivs[lo])} at {labels[lo]} to {show(ivs[hi])} at {labels[hi]}, "
+                         "their intervals apart")
+        else:
+            still.append(label)
+    if still:
+        parts.append(f"{', '.join(still)} {'does' if len(still) == 1 else 'do'} not move beyond "
+                     f"{'its' if len(still) == 1 else 'their'} intervals")
+    return f"Over {doc['grid']}: " + "; ".join(parts) + "."
+
+
 def sweep_report(doc: dict) -> Report:
     facts = [_edition_item(doc["edition"]), *_run_items(doc), f"Grid: {doc['grid']}"]
     if "sequential" in doc:
         facts.append(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games per point")
     header, rows = sweep_rows(doc)
     charts = sweep_charts(doc)
-    sections: list[Section] = [*warning_sections(doc), Bullets(tuple(facts)),
+    sections: list[Section] = [Paragraph(f"**{sweep_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts)),
                                ReportTable("", tuple(header), tuple(tuple(r) for r in rows), small=True),
                                *(chart for _, chart in charts),
                                Paragraph("Charts: " + ", ".join(f"`{stem}.png`" for stem, _ in charts) + " (and in report.pdf)",
