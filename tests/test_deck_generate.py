@@ -149,6 +149,14 @@ def test_generated_deck_plays_tunes_and_prints(tmp_path):
     assert doc["base"] == "classic"
     assert len(doc["patches"]) == 33 and sum(p["bought"] for p in doc["patches"]) > 0
     assert all(0 <= p["buy_rate"] <= 1 for p in doc["patches"])
+    for p in doc["patches"]:  # every rate a designer reads has its interval around it
+        low, high = p["buy_rate_interval"]
+        assert low <= p["buy_rate"] <= high
+        if p["bought"]:
+            low, high = p["buyer_win_rate_interval"]
+            assert low <= p["buyer_win_rate"] <= high
+    base = doc["matchups"][0]["base"]
+    assert all(lo <= base["win_rate"][bot] <= hi for bot, (lo, hi) in base["intervals"]["win_rate"].items())
     assert doc["matchups"][0]["games"] == 20 and doc["matchups"][0]["differences"]
     before = files.deck_path.read_text()
     result = ok("deck", "check", variant, "--bots", "greedy,greedy", "--games", "600", "--seed", "1",

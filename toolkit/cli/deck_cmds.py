@@ -197,6 +197,14 @@ def _base_of(variant: Path) -> str:
     return ref
 
 
+def _ends(ends: list | None, rate: bool) -> str:
+    """`[46.3, 56.1]` (a rate, in percent) or `[41.2, 42.0]`: a 95% interval's ends."""
+    if not ends or ends[0] is None:
+        return ""
+    k = 100.0 if rate else 1.0
+    return f"[{k * ends[0]:.1f}, {k * ends[1]:.1f}]"
+
+
 def _print_check(report) -> None:
     from rich.table import Table
 
@@ -208,9 +216,12 @@ def _print_check(report) -> None:
         parts = []
         for label, figures in (("base", m.base), ("variant", m.variant)):
             if figures:
-                wins = ", ".join(f"{bot} {rate:.1%}" for bot, rate in figures["win_rate"].items())
-                parts.append(f"{label} wins {wins}, {figures['plies']:.1f} plies, "
-                             f"bonus taken {figures['bonus_taken']:.0%}")
+                ivs = figures["intervals"]
+                wins = ", ".join(f"{bot} {rate:.1%} {_ends(ivs['win_rate'][bot], True)}"
+                                 for bot, rate in figures["win_rate"].items())
+                bonus = ("" if figures["bonus_taken"] is None else
+                         f", bonus taken {figures['bonus_taken']:.0%} {_ends(ivs['bonus_taken'], True)}")
+                parts.append(f"{label} wins {wins}, {figures['plies']:.1f} {_ends(ivs['plies'], False)} plies{bonus}")
         typer.echo(line + "; ".join(parts))
         notable = [d for d in m.differences if d["difference"]["significant"]]
         if m.differences:
@@ -220,15 +231,16 @@ def _print_check(report) -> None:
     table = Table(title=f"{report.variant}: per-patch buy rate and buyer advantage "
                         f"(band ±{report.band:.2f}, at least {report.min_buys} buys; significance after Holm's "
                         f"correction over the deck)", header_style="bold")
-    for column in ("patch", "cost", "bought", "buy rate", "buyer wins", "advantage (95%)", "Holm p", "verdict"):
+    for column in ("patch", "cost", "bought", "buy rate (95%)", "buyer wins (95%)", "advantage (95%)", "Holm p", "verdict"):
         table.add_column(column, no_wrap=column == "patch")  # the id that names the row is never cut
     verdicts = report.verdicts()
     for p in report.patches:
         d = report.patch_dict(p, verdicts[p.id])
         adv = "-" if p.advantage is None else (f"{p.advantage:+.3f}" if d["low"] is None else
                                                f"{p.advantage:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]")
-        table.add_row(p.id, str(p.cost), str(p.bought), f"{p.buy_rate:.1%}",
-                      "-" if d["buyer_win_rate"] is None else f"{d['buyer_win_rate']:.1%}", adv,
+        table.add_row(p.id, str(p.cost), str(p.bought), f"{p.buy_rate:.1%} {_ends(d['buy_rate_interval'], True)}",
+                      "-" if d["buyer_win_rate"] is None else
+                      f"{d['buyer_win_rate']:.1%} {_ends(d['buyer_win_rate_interval'], True)}", adv,
                       "-" if d["p_adjusted"] is None else f"{d['p_adjusted']:.3f}", d["verdict"])
     console.print(table)
     out = report.out_of_band()

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolkit.errors import UsageError
-from toolkit.stats import Z95
+from toolkit.stats import Z95, wilson
 from toolkit.workbench.advantage import buyer_advantage
 
 DEFAULT_MATCHUPS = ("greedy,greedy", "greedy,mcts:200")
@@ -164,9 +164,12 @@ class CheckReport:
 
     def patch_dict(self, p: PatchPlay, verdict: dict) -> dict:
         iv = p.interval()
+        buys, wins = wilson(p.bought, p.games), wilson(p.buyer_wins, p.bought)
         return {"id": p.id, "cost": p.cost, "bought": p.bought, "games": p.games,
                 "buy_rate": round(p.buy_rate, 4),
+                "buy_rate_interval": None if buys.low is None else [round(buys.low, 4), round(buys.high, 4)],
                 "buyer_win_rate": round(p.buyer_wins / p.bought, 4) if p.bought else None,
+                "buyer_win_rate_interval": None if wins.low is None else [round(wins.low, 4), round(wins.high, 4)],
                 "advantage": None if p.advantage is None else round(p.advantage, 4),
                 "low": None if iv is None else round(iv[0], 4), "high": None if iv is None else round(iv[1], 4),
                 "p_adjusted": verdict["p_adjusted"], "verdict": verdict["verdict"]}
@@ -188,11 +191,20 @@ class CheckReport:
 
 
 def _headline(figures: dict) -> dict:
+    def ends(iv: dict) -> list:
+        return [iv["low"], iv["high"]]
+
     return {
         "win_rate": {b["bot"]: b["win_rate"]["estimate"] for b in figures["bots"]},
         "mean_score": {b["bot"]: b["mean_score"]["estimate"] for b in figures["bots"]},
         "plies": figures["game_length"]["plies"]["estimate"],
         "bonus_taken": figures["bonus"]["taken"]["estimate"],
+        "intervals": {  # 95%, games as units: Wilson for rates, normal for means (the simulator's own)
+            "win_rate": {b["bot"]: ends(b["win_rate"]) for b in figures["bots"]},
+            "mean_score": {b["bot"]: ends(b["mean_score"]) for b in figures["bots"]},
+            "plies": ends(figures["game_length"]["plies"]),
+            "bonus_taken": ends(figures["bonus"]["taken"]),
+        },
     }
 
 
