@@ -146,10 +146,10 @@ def time_board_title(edition: Edition) -> str:
     return f"Time board — {edition.title}"
 
 
-def level_badge(x: float, y: float, w: float, h: float, level: int) -> list[Item]:
+def level_badge(x: float, y: float, w: float, h: float, level: int, colour: str = LEVEL_FILL) -> list[Item]:
     """A small dark tag reading `L<level>`: a space the level marker may be put on."""
     size = fit_text_size(f"L{level}", w * 0.8, pt_for_height(h * 0.62), True)
-    return [Rect(x, y, w, h, None, HAIRLINE, LEVEL_FILL, radius=h * 0.2),
+    return [Rect(x, y, w, h, None, HAIRLINE, colour, radius=h * 0.2),
             Text(x + w / 2, y + h * 0.79, f"L{level}", size, "middle", True, "#ffffff")]
 
 
@@ -208,7 +208,8 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
             items.append(Text(cx, y + space * 0.95, "END", number_size * 0.9, "middle", True, INK))
         for level, _name, at in levels:
             if at == i:
-                items += level_badge(x + space * 0.05, y + space * 0.76, space * 0.3, space * 0.19, level)
+                items += level_badge(x + space * 0.05, y + space * 0.76, space * 0.3, space * 0.19, level,
+                                     theme.level)
     # walls between touching squares that are not consecutive spaces, and around unused squares
     wall = max(0.9, space * 0.06)
     for r in range(side):
@@ -241,7 +242,7 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
         ]
         if levels:
             entries.append((level_badge(2.0 + 2 * half + space * 0.05, ly - space * 0.095, space * 0.3, space * 0.19,
-                                        levels[0][0]), "Automa level spaces (solo)"))
+                                        levels[0][0], theme.level), "Automa level spaces (solo)"))
         for n, (icon, text) in enumerate(entries):
             items += icon
             x = 2.0 + n * half + space * 0.45

@@ -160,8 +160,8 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
         card = require_solo_opponent(load_edition(name)).deck(deck_name)[0]
         return piece_document(f"Automa card {card.number} ({deck_name})",
                               Piece(automa_mod.CARD_WIDTH, automa_mod.CARD_HEIGHT,
-                                    automa_mod.automa_front(card, deck_name, bleed), None,
-                                    f"{deck_name}-{card.number}"), bleed)
+                                    automa_mod.automa_front(card, deck_name, bleed, theme), None,
+                                    f"{deck_name}-{card.number}"), bleed, theme)
 
     for name in automa.values():
         prefix = "automa-card" if len(automa) == 1 else f"{name}-automa-card"

@@ -165,8 +165,8 @@ def cards_document(edition: Edition, options: RenderOptions) -> Document:
 
 
 def automa_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} Automa cards", _cards(automa_mod.automa_pieces(edition, options.bleed), options),
-                 options)
+    return _grid(f"{edition.title} Automa cards",
+                 _cards(automa_mod.automa_pieces(edition, options.bleed, options.theme), options), options)
 
 
 def tile_pages(pieces: list[Piece], options: RenderOptions) -> list[Page]:
@@ -209,8 +209,8 @@ def boards_document(edition: Edition, options: RenderOptions) -> Document:
 
 
 def tokens_document(edition: Edition, options: RenderOptions) -> Document:
-    return _grid(f"{edition.title} tokens", tokens_mod.token_pieces(edition, options.bleed, options.solo), options,
-                 "tokens")
+    return _grid(f"{edition.title} tokens",
+                 tokens_mod.token_pieces(edition, options.bleed, options.solo, options.theme), options, "tokens")
 
 
 def rules_document(edition: Edition, options: RenderOptions) -> Document:
@@ -262,10 +262,10 @@ def kit_document(edition: Edition, options: RenderOptions) -> Document:
     if "cards" in prints:
         notes += grid_notes(_cards(doodle_mod.card_pieces(edition, options.bleed, options.theme), options), options, "cards")
     if options.solo:
-        automa = _cards(automa_mod.automa_pieces(edition, options.bleed), options)
+        automa = _cards(automa_mod.automa_pieces(edition, options.bleed, options.theme), options)
         pages += grid_pages(automa, options)
         notes += grid_notes(automa, options, "Automa cards")
-    tokens = tokens_mod.token_pieces(edition, options.bleed, options.solo)
+    tokens = tokens_mod.token_pieces(edition, options.bleed, options.solo, options.theme)
     lone = tokens if len(tokens) == 1 else []
     if not lone:
         pages += grid_pages(tokens, options)

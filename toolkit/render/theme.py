@@ -148,6 +148,8 @@ def label(x: float, y: float, text: str, size: float, anchor: str = "middle", bo
 
 # ----- a designer's own look ------------------------------------------------------------------------
 
+AUTOMA_OTHER = "#5d5a7a"
+"""An Automa deck the theme gives no colour."""
 PATTERNS = ("plain", "stripes", "dots", "checks")
 """What a theme may draw over a patch's cloth colour."""
 
@@ -208,6 +210,21 @@ class Theme:
     quilt_frame: str = "#6d4c33"
     time_board: str = "#5b4330"
     track: tuple[str, str] = ("#f6efe0", "#e9dfc8")
+    button: str = BUTTON_FILL
+    """Every button: button tiles, the income buttons printed on tiles, the Automa's budget."""
+    button_rim: str = BUTTON_RIM
+    time_tokens: tuple[str, str] = ("#9bc53d", "#f4c430")
+    """The players' time tokens, first and second seat."""
+    neutral_token: str = "#3b3b3b"
+    doodle_token: str = "#c8553d"
+    level: str = LEVEL_FILL
+    """Solo play: the level spaces on the time board and the level marker."""
+    automa: tuple[tuple[str, str], ...] = (("normal", "#4f6473"), ("tactical", "#8a4f2a"))
+    """(deck name, colour) of the Automa decks; a deck not named here is drawn in AUTOMA_OTHER."""
+    automa_face: str = "#fbf8f2"
+    """The panel of an Automa card's face."""
+    automa_back_art: Art | None = None
+    """A picture for the back of every Automa card, under its deck name (and budget)."""
     regular_font: FontFile | None = None
     bold_font: FontFile | None = None
     card_back_art: Art | None = None
@@ -220,6 +237,10 @@ class Theme:
     """The theme file (empty for the bundled look)."""
     patch_places: tuple[tuple[str, int, int], ...] = field(default=(), compare=False)
     """(patch id, line, column) where the theme file names each patch (for its messages)."""
+
+    def automa_colour(self, deck: str) -> str:
+        """The colour of an Automa deck."""
+        return dict(self.automa).get(deck, AUTOMA_OTHER)
 
     def look(self, patch_id: str) -> PatchLook:
         for name, look in self.patches:

@@ -1,5 +1,6 @@
-"""Theme files: a designer's own look (colours, TrueType fonts, a card back picture, per-patch
-pictures or patterns, a title and credits), read and checked once, at the boundary.
+"""Theme files: a designer's own look (colours, TrueType fonts, a card back picture, an Automa back
+picture, per-patch pictures or patterns, a title and credits), read and checked once, at the
+boundary.
 
 A theme file is YAML with `kind: theme`; every key is optional and falls back to the bundled
 look (`toolkit.render.theme.DEFAULT_THEME`), which `theme_yaml` writes out as a file to start
@@ -30,12 +31,16 @@ MAX_FONT_BYTES = 20 * 1024 * 1024
 MAX_TITLE = 60
 MAX_CREDITS = 200
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-COLOUR_ROLES = ("card_face", "card_back", "start_card_back", "tile_back", "quilt", "quilt_frame", "time_board")
-"""Single colours a theme may set (besides `palette` and `track`)."""
-KEYS = ("kind", "name", "title", "credits", "colours", "fonts", "card_back", "patches")
+COLOUR_ROLES = ("card_face", "card_back", "start_card_back", "tile_back", "quilt", "quilt_frame", "time_board",
+                "button", "button_rim", "neutral_token", "doodle_token", "level", "automa_face")
+"""Single colours a theme may set (besides the lists and the Automa decks' mapping)."""
+COLOUR_PAIRS = ("track", "time_tokens")
+"""Colours given as two: the time board's light and dark spaces, the two players' time tokens."""
+KEYS = ("kind", "name", "title", "credits", "colours", "fonts", "card_back", "automa_back", "patches")
 FONT_KEYS = ("regular", "bold")
-PICTURE_KEYS = ("card_back",)
-"""Top-level keys naming a picture."""
+PICTURE_KEYS = ("card_back", "automa_back")
+"""Top-level keys naming a picture: the back of every patch card, of every Automa card."""
+PICTURE_FIELDS = {"card_back": "card_back_art", "automa_back": "automa_back_art"}
 LOOK_KEYS = ("colour", "pattern", "art")
 IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg"}
 
@@ -129,10 +134,11 @@ class _Reader:
             values.update(self.colours(tree))
         if "fonts" in tree:
             values.update(self.fonts(tree))
-        if "card_back" in tree:
-            art = self.picture(tree, "card_back")
-            if art is not None:
-                values["card_back_art"] = art
+        for key in PICTURE_KEYS:
+            if key in tree:
+                art = self.picture(tree, key)
+                if art is not None:
+                    values[PICTURE_FIELDS[key]] = art
         looks: list[tuple[str, PatchLook]] = []
         places: list[tuple[str, int, int]] = []
         if "patches" in tree:
@@ -186,18 +192,38 @@ class _Reader:
                 colour = self.colour(colours, key, value)
                 if colour is not None:
                     out[key] = colour
-            elif key in ("palette", "track"):
-                wanted = 2 if key == "track" else None
+            elif key in ("palette", *COLOUR_PAIRS):
+                wanted = 2 if key in COLOUR_PAIRS else None
                 if not isinstance(value, LList) or not value or (wanted and len(value) != wanted):
-                    count = "two colours (light and dark spaces)" if wanted else "a list of one or more colours"
+                    pair = "light and dark spaces" if key == "track" else "first and second player"
+                    count = f"two colours ({pair})" if wanted else "a list of one or more colours"
                     self.add(colours, key, f"expected {count}")
                     continue
                 found = [self.colour(value, i, v) for i, v in enumerate(value)]
                 if all(found):
                     out[key] = tuple(found)
+            elif key == "automa":
+                decks = self.decks(colours, value)
+                if decks is not None:
+                    out[key] = decks
             else:
-                self.add(colours, key, f"unknown colour; a theme sets {', '.join(COLOUR_ROLES + ('palette', 'track'))}")
+                known = COLOUR_ROLES + ("palette", *COLOUR_PAIRS, "automa")
+                self.add(colours, key, f"unknown colour; a theme sets {', '.join(known)}")
         return out
+
+    def decks(self, colours: LDict, value) -> tuple[tuple[str, str], ...] | None:
+        """The Automa decks' colours: the bundled ones with those the theme names (by deck name)."""
+        if not isinstance(value, LDict) or not value:
+            self.add(colours, "automa", "expected a mapping of Automa deck name to colour, e.g. {normal: \"#4f6473\"}")
+            return None
+        decks = dict(DEFAULT_THEME.automa)
+        ok = True
+        for name, colour in value.items():
+            found = self.colour(value, name, colour)
+            ok = ok and found is not None
+            if found is not None:
+                decks[str(name)] = found
+        return tuple(decks.items()) if ok else None
 
     def fonts(self, tree: LDict) -> dict:
         fonts = tree["fonts"]
@@ -325,11 +351,14 @@ def theme_yaml(theme: Theme = DEFAULT_THEME) -> str:
         "colours:",
         *(f'  {role}: "{getattr(theme, role)}"' for role in COLOUR_ROLES),
         f'  track: ["{theme.track[0]}", "{theme.track[1]}"]   # light and dark time-board spaces',
+        f'  time_tokens: ["{theme.time_tokens[0]}", "{theme.time_tokens[1]}"]   # first and second player',
+        "  automa: {" + ", ".join(f'{deck}: "{colour}"' for deck, colour in theme.automa) + "}   # by deck name",
         f"  palette: [{palette}]",
         "# fonts:                        # TrueType (.ttf) files, embedded (subset) in every PDF",
         "#   regular: fonts/MyFont-Regular.ttf",
         "#   bold: fonts/MyFont-Bold.ttf",
         "# card_back: art/back.png       # PNG or JPEG covering every patch card's back",
+        "# automa_back: art/automa.png   # PNG or JPEG under the deck name on every Automa card's back",
         "# patches:                      # per patch id (or `default`): colour, pattern or art",
         f"#   default: {{pattern: plain}}  # {', '.join(PATTERNS)}",
         "#   P01: {art: art/p01.png}",

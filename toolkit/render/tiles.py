@@ -13,8 +13,6 @@ from toolkit.geometry.outline import outline_loops
 from toolkit.render.imposition import BLEED_MM, Piece, offset_loop
 from toolkit.render.scene import Circle, Group, Item, Line, Poly, Rect, Text
 from toolkit.render.theme import (
-    BUTTON_FILL,
-    BUTTON_RIM,
     EXPRESS_BLUE,
     GREY,
     HAIRLINE,
@@ -76,7 +74,7 @@ def tile_front(patch, index: int, cell: float = QUILT_CELL_MM, bleed: float = BL
     fill = EXPRESS_BLUE if blue else theme.patch_fill(index, patch)
     seam = lighter(fill, 0.35) if blue else darker(fill, 0.82)
     # Buttons stay visible on the blue cloth of Express blue patches.
-    knob = ("#ffffff", "#0d2a4d") if blue else (BUTTON_FILL, BUTTON_RIM)
+    knob = ("#ffffff", "#0d2a4d") if blue else (theme.button, theme.button_rim)
     shape = print_shape(patch)
     cells = sorted(shape.cells)
     items: list[Item] = _bleed_fill(cells, cell, fill, bleed)

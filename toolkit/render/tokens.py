@@ -17,15 +17,14 @@ from toolkit.families import family_of
 from toolkit.render.imposition import BLEED_MM, Piece
 from toolkit.render.scene import Circle, Item, Poly, Rect, Text
 from toolkit.render.theme import (
-    LEVEL_FILL,
-    BUTTON_FILL,
-    BUTTON_RIM,
+    DEFAULT_THEME,
     HAIRLINE,
     INK,
     darker,
     hourglass,
     lighter,
     pt_for_height,
+    Theme,
 )
 from toolkit.specs.models import Edition
 
@@ -45,10 +44,9 @@ EXPRESS_BUTTONS: tuple[tuple[int, int], ...] = ((1, 12), (2, 9), (5, 8))
 BUTTONS_BY_TRACK = {"express": EXPRESS_BUTTONS}
 """Time-track id -> its game's button tiles; any other board uses CLASSIC_BUTTONS."""
 
-PLAYER_COLOURS = (("#9bc53d", "lime green"), ("#f4c430", "yellow"))
-"""Time tokens, as in the published games (lime green / green and yellow)."""
-NEUTRAL_FILL = "#3b3b3b"
-DOODLE_TOKEN_FILL = "#c8553d"
+PLAYER_NAMES = ("lime green", "yellow")
+"""Time tokens are named by their colour in the published games (lime green / green and yellow);
+the colours are the theme's `time_tokens`."""
 
 
 def button_tiles(edition: Edition) -> tuple[tuple[int, int], ...]:
@@ -72,11 +70,11 @@ def _disc(fill: str, rim: str, bleed: float = BLEED_MM) -> list[Item]:
     return _field(fill, bleed) + [Circle(s / 2, s / 2, s / 2, rim, RIM_MM, None)]
 
 
-def button_token(value: int, bleed: float = BLEED_MM) -> tuple[Item, ...]:
+def button_token(value: int, bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> tuple[Item, ...]:
     """A button tile: a round button bearing its value."""
     s = TOKEN_MM
-    items = _disc(BUTTON_FILL, BUTTON_RIM, bleed)
-    items.append(Circle(s / 2, s / 2, s * 0.4, lighter(BUTTON_FILL, 0.3), 0.25, None))
+    items = _disc(theme.button, theme.button_rim, bleed)
+    items.append(Circle(s / 2, s / 2, s * 0.4, lighter(theme.button, 0.3), 0.25, None))
     size = pt_for_height(s * (0.32 if value < 10 else 0.26))
     items.append(Text(s / 2, s / 2 + s * (0.16 if value < 10 else 0.13), str(value), size, "middle", True, "#ffffff"))
     return tuple(items)
@@ -100,11 +98,11 @@ def _marker(fill: str, word: str, bleed: float = BLEED_MM) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def level_marker(bleed: float = BLEED_MM) -> tuple[Item, ...]:
+def level_marker(bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> tuple[Item, ...]:
     """The round solo level marker: a flag on a pole over the word LEVEL; it sits on the time
     board's space of the Automa level played (marked L1 to L5)."""
     s = TOKEN_MM
-    items = _disc(LEVEL_FILL, darker(LEVEL_FILL, 0.55), bleed)
+    items = _disc(theme.level, darker(theme.level, 0.55), bleed)
     items.append(Poly(((s * 0.38, s * 0.2), (s * 0.38, s * 0.64)), False, "#ffffff", 0.7))
     items.append(Poly(((s * 0.40, s * 0.2), (s * 0.74, s * 0.31), (s * 0.40, s * 0.43)), True, "#ffffff", 0.3,
                       "#ffffff"))
@@ -112,11 +110,11 @@ def level_marker(bleed: float = BLEED_MM) -> tuple[Item, ...]:
     return tuple(items)
 
 
-NEUTRAL_MARKER = (NEUTRAL_FILL, "NEUTRAL", "neutral-token", "neutral token")
-LONE_MARKER = (DOODLE_TOKEN_FILL, "TOKEN", "doodle-token", "Doodle token")
+NEUTRAL_MARKER = ("neutral_token", "NEUTRAL", "neutral-token", "neutral token")
+LONE_MARKER = ("doodle_token", "TOKEN", "doodle-token", "Doodle token")
 """The token that marks a place in the circle of patches (or cards): beside time tokens it is
 the dark neutral token, the one token no player owns; alone (Doodle) it is the red token.
-(fill, word printed on it, piece name, noun)."""
+(the theme's colour for it, word printed on it, piece name, noun)."""
 
 
 def _time_tokens(edition: Edition) -> int:
@@ -130,24 +128,26 @@ def _circle_marker(edition: Edition) -> tuple[str, str, str, str]:
     return NEUTRAL_MARKER if _time_tokens(edition) else LONE_MARKER
 
 
-def token_pieces(edition: Edition, bleed: float = BLEED_MM, solo: bool = False) -> list[Piece]:
+def token_pieces(edition: Edition, bleed: float = BLEED_MM, solo: bool = False,
+                 theme: Theme = DEFAULT_THEME) -> list[Piece]:
     """Every token of the edition, each with its back (the same face: tokens are two-sided): the
     button tiles (when patches are bought), the time tokens (when there is a time track), the
     token that marks a place in the circle and, for `solo` play against the Automa, the level
-    marker."""
+    marker; in the colours of `theme`."""
     pieces: list[Piece] = []
     for value, count in button_tiles(edition):
-        face = button_token(value, bleed)
+        face = button_token(value, bleed, theme)
         pieces += [Piece(TOKEN_MM, TOKEN_MM, face, face, f"button-{value}", ROUND_OUTLINE) for _ in range(count)]
     for seat in range(_time_tokens(edition)):
-        colour, name = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+        colour = theme.time_tokens[seat % len(theme.time_tokens)]
+        name = PLAYER_NAMES[seat % len(PLAYER_NAMES)]
         face = time_token(colour, bleed)
         pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, f"time-token-{name.replace(' ', '-')}", ROUND_OUTLINE))
-    fill, word, name, _noun = _circle_marker(edition)
-    face = _marker(fill, word, bleed)
+    role, word, name, _noun = _circle_marker(edition)
+    face = _marker(getattr(theme, role), word, bleed)
     pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, name))
     if solo:
-        face = level_marker(bleed)
+        face = level_marker(bleed, theme)
         pieces.append(Piece(TOKEN_MM, TOKEN_MM, face, face, "level-marker", ROUND_OUTLINE))
     return pieces
 
