@@ -18,7 +18,6 @@ PDFS = {
     "classic-kit.pdf": None,
     "christmas-kit.pdf": None,
     "express-kit.pdf": None,
-    "automa-cards.pdf": 6,
     "anniversary-solo-kit.pdf": 22,
 }
 SVGS = {

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from toolkit.render import RenderOptions, encode, render_component
-from toolkit.render.build import _jobs, automa_files, kit_editions
+from toolkit.render.build import _jobs, kit_editions
+from toolkit.render.components import solo_editions
 from toolkit.render.paper import parse_paper
 from toolkit.specs import load_edition
 
@@ -34,7 +35,7 @@ def _cases() -> dict[str, object]:
              for relative, make in _jobs(PAPER) if relative.startswith("svg/")}
     for name in kit_editions():
         cases[f"{name}-tokens.svg"] = _component("tokens", name)
-    for name in [*kit_editions(), *automa_files().values()]:
+    for name in [*kit_editions(), *solo_editions()]:
         cases[f"{name}-rules.svg"] = _component("rules", name)
     return cases
 

@@ -83,3 +83,15 @@ def test_render_kit_solo_from_the_command_line(tmp_path):
     assert "solo.pdf: 22 page(s)" in result.output
     error = fails("render", "kit", "express", "--solo", "--out", str(tmp_path / "x.pdf"))
     assert "no Automa deck" in str(error) and "\n" not in str(error)
+
+
+def test_the_solo_kit_says_which_pages_hold_the_automa_decks(solo_kit):
+    """The one solo file also serves a player who owns the game's other pieces: its note names the
+    pages of the decks, and those pages (and only those) hold Automa cards."""
+    import re
+
+    document, reader = solo_kit
+    note = next(n for n in document.notes if "Automa decks are pages" in n)
+    first, last = (int(v) for v in re.search(r"pages (\d+)-(\d+)", note).groups())
+    holding = [i + 1 for i, page in enumerate(reader.pages) if page.extract_text().lstrip().startswith("AUTOMA")]
+    assert holding == list(range(first, last + 1))

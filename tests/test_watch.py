@@ -199,9 +199,9 @@ def test_the_theme_files_watched_include_missing_and_named_files(tmp_path):
 
     theme = tmp_path / "look.yaml"
     theme.write_text("kind: theme\nfonts: {regular: f/R.ttf, bold: f/B.ttf}\ncard_back: back.png\n"
-                     "patches: {P01: {art: p1.png}, default: {pattern: dots}}\n")
+                     "automa_back: a.png\npatches: {P01: {art: p1.png}, default: {pattern: dots}}\n")
     names = [p.relative_to(tmp_path).as_posix() for p in theme_files(theme)]
-    assert names == ["look.yaml", "f/R.ttf", "f/B.ttf", "back.png", "p1.png"]
+    assert names == ["look.yaml", "f/R.ttf", "f/B.ttf", "back.png", "a.png", "p1.png"]
     theme.write_text("kind: theme\ncolours: [oops\n")  # not YAML: the file itself is still watched
     assert theme_files(theme) == [theme.absolute()]
     assert watch.look_files({"theme": None}) == []

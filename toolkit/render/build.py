@@ -3,10 +3,11 @@
 Which files, asked of each family's capability record: a score pad (80 two-sided sheets, like
 the published Doodle pad) for each kit edition whose family prints pads; the kit of every family's
 `kit_editions` (the classic, Christmas and Express kits: boards, tiles, button tiles, time and
-neutral tokens, rules reference; the Doodle kit: cards, token, rules reference); the Automa cards
-of the bundled edition that brings a solo opponent, and its solo kit (one quilt board, the time
-board with the Automa level spaces marked, tiles, both Automa decks, tokens with the level marker,
-the solo rules); all with backs. Plus an `svg/` folder with one SVG of every distinct component
+neutral tokens, rules reference; the Doodle kit: cards, token, rules reference); and, for each
+bundled edition that brings a solo opponent, its solo kit, the one file a solo player prints (one
+quilt board, the time board with the Automa level spaces marked, tiles, both Automa decks, tokens
+with the level marker, the solo rules; its note names the pages of the decks, for a player who
+owns the game and lacks only them); all with backs. Plus an `svg/` folder with one SVG of every distinct component
 (sheet, card faces, boards, tiles, Automa cards), each on a page the size of its bleed box, and a
 `cut/` folder with the SVG cut file of every page of tiles and of round tokens. `describe` says, per file, what it
 holds, how many sheets it takes and what to cut: the summary `patchwork build` prints.
@@ -51,9 +52,6 @@ PAD_SHEETS = 80
 """The published Doodle pad holds 80 two-sided sheets."""
 SOLO_KIT_SUFFIX = "-solo-kit.pdf"
 """`<edition>-solo-kit.pdf`: everything to play an edition solo against its Automa."""
-AUTOMA_FILE = "automa-cards.pdf"
-"""The Automa cards of the bundled edition that brings a solo opponent (`<edition>-automa-cards.pdf`
-each when several do)."""
 
 
 def kit_editions(component: str | None = None) -> list[str]:
@@ -61,13 +59,6 @@ def kit_editions(component: str | None = None) -> list[str]:
     order); with `component`, only those whose family prints it."""
     return [name for family in all_families() for name in family.info.kit_editions
             if component is None or component in family.info.components]
-
-
-def automa_files() -> dict[str, str]:
-    """File name -> edition, for the bundled editions whose family has a solo opponent and which
-    bring one."""
-    solo = solo_editions()
-    return {(AUTOMA_FILE if len(solo) == 1 else f"{name}-{AUTOMA_FILE}"): name for name in solo}
 
 
 def _tile_samples() -> list[tuple[str, str, str | None]]:
@@ -96,17 +87,15 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
     def add(path: str, make: Callable[[], Document], fmt: str) -> None:
         jobs.append((path, lambda: (make(), fmt)))
 
-    # PDFs, component by component: score pads, kits, Automa cards, solo kits
+    # PDFs, component by component: score pads, kits, solo kits (the Automa decks are in the solo kit)
     for name in kit_editions("pad"):
         add(f"{name}-pad.pdf", lambda name=name: render_component("pad", load_edition(name), pad), "pdf")
     for name in kit_editions("kit"):
         add(f"{name}-kit.pdf", lambda name=name: render_component("kit", load_edition(name), backs), "pdf")
-    automa = automa_files()
-    for path, name in automa.items():
-        add(path, lambda name=name: render_component("automa", load_edition(name), backs), "pdf")
+    automa = solo_editions()
     solo = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, bleed=bleed, solo=True,
                          theme=theme)
-    for name in automa.values():
+    for name in automa:
         add(f"{name}{SOLO_KIT_SUFFIX}", lambda name=name: render_component("kit", load_edition(name), solo), "pdf")
 
     # one SVG of every distinct component
@@ -163,7 +152,7 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
                                     automa_mod.automa_front(card, deck_name, bleed, theme), None,
                                     f"{deck_name}-{card.number}"), bleed, theme)
 
-    for name in automa.values():
+    for name in automa:
         prefix = "automa-card" if len(automa) == 1 else f"{name}-automa-card"
         for deck, _cards in require_solo_opponent(load_edition(name)).decks:
             add(f"svg/{prefix}-{deck}.svg", lambda name=name, deck=deck: automa_card(name, deck), "svg")
@@ -295,11 +284,6 @@ def _holds(relative: str, edition=None) -> tuple[str, str]:
     file is named after another edition, e.g. a custom deck's kit)."""
     if relative.endswith("-pad.pdf"):
         return f"Doodle score pad: {PAD_SHEETS} sheets", "nothing (stack, staple or glue the top edge)"
-    automa = automa_files() if edition is None else {}
-    if relative in automa:
-        decks = require_solo_opponent(load_edition(automa[relative])).decks
-        return (f"{sum(len(cards) for _, cards in decks)} Automa cards ({len(decks)} decks)",
-                "cards at the crop marks")
     if relative.endswith(SOLO_KIT_SUFFIX):
         return _kit_holds(edition or load_edition(relative.removesuffix(SOLO_KIT_SUFFIX)), solo=True)
     return _kit_holds(edition or load_edition(relative.removesuffix("-kit.pdf")))

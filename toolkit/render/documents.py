@@ -263,8 +263,12 @@ def kit_document(edition: Edition, options: RenderOptions) -> Document:
         notes += grid_notes(_cards(doodle_mod.card_pieces(edition, options.bleed, options.theme), options), options, "cards")
     if options.solo:
         automa = _cards(automa_mod.automa_pieces(edition, options.bleed, options.theme), options)
+        first = len(pages) + 1
         pages += grid_pages(automa, options)
         notes += grid_notes(automa, options, "Automa cards")
+        # the decks alone, for a player who owns the game (boards, tiles, tokens) but not its Automa
+        notes += (f"the Automa decks are pages {first}-{len(pages)}{' (fronts and backs)' if options.backs else ''}: "
+                  f"print only those if you own the game's other pieces",)
     tokens = tokens_mod.token_pieces(edition, options.bleed, options.solo, options.theme)
     lone = tokens if len(tokens) == 1 else []
     if not lone:
