@@ -410,7 +410,7 @@ def build(
     gutter: Optional[str] = GUTTER_OPT,
     bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
 ) -> None:
-    """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, Automa cards, the solo kit, SVGs.
+    """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, the solo kit (with the Automa decks), SVGs.
 
     Prints what each file holds, on which paper, how many sheets, one- or two-sided, and what to cut.
     """
