@@ -14,6 +14,9 @@ from tests.cli_helpers import fails, ok
 from toolkit.render.templates import TEMPLATES
 
 PIXELS = {"poker-png": (825, 1125), "bridge-png": (750, 1125), "mini-png": (600, 825), "tarot-png": (900, 1500)}
+"""The published template sizes each PNG template must match, as cited in docs/print-shops.md
+(The Game Crafter's poker, bridge, mini and tarot decks, from Templative's table of its products);
+the files are measured against them below."""
 
 
 def test_every_png_card_template_states_its_pixels():
