@@ -27,7 +27,9 @@ threads: `mcts:<seconds>s` on `--threads` threads (one shared tree) against the 
   the same wall time and more cores, so the figure depends on the machine's load, printed beside
   it). With `--per-thread N` each of the threads searches N iterations against N on one thread
   instead: the same comparison without the clock, which the load cannot move. Prints the win
-  share (ties count half) with a Wilson 95% interval, iterations and wall ms per move of each.
+  share (ties count half) with a Wilson 95% interval, and per move of each bot its iterations,
+  wall ms and CPU ms (all threads): on a busy machine the CPU ms show whether the second thread
+  got a core at all.
 ladder: CPU seconds (user + system, the whole command) of `patchwork ladder random greedy mcts:200
   --games 200` on classic, warm kernel cache, both trees alternating; min / median / max.
 """
@@ -267,6 +269,7 @@ def cmd_threads(args) -> None:
         bot.choose(warm, seed_state(0))
         bot.searched = bot.searches = 0
     wall = {many: 0.0, one: 0.0}
+    cpu_used = {many: 0.0, one: 0.0}
     low = high = 0.0
     for deal in range(args.games // 2):
         for many_seat in (0, 1):
@@ -276,9 +279,10 @@ def cmd_threads(args) -> None:
             rngs = (seed_state(args.seed, deal, 1 + many_seat), seed_state(args.seed, deal, 3 + many_seat))
             while not game.is_over:
                 seat = game.current_player
-                began = time.perf_counter()
+                began, began_cpu = time.perf_counter(), time.process_time()
                 action = bots[seat].choose(game, rngs[seat])
                 wall[bots[seat]] += time.perf_counter() - began
+                cpu_used[bots[seat]] += time.process_time() - began_cpu
                 game.apply(action)
             winners = game.winners()
             wins += (1.0 if winners == [many_seat] else 0.5 if many_seat in winners else 0.0)
@@ -289,8 +293,9 @@ def cmd_threads(args) -> None:
             print(f"  {played} games: {args.threads} threads win {wins / played:.1%} [{low:.1%}, {high:.1%}]; "
                   f"iterations per move {args.threads} threads {many.searched / max(many.searches, 1):,.0f}, "
                   f"1 thread {one.searched / max(one.searches, 1):,.0f}; wall ms per move "
-                  f"{1000 * wall[many] / max(many.searches, 1):.2f} / {1000 * wall[one] / max(one.searches, 1):.2f} "
-                  f"(load {load()})", flush=True)
+                  f"{1000 * wall[many] / max(many.searches, 1):.2f} / {1000 * wall[one] / max(one.searches, 1):.2f}, "
+                  f"CPU ms per move {1000 * cpu_used[many] / max(many.searches, 1):.2f} / "
+                  f"{1000 * cpu_used[one] / max(one.searches, 1):.2f} (load {load()})", flush=True)
     print(f"{what}: {args.threads} threads win {wins / played:.1%} [{low:.1%}, {high:.1%}] of {played} seat-swapped "
           f"games ({time.perf_counter() - start:.0f} s wall, {time.process_time() - cpu:.0f} s CPU; 1-minute load "
           f"average {min(loads):.1f} to {max(loads):.1f})")
