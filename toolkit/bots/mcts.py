@@ -36,8 +36,8 @@ one shared tree (`shared_root`, `shared_search`, driven by `SharedSearch`): a sp
 tree, the costly steps run outside it, and a thread counts its visit on the way down before the
 value comes back (virtual loss), so the threads spread over different lines. Independent trees
 on each thread with their root visits added up (root parallel, tried first) were no stronger than
-one tree: 48.8 % of 400 games for 2 x 200 iterations against 200 on one thread, where the shared
-tree wins about two thirds (docs/figures-speed.md).
+one tree: 48.8 % of 400 seat-swapped games for 2 x 200 iterations against 200 on one thread, where
+the shared tree wins 60.0 % (and 67.0 % for 2 x 1000 against 1000; docs/figures-speed.md).
 
 `choose(t, s, q, rng, iterations) -> action` is the compiled entry point for the simulator;
 `choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS` are the tuned values);
