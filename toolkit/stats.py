@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads where tallies are made or read: the command line reads Z95 and wilson without it
+    import numpy as np
 
 Z95 = 1.959963984540054
 """Two-sided 95% quantile of the standard normal distribution."""
@@ -92,6 +94,8 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval:
 
 def _variance(n: int, total: float, total_sq: float) -> float | None:
     """Sample variance from the count, sum and sum of squares (exact integers in practice)."""
+    import numpy as np
+
     if n < 2:
         return None
     if isinstance(total, (int, np.integer)) and isinstance(total_sq, (int, np.integer)):
@@ -153,6 +157,8 @@ class Tally:
 
     def add(self, name: str, value) -> None:
         """Add `value` (a number or an int array) to the sum `name`."""
+        import numpy as np
+
         array = np.asarray(value, dtype=np.int64)
         current = self.sums.get(name)
         if current is None:
@@ -164,6 +170,8 @@ class Tally:
 
     def count(self, name: str, values) -> None:
         """Add every integer of `values` to the histogram `name`."""
+        import numpy as np
+
         flat = np.asarray(values, dtype=np.int64).ravel()
         hist = self.hists.setdefault(name, {})
         if flat.size == 0:
@@ -191,6 +199,8 @@ class Tally:
 
     def equals(self, other: Tally) -> bool:
         """Exact equality of every sum and histogram (for tests and checks)."""
+        import numpy as np
+
         if set(self.sums) != set(other.sums) or set(self.hists) != set(other.hists):
             return False
         if any(not np.array_equal(self.sums[k], other.sums[k]) for k in self.sums):

@@ -11,9 +11,10 @@ a player of them) says so with `game_options` (keyword arguments for Engine.new_
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
+if TYPE_CHECKING:  # annotations only: a bot's text is read without numpy (the command line refuses bots so)
+    import numpy as np
 
 from toolkit.bots import registry
 from toolkit.specs.models import Edition

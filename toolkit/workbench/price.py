@@ -38,8 +38,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from toolkit.errors import UsageError
 from toolkit.bots.registry import BotSpec
 from toolkit.sim.botspec import games_per_deal
@@ -50,7 +48,9 @@ from toolkit.workbench import setpath
 
 # The simulator's modules (toolkit.workbench.runner, .advantage, toolkit.games.rng) load numba; they
 # are imported where games are played or summed, so `check` can refuse options before numba loads.
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy too loads where figures are computed, so check() refuses options without it
+    import numpy as np
+
     from toolkit.workbench import runner
     from toolkit.workbench.advantage import Advantage
 
@@ -157,6 +157,8 @@ def crossing(line: tuple[float, float] | None) -> float | None:
 def isotonic(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Weighted least-squares fit of `values` (in order) by a non-increasing sequence: the
     pool-adjacent-violators algorithm. Entries of weight 0 take their block's value."""
+    import numpy as np
+
     blocks: list[list[float]] = []  # [mean, weight, length]
     for y, w in zip(values.astype(float), weights.astype(float)):
         blocks.append([y, w, 1])
@@ -173,6 +175,8 @@ def bracket(values: np.ndarray, fitted: np.ndarray) -> tuple[float, float, float
     `lowest`/`highest` are the neighbouring values between which every monotone curve through
     the fitted points crosses 0, `estimate` the linear interpolation between them. -inf / +inf
     stand for "below the smallest value" / "above the largest" (the estimate is then that end)."""
+    import numpy as np
+
     below = np.nonzero(fitted < 0)[0]
     first_neg = int(below[0]) if below.size else len(values)
     nonpos = np.nonzero(fitted <= 0)[0]
@@ -204,6 +208,8 @@ def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, resamp
     """The fair value: where the monotone (non-increasing) fit of the advantage against the value
     crosses 0, and an interval covering both the deals' sampling noise and the model's freedom
     between the swept values (see MODEL)."""
+    import numpy as np
+
     bought = np.stack([a.bought for a in per_value])  # (values, deals)
     margin = np.stack([a.margin for a in per_value])
     counts = bought.sum(axis=1).astype(float)
@@ -289,6 +295,8 @@ def run(request: PriceRequest, workers: int, scheduler: str | None,
 
 
 def summarise(request: PriceRequest, played: runner.Played) -> dict:
+    import numpy as np
+
     from toolkit.workbench.advantage import advantage_by_deal
 
     reference = played.per_game[0]

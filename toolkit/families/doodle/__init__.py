@@ -2,13 +2,24 @@
 capability record."""
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from toolkit.errors import UsageError
 from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, WarmUp, register_family
-from toolkit.families.doodle import results
 from toolkit.specs.models import Edition, Family
 from toolkit.games.text import draw_side_by_side
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def _results():
+    """The result figures (numpy, toolkit.stats) load when a run is summed, not when the family is asked
+    about seats or capabilities (the command line refuses options through it)."""
+    from toolkit.families.doodle import results
+
+    return results
+
 
 INFO = FamilyInfo(
     name=Family.DOODLE.value,
@@ -142,28 +153,28 @@ class DoodleFamily(RulesFamily):
         return play_doodle(edition, bots, game_rngs, bot_rngs)
 
     def tally(self, edition, out, swap):
-        return results.tally_doodle(out, len(edition.start_cards))
+        return _results().tally_doodle(out, len(edition.start_cards))
 
     def outcomes(self, out, per_deal):
-        return results.doodle_outcomes(out)
+        return _results().doodle_outcomes(out)
 
     def metrics(self, editions, bots, per_deal):
-        return results.doodle_metrics(len(bots), max(e.rounds for e in editions))
+        return _results().doodle_metrics(len(bots), max(e.rounds for e in editions))
 
     def figures(self, tally, edition, seating):
-        return results.doodle_figures(tally, edition, seating.bots)
+        return _results().doodle_figures(tally, edition, seating.bots)
 
     def summary_rows(self, figures):
-        return results.summary_rows(figures)
+        return _results().summary_rows(figures)
 
     def report_sections(self, figures):
-        return results.report_sections(figures)
+        return _results().report_sections(figures)
 
     def headline(self, figures, patches):
-        return results.headline(figures, patches)
+        return _results().headline(figures, patches)
 
     def comparison_chart(self, base, variant):
-        return results.comparison_chart(base, variant)
+        return _results().comparison_chart(base, variant)
 
 
 FAMILY = register_family(DoodleFamily())

@@ -2,12 +2,24 @@
 of the toolkit sees it: one registered RulesFamily and its capability record."""
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from toolkit.errors import UsageError
 from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, WarmUp, register_family
-from toolkit.families.timetrack import results
 from toolkit.specs.models import Edition, Family
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def _results():
+    """The result figures (numpy, toolkit.stats) load when a run is summed, not when the family is asked
+    about seats or capabilities (the command line refuses options through it)."""
+    from toolkit.families.timetrack import results
+
+    return results
+
+
 
 SEATS = 2
 
@@ -155,28 +167,28 @@ class TimeTrackFamily(RulesFamily):
         return play_time_track(tables.arrays, bots, game_rngs, bot_rngs, swap, deck)
 
     def tally(self, edition, out, swap):
-        return results.tally_time_track(out, swap)
+        return _results().tally_time_track(out, swap)
 
     def outcomes(self, out, per_deal):
-        return results.time_track_outcomes(out, per_deal)
+        return _results().time_track_outcomes(out, per_deal)
 
     def metrics(self, editions, bots, per_deal):
-        return results.time_track_metrics(per_deal)
+        return _results().time_track_metrics(per_deal)
 
     def figures(self, tally, edition, seating):
-        return results.time_track_figures(tally, edition, seating.bots, seating.swaps)
+        return _results().time_track_figures(tally, edition, seating.bots, seating.swaps)
 
     def summary_rows(self, figures):
-        return results.summary_rows(figures)
+        return _results().summary_rows(figures)
 
     def report_sections(self, figures):
-        return results.report_sections(figures)
+        return _results().report_sections(figures)
 
     def headline(self, figures, patches):
-        return results.headline(figures, patches)
+        return _results().headline(figures, patches)
 
     def comparison_chart(self, base, variant):
-        return results.comparison_chart(base, variant)
+        return _results().comparison_chart(base, variant)
 
 
 FAMILY = register_family(TimeTrackFamily())
