@@ -73,10 +73,8 @@ def _search(tables, board, patches, used=(0, 0, 0, 0), nb=None):
             opt_max_nb[t] = max(cells[patch], cells[nb[t]])
     same_as = np.full(max(turns, 1), -1, dtype=np.int64)
     work = board.copy()
-    found = E._cover(tables, work, _full(tables), True, turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb,
-                     same_as, np.array(used, dtype=np.int64), np.array([E.NODE_BUDGET]),
-                     np.empty((E.MAX_DEPTH, E.MAX_MOVES, 5), dtype=np.int64), np.empty(E.MAX_DEPTH, dtype=np.int64),
-                     np.empty(E.MAX_DEPTH, dtype=np.int64))
+    found = E._cover(tables, work, _full(tables), turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb, same_as,
+                     np.array(used, dtype=np.int64), np.array([E.NODE_BUDGET]), E.cover_work(tables, board))
     return found, work
 
 
@@ -120,6 +118,86 @@ def test_a_hole_shaped_like_a_card_is_covered_and_another_card_is_not(tables):
     assert not _search(tables, board, [small], used=(1, 1, 1, 1))[0]
     # Two one-cell cards and SINGLE twice (SINGLE, then AGAIN) still fall short of 6 cells.
     assert not _search(tables, board, [small, small], used=(0, 0, 0, 0))[0]
+
+
+def _cover_nodes(tables, board, patches, used, work_arrays, budget=E.NODE_BUDGET):
+    """(found, nodes spent) of _cover on the whole sheet, one turn per patch, with the given
+    working arrays (E.cover_work), so a test can search twice with what the first search learnt."""
+    turns = len(patches)
+    opt_patch = np.zeros((max(turns, 1), E.MAX_OPTIONS), dtype=np.int64)
+    opt_count = np.zeros(max(turns, 1), dtype=np.int64)
+    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    for t, patch in enumerate(patches):
+        opt_patch[t, 0] = patch
+        opt_count[t] = 1
+    opt_max = np.array([cells[p] for p in patches] or [0], dtype=np.int64)
+    left = np.array([budget])
+    found = E._cover(tables, board.copy(), _full(tables), turns, opt_patch, np.zeros_like(opt_patch), opt_count,
+                     opt_max, opt_max.copy(), np.full(max(turns, 1), -1, dtype=np.int64),
+                     np.array(used, dtype=np.int64), left, work_arrays)
+    return found, budget - int(left[0])
+
+
+def test_a_cell_no_card_can_shade_needs_single(tables):
+    # The sheet lacks one placement of a 6-cell card and, far from it, one corner cell: the card
+    # cannot shade the corner, so without SINGLE the search ends at once, before any move.
+    big = _patch_of_cells(tables, 6)
+    first = int(tables.shape_first[tables.patch_shape[big]])
+    g = next(first + i for i in range(int(tables.shape_count[tables.patch_shape[big]]))
+             if not tables.place_masks[first + i, 1] and not int(tables.place_masks[first + i, 0]) & ((1 << 20) - 1))
+    board = _without(tables, _full(tables), g)
+    board[0] &= ~np.int64(1)
+    assert _cover_nodes(tables, board, [big], (1, 1, 1, 1), E.cover_work(tables, board)) == (False, 0)
+    assert _cover_nodes(tables, board, [big], (1, 0, 1, 1), E.cover_work(tables, board))[0]
+
+
+def test_a_state_proved_hopeless_is_not_searched_again_in_the_step(tables):
+    # The sheet lacks one placement of a 5-cell card and four cells in a row on the bottom edge,
+    # and the turns offer that card twice and a one-cell card: the card fits its hole, but the
+    # row needs four cells. The first search proves it within its budget; with the same working
+    # arrays the same state, and the same cards in another order, cost no node, and a fresh
+    # search gives the same answer.
+    five = _patch_of_cells(tables, 5)
+    one = _patch_of_cells(tables, 1)
+    g = int(tables.shape_first[tables.patch_shape[five]])
+    board = _without(tables, _full(tables), g)
+    for cell in (73, 74, 75, 76):
+        board[cell >> 6] &= ~np.int64(1 << (cell & 63))
+    patches = [five, one, five]
+    work_arrays = E.cover_work(tables, board)
+    found, nodes = _cover_nodes(tables, board, patches, (1, 1, 1, 1), work_arrays, budget=10 ** 6)
+    assert not found and 0 < nodes < 10 ** 6
+    assert _cover_nodes(tables, board, patches, (1, 1, 1, 1), work_arrays) == (False, 0)
+    assert _cover_nodes(tables, board, patches[::-1], (1, 1, 1, 1), work_arrays) == (False, 0)
+    assert _cover_nodes(tables, board, patches, (1, 1, 1, 1), E.cover_work(tables, board), budget=10 ** 6)[0] is False
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_what_the_search_remembers_never_changes_an_answer(tables, seed):
+    # Differential: the full-sheet search of every sequence of a seeded last round's first turn,
+    # once with working arrays shared by all of them (as choose_endgame shares them) and once
+    # with fresh ones, each with a budget that lets both searches end: the answers agree.
+    _, st, occ = _play_to(tables, seed, "turn", 2, turn=0).kernel_state()
+    board = occ[0].copy()
+    weight, n_turns, opt_patch, opt_nb, opt_count = E._sequences(tables, st)
+    keep, _ = E._merge_sequences(weight, n_turns, opt_patch, opt_nb, opt_count)
+    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    used = st[st[K.S_USED_AT]:st[K.S_USED_AT] + 4].copy()
+    shared = E.cover_work(tables, board)
+    answers = {True: 0, False: 0}
+    for s in keep[:12]:
+        turns = int(n_turns[s])
+        limits = [np.empty(turns, dtype=np.int64) for _ in range(3)]
+        E._turn_limits(turns, opt_patch[s], opt_nb[s], opt_count[s], cells, *limits)
+        results = []
+        for work_arrays in (shared, E.cover_work(tables, board)):
+            left = np.array([10 ** 6])
+            results.append((E._cover(tables, board.copy(), _full(tables), turns, opt_patch[s], opt_nb[s], opt_count[s],
+                                     limits[1], limits[2], limits[0], used.copy(), left, work_arrays), int(left[0]) > 0))
+        assert results[1][1], "the fresh search should end within its budget"
+        assert results[0][0] == results[1][0]
+        answers[bool(results[0][0])] += 1
+    assert sum(answers.values()) == min(12, len(keep))
 
 
 def test_single_and_again_fill_the_last_two_cells_only_while_unused(tables):
@@ -217,16 +295,15 @@ def test_a_plan_names_the_drawing_this_step_makes_in_the_cover(tables):
     board = _without(tables, _full(tables), g)
     hole = next(c for c in range(81) if (int(board[c >> 6]) >> (c & 63)) & 1)
     board[hole >> 6] &= ~np.int64(1 << (hole & 63))
-    targets, points, whole, n = E._targets(tables, board)
+    targets, points, n = E._targets(tables, board)
     opt_patch = np.zeros((1, E.MAX_OPTIONS), dtype=np.int64)
     opt_patch[0, 0] = big
     cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
     move = np.zeros(5, dtype=np.int64)
     args = (np.zeros((1, E.MAX_OPTIONS), dtype=np.int64), np.ones(1, dtype=np.int64), cells,
             np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64), *(np.empty(1, dtype=np.int64) for _ in range(3)),
-            np.zeros(1, dtype=np.int64), np.empty(9, dtype=np.int64), np.empty((E.MAX_DEPTH, E.MAX_MOVES, 5), dtype=np.int64),
-            np.empty(E.MAX_DEPTH, dtype=np.int64), np.empty(E.MAX_DEPTH, dtype=np.int64), move)
-    assert E._plan_first(tables, board, np.zeros(4, dtype=np.int64), targets, points, n, whole, 1, opt_patch, *args)
+            np.zeros(1, dtype=np.int64), np.empty(9, dtype=np.int64), E.cover_work(tables, board), move)
+    assert E._plan_first(tables, board, np.zeros(4, dtype=np.int64), targets, points, n, 1, opt_patch, *args)
     assert move[0] == 0 and move[1] == g and move[3] == 0
     # With SINGLE spent the sheet cannot be completed: no plan.
-    assert not E._plan_first(tables, board, np.array([0, 1, 0, 1]), targets, points, n, whole, 1, opt_patch, *args)
+    assert not E._plan_first(tables, board, np.array([0, 1, 0, 1]), targets, points, n, 1, opt_patch, *args)
