@@ -292,8 +292,10 @@ def test_build_says_what_to_print_and_cut(capsys, tmp_path):
     assert code == 0, err
     assert "on a5 paper (148 x 210 mm)" in stdout
     assert "classic-kit.pdf:" in stdout and "32 1-button tiles" in stdout and "rules reference" in stdout
-    assert stdout.count("      cut:") == 7 and "total:" in stdout  # 6 kits and pads, the Automa cards, the solo kit
+    assert stdout.count("      cut:") == 6 and "total:" in stdout  # 4 kits, the pad, the solo kit
     assert "anniversary-solo-kit.pdf:" in stdout and "1 level marker" in stdout
+    # one solo file: the Automa decks are in it, and its note says on which pages
+    assert "automa-cards.pdf" not in stdout and "the Automa decks are pages " in stdout
     classic = PdfReader(tmp_path / "kit" / "classic-kit.pdf")
     labels = len([p for p in classic.pages if float(p.trimbox.width) < 100 * 72 / 25.4])
     assert labels >= 4  # on A5 each quilt board prints in two halves

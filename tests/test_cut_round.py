@@ -254,3 +254,22 @@ def test_the_cli_writes_the_tokens_cut_file_and_no_cut_lines_leaves_it_out(tmp_p
     ok("render", "tokens", "classic", "--no-cut-lines", "--out", str(tmp_path / "u.pdf"))
     assert not (tmp_path / "u-cut.svg").exists()
     assert b"CutContour" not in (tmp_path / "u.pdf").read_bytes()
+
+
+def test_proof_guides_of_a_round_token_are_circles_about_its_cut_line():
+    from toolkit.render.imposition import _proof_items
+    from toolkit.render.scene import Circle, Poly
+
+    piece = token_pieces(load_edition("classic"))[0]
+    trim, bleed, safe = None, None, None
+    for item in _proof_items(piece, 3.0):
+        if isinstance(item, Circle):
+            trim = item.r
+        elif isinstance(item, Poly):
+            radii = {round(math.hypot(x - 9.0, y - 9.0), 6) for x, y in item.points}
+            assert len(radii) == 1
+            if bleed is None:
+                bleed = radii.pop()
+            else:
+                safe = radii.pop()
+    assert (trim, bleed, safe) == (9.0, 12.0, 6.0)

@@ -12,6 +12,7 @@ portrait or landscape paper, and for pieces turned on the sheet.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from toolkit.errors import UsageError
@@ -225,6 +226,12 @@ def _corners(path: CutPath) -> tuple[Point, ...]:
     return path
 
 
+def _ring(circle: Circle, r: float, steps: int = 72) -> tuple[Point, ...]:
+    """Points of a circle about `circle`'s centre with radius `r` (a proof guide)."""
+    return tuple((circle.cx + r * math.cos(2 * math.pi * i / steps), circle.cy + r * math.sin(2 * math.pi * i / steps))
+                 for i in range(steps))
+
+
 def _proof_items(piece: Piece, bleed: float) -> list[Item]:
     """Trim, bleed and safe-area guides in the piece's own frame."""
     thin = MARK_WIDTH_MM
@@ -238,9 +245,10 @@ def _proof_items(piece: Piece, bleed: float) -> list[Item]:
     items: list[Item] = []
     for loop in piece.outline:
         if isinstance(loop, Circle):
-            items += [Circle(loop.cx, loop.cy, loop.r + bleed, PROOF_BLEED, thin, None),
+            # dashed like the rectangles' guides, so the legend reads the same
+            items += [Poly(_ring(loop, loop.r + bleed), True, PROOF_BLEED, thin, None, (1.0, 1.0)),
                       Circle(loop.cx, loop.cy, loop.r, PROOF_TRIM, thin, None),
-                      Circle(loop.cx, loop.cy, max(loop.r - SAFE_MM, thin), PROOF_SAFE, thin, None)]
+                      Poly(_ring(loop, max(loop.r - SAFE_MM, thin)), True, PROOF_SAFE, thin, None, (0.6, 0.8))]
             continue
         items.append(Poly(offset_loop(loop, bleed), True, PROOF_BLEED, thin, None, (1.0, 1.0)))
         items.append(Poly(loop, True, PROOF_TRIM, thin))
