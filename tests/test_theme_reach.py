@@ -167,3 +167,23 @@ def test_a_bad_automa_back_on_the_command_line_is_one_line(tmp_path):
     assert len(lines) == 1 and lines[0].endswith("look.yaml:2:14: automa_back: a.png is not a picture (expected PNG "
                                                  "or JPEG)"), lines
     assert not (tmp_path / "a.pdf").exists()
+
+
+def test_an_automa_deck_the_edition_lacks_is_one_line_naming_where_the_theme_names_it(tmp_path):
+    path = tmp_path / "look.yaml"
+    path.write_text('kind: theme\ncolours:\n  automa: {normal: "#113355", tactcal: "#553311"}\n')
+    theme = load_theme(path)
+    with pytest.raises(SpecError) as error:
+        render_component("automa", load_edition("anniversary"), RenderOptions(theme=theme))
+    lines = error.value.render().splitlines()
+    assert len(lines) == 1 and lines[0].endswith(
+        "look.yaml:3:40: colours.automa.tactcal: no Automa deck tactcal in the Automa of edition 'anniversary' "
+        "(it has normal, tactical)"), lines
+    with pytest.raises(SpecError, match="tactcal"):
+        render_component("kit", load_edition("anniversary"), RenderOptions(theme=theme, solo=True))
+    render_component("kit", load_edition("classic"), RenderOptions(theme=theme))  # prints no Automa card
+    from toolkit.render.build import build
+
+    with pytest.raises(SpecError, match="no Automa deck tactcal in the bundled Automa decks"):
+        build(tmp_path / "out", parse_paper("a4"), theme=theme)
+    assert not (tmp_path / "out").exists()

@@ -380,6 +380,12 @@ def build(out_dir: str | Path, paper: Paper,
         ids = {patch.id for name in kit_editions() for patch in load_edition(name).all_patches()}
         check_patches(theme, ids, "the bundled kits")
         theme = replace(theme, patch_places=())
+    if theme.deck_places:
+        from toolkit.render.theme_file import check_decks
+
+        names = {deck for name in solo_editions() for deck, _cards in require_solo_opponent(load_edition(name)).decks}
+        check_decks(theme, names, "the bundled Automa decks")
+        theme = replace(theme, deck_places=())
     jobs = _jobs(paper, layout, bleed, theme)
     check_targets([*(out / relative for relative, _ in jobs), out / CUT_FOLDER / "probe.svg"])
 

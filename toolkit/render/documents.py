@@ -333,10 +333,14 @@ def render_component(kind: str, edition: Edition, options: RenderOptions) -> Doc
     if options.solo and kind not in SOLO_COMPONENTS:
         raise UsageError(f"--solo changes the {', '.join(SOLO_COMPONENTS)}; {kind} print the same for solo play")
     if component.solo_opponent:
-        require_solo_opponent(edition)
+        deck = require_solo_opponent(edition)
     elif options.solo:
-        require_solo_opponent(edition, f"--solo prints the {kind}")
+        deck = require_solo_opponent(edition, f"--solo prints the {kind}")
     theme = options.theme
+    if theme.deck_places and (component.solo_opponent or options.solo):
+        from toolkit.render.theme_file import check_decks
+
+        check_decks(theme, [name for name, _cards in deck.decks], f"the Automa of edition '{edition.name}'")
     if theme.patch_places and kind in PATCH_COMPONENTS:
         from toolkit.render.theme_file import check_patches
 

@@ -237,6 +237,8 @@ class Theme:
     """The theme file (empty for the bundled look)."""
     patch_places: tuple[tuple[str, int, int], ...] = field(default=(), compare=False)
     """(patch id, line, column) where the theme file names each patch (for its messages)."""
+    deck_places: tuple[tuple[str, int, int], ...] = field(default=(), compare=False)
+    """(Automa deck name, line, column) where the theme file names each deck (for its messages)."""
 
     def automa_colour(self, deck: str) -> str:
         """The colour of an Automa deck."""

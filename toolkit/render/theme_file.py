@@ -93,6 +93,17 @@ def theme_files(path: str | os.PathLike) -> list[Path]:
     return found
 
 
+def check_decks(theme: Theme, deck_names, where: str) -> None:
+    """SpecError for each Automa deck a theme colours that is not among `deck_names` (those of
+    `where`), one line each."""
+    known = set(deck_names)
+    problems = [Problem(theme.source, line, column, f"colours.automa.{name}",
+                        f"no Automa deck {name} in {where} (it has {', '.join(sorted(known))})")
+                for name, line, column in theme.deck_places if name not in known]
+    if problems:
+        raise SpecError(problems)
+
+
 def check_patches(theme: Theme, patch_ids, where: str) -> None:
     """SpecError for each patch a theme names that is not among `patch_ids` (those of `where`,
     e.g. `edition 'doodle'`), one line each."""
@@ -206,6 +217,8 @@ class _Reader:
                 decks = self.decks(colours, value)
                 if decks is not None:
                     out[key] = decks
+                    out["deck_places"] = tuple((str(name), value.loc_of(name).line, value.loc_of(name).column)
+                                               for name in value)
             else:
                 known = COLOUR_ROLES + ("palette", *COLOUR_PAIRS, "automa")
                 self.add(colours, key, f"unknown colour; a theme sets {', '.join(known)}")
