@@ -233,7 +233,7 @@ def threaded_lists(lists: list[Optional[str]], threads: int, workers: int = 1) -
     from toolkit.sim.backends import usable_cores
 
     if not any(has_time_budget(text) for text in lists):
-        shown = " ".join(f"'{text}'" for text in lists if text) or "the default bots"
+        shown = ", ".join(f"'{text}'" for text in lists if text) or "the default bots"
         raise UsageError(f"--threads {threads}: no bot of {shown} has a time budget; only a time budget "
                          "(e.g. mcts:0.5s) searches on several threads, an iteration budget on one so that a "
                          "seed gives the same games")
