@@ -102,12 +102,30 @@ def exit_now() -> None:
     flusher = threading.Thread(target=_flush, args=(sys.stdout,), daemon=True)
     flusher.start()
     flusher.join(0.2)
+    releaser = threading.Thread(target=_release_semaphores, daemon=True)
+    releaser.start()
+    releaser.join(0.2)
     if say:
         try:
             os.write(2, LINE.encode())
         except OSError:
             pass
     os._exit(EXIT_CODE)
+
+
+def _release_semaphores() -> None:
+    """What multiprocessing does first at a normal exit, which os._exit skips: its finalizers of
+    exit priority 0 and up, which unlink a worker pool's named semaphores and strike them off the
+    resource tracker's list. Without this, the tracker (a process of its own, sharing the
+    terminal) unlinked them after the command had ended and printed a two-line warning about
+    leaked semaphores below the command's one line. Never imports multiprocessing."""
+    util = sys.modules.get("multiprocessing.util")
+    run = getattr(util, "_run_finalizers", None)
+    if callable(run):
+        try:
+            run(0)
+        except Exception:  # noqa: BLE001 - the process ends next whatever happens here
+            pass
 
 
 def _on_key(signum, frame) -> None:
