@@ -58,7 +58,12 @@ COLD_REFUSALS = {
     "ladder --seed 2^64": ["ladder", "random", "greedy", "--seed", str(2**64)],
     "ladder --games 3": ["ladder", "random", "greedy", "--games", "3"],
     "deck check --games 0": ["deck", "check", "six-buttons", "--games", "0"],
+    "deck pack polyominoes:8 --patches NOPE": ["deck", "pack", "polyominoes:8", "--patches", "NOPE"],
+    "deck pack --patches P01,P01": ["deck", "pack", "classic", "--patches", "P01,P01"],
+    "deck check nope.yaml": ["deck", "check", "nope.yaml"],
     "render challenge --seed -1": ["render", "challenge", "--seed", "-1"],
+    "render tiles --format png --out x.pdf": ["render", "tiles", "--format", "png", "--out", "x.pdf"],
+    "render pad \"\"": ["render", "pad", ""],
     "render pad 2000 sheets at 1200 dpi": ["render", "pad", "--sheets", "2000", "--format", "png", "--dpi", "1200",
                                            "--paper", "1000x1000mm"],
 }
@@ -158,7 +163,7 @@ def cold(repeat: int) -> None:
                 runs.append((usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, "NUMBA True" in err,
                              proc.returncode, line))
             cpu, peak, numba, code, line = min(runs)
-            print(f"  {label:36} {cpu:5.2f} CPU-s {peak:4.0f} MB numba {'yes' if numba else 'no ':3} exit {code:3}  "
+            print(f"  {label:40} {cpu:5.2f} CPU-s {peak:4.0f} MB numba {'yes' if numba else 'no ':3} exit {code:3}  "
                   f"{line[:100]}")
 
 

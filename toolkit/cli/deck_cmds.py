@@ -371,10 +371,6 @@ def pack(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
     """Can a subset of the patches fill the board exactly, the largest area they cover, the cells each reaches."""
-    from toolkit.decks import drawing
-    from toolkit.decks.deck import load_deck, pieces_of
-    from toolkit.geometry.cover import Packer, Piece
-
     if limit is not None and not 1 <= limit <= MAX_SEED:
         raise UsageError(f"--limit must be 1..{MAX_SEED}, got {limit}")
     if not 1 <= max_nodes <= MAX_SEED:
@@ -382,9 +378,13 @@ def pack(
     wanted = distinct_ids(only, "--patches") if only is not None else None
     if board_text is not None:  # before a deck of thousands of patches is read
         _board(board_text, None)
+    _polyomino_ids(deck, wanted)
+    from toolkit.decks import drawing  # the options first, then the decks and the packer
+    from toolkit.decks.deck import load_deck, pieces_of
+    from toolkit.geometry.cover import Packer, Piece
+
     if out is not None and drawing.format_of(out) == "png":
         drawing.png_rasteriser()  # say so before a long search
-    _polyomino_ids(deck, wanted)
     the_deck = load_deck(deck)
     width, height = _board(board_text, the_deck)
     pieces = [Piece(pid, shape) for pid, shape in pieces_of(the_deck)]
