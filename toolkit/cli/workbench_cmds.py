@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from toolkit.errors import UsageError
 from toolkit.cli.console import json_option, print_document, print_table
@@ -55,6 +53,9 @@ def deals_for(games: int, per_deal: int) -> int:
 @contextlib.contextmanager
 def progress_bar(total: int, show: bool, label: str = "games"):
     """Yields `advance(games)`; the bar is drawn on stderr and disappears when done."""
+    from rich.console import Console  # the progress bar loads when a run starts, not with the command line
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True, disable=not show) as bar:
         task = bar.add_task(label, total=total)
