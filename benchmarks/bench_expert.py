@@ -5,7 +5,8 @@ solo game, in CPU seconds, both trees in one run.
 
 Each tree runs in its own child process (PYTHONPATH selects the tree, PATCHWORK_CACHE_DIR its own
 kernel cache, kept with the exported tree in benchmarks/bench_search.py's `--cache` folder), after a
-warm-up par that compiles or loads its kernels:
+warm-up par and a warm-up solo game (seed 10,000, outside the measured ones) that compile or load
+its kernels:
 - par: `toolkit.render.challenge.par_score(doodle, seed)` for seeds 1..`--pars` (what `patchwork
   render challenge` computes for each seed of a week), CPU seconds per par;
 - solo games: `--games` expert solo games through the compiled turn loop (game i seeded by
@@ -45,6 +46,8 @@ from toolkit.bots.registry import parse_bot
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import derive_seed
 bot = parse_bot("expert", edition.family)
+# A warm-up game outside the measured seeds: the compiled turn loop is another kernel than the par's.
+play_doodle(edition, (bot,), K.game_rng_words([derive_seed(10_000, 0)]), K.game_rng_words([derive_seed(10_000, 0, 1)]))
 games, scores = [], []
 for i in range(job["games"]):
     g = K.game_rng_words([derive_seed(job["seed"], i)])
