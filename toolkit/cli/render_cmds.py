@@ -154,10 +154,8 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
          layout: Optional[str] = None, gutter: Optional[str] = None, page: Optional[int] = None,
          bleed: Optional[str] = None, template: Optional[str] = None, cut_lines: bool = True,
          theme: Optional[Path] = None, **extra) -> None:
-    from toolkit.render import (FORMATS, Duplex, RenderOptions, default_edition, parse_paper, render_component,
-                                write_document)
-    from toolkit.render.imposition import BLEED_MM, Layout, parse_bleed, parse_length
-    from toolkit.specs import load_edition
+    from toolkit.render.output import FORMATS  # the options first: the drawing loads once they are read
+    from toolkit.render.paper import parse_paper
 
     chosen = None
     if template is not None:
@@ -186,6 +184,10 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
         if pixels > MAX_PIXELS:
             raise UsageError(f"--dpi {resolution}: a {paper_value.name} page would be {pixels / 1e6:,.0f} megapixels "
                              f"(at most {MAX_PIXELS / 1e6:.0f}); choose a lower --dpi or a smaller --paper")
+    from toolkit.render import Duplex, RenderOptions, default_edition, render_component, write_document
+    from toolkit.render.imposition import BLEED_MM, Layout, parse_bleed, parse_length
+    from toolkit.specs import load_edition
+
     flip = extra.pop("flip", "long")
     offset = parse_back_offset(extra.pop("back_offset", "0x0mm"))
     sheet_layout = Layout(parse_length(margin, "--margin"),

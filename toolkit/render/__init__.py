@@ -5,21 +5,30 @@ reference, Doodle challenges) -> imposition -> backend (pdf.py, svg.py; png.py r
 PDF). The public entry points are `render_component`, `write_document` and `build`; everything
 is measured in mm until a backend converts it.
 """
-from toolkit.render.documents import (
-    CARD_SIZES,
-    COMPONENTS,
-    FORMATS,
-    RenderOptions,
-    Written,
-    default_edition,
-    encode,
-    piece_document,
-    render_component,
-    write_document,
-)
-from toolkit.render.components import require_component
-from toolkit.render.imposition import Duplex, Layout
-from toolkit.render.paper import Paper, parse_paper
+from __future__ import annotations
+
+import importlib
+
+_HOME = {
+    **dict.fromkeys(("CARD_SIZES", "COMPONENTS", "FORMATS", "RenderOptions", "Written", "default_edition", "encode",
+                     "piece_document", "render_component", "write_document"), "toolkit.render.documents"),
+    "require_component": "toolkit.render.components",
+    "Duplex": "toolkit.render.imposition",
+    "Layout": "toolkit.render.imposition",
+    "Paper": "toolkit.render.paper",
+    "parse_paper": "toolkit.render.paper",
+}
+"""Where each public name lives: a name is imported on first use, so a command that only checks its
+paper or format (toolkit.render.paper, .output) does not load every component's drawing."""
+
+
+def __getattr__(name: str):
+    if name not in _HOME:
+        raise AttributeError(f"module 'toolkit.render' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOME[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CARD_SIZES",

@@ -34,13 +34,12 @@ from toolkit.render.imposition import (
     one_up,
     split_to_fit,
 )
-from toolkit.render.output import check_targets, write_bytes
+from toolkit.render.output import FORMATS, check_targets, write_bytes  # noqa: F401  (FORMATS: callers read it here too)
 from toolkit.render.paper import Paper, parse_paper
 from toolkit.render.scene import MIN_TEXT_PT, Document, Group, Page, Rect, rescaled, translate
 from toolkit.render.theme import DEFAULT_THEME, Theme
 from toolkit.specs.models import Edition
 
-FORMATS = ("pdf", "svg", "png")
 MAX_SHEETS = 5000
 """A pad beyond this is surely a typo (the published pad has 80 sheets)."""
 CARD_SIZES: dict[str, tuple[float, float]] = {

@@ -14,6 +14,9 @@ from pathlib import Path
 from toolkit.errors import OutputError
 from toolkit.fileio import atomic_write_bytes, check_targets
 
+FORMATS = ("pdf", "svg", "png")
+"""The formats a printed document is written in."""
+
 __all__ = ["OutputError", "check_targets", "write_bytes"]
 
 
