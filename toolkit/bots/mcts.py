@@ -760,12 +760,12 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
     roll_scratch = np.empty(p[P_ACTIONS], dtype=np.int64)
     explore = params[M_EXPLORE]
     done = 0
+    # The lock is taken once an iteration: the backup of one runs on into the selection of the next.
+    _lock(shared)
     for it in range(iterations):
         if deadline >= 0 and it % _CHECK_EVERY == 0 and monotonic_ns() >= deadline:
             break
-        _lock(shared)
         if shared[T_SLOTS] >= slots:
-            _unlock(shared)
             break
         node = 0
         depth = 0
@@ -822,7 +822,6 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
             if sl >= slots:  # the other threads took the last rows: take back this descent's visits
                 for d in range(depth + 1):
                     nodes[path[d], N_VISITS] -= 1
-                _unlock(shared)
                 break
             shared[T_SLOTS] = sl + 1
             ps = nodes[nodes[node, N_PARENT], N_SLOT]
@@ -853,8 +852,8 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
                 value[nd] += 1.0 - v0
             else:
                 value[nd] += v0
-        _unlock(shared)
         done += 1
+    _unlock(shared)
     return done
 
 
