@@ -192,8 +192,9 @@ def test_what_the_search_remembers_never_changes_an_answer(tables, seed):
         results = []
         for work_arrays in (shared, E.cover_work(tables, board)):
             left = np.array([10 ** 6])
-            results.append((E._cover(tables, board.copy(), _full(tables), turns, opt_patch[s], opt_nb[s], opt_count[s],
-                                     limits[1], limits[2], limits[0], used.copy(), left, work_arrays), int(left[0]) > 0))
+            found = E._cover(tables, board.copy(), _full(tables), turns, opt_patch[s], opt_nb[s], opt_count[s],
+                             limits[1], limits[2], limits[0], used.copy(), left, work_arrays)
+            results.append((found, int(left[0]) > 0))
         assert results[1][1], "the fresh search should end within its budget"
         assert results[0][0] == results[1][0]
         answers[bool(results[0][0])] += 1
