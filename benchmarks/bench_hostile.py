@@ -149,6 +149,7 @@ def cold(repeat: int) -> None:
     print(f"refusals in a fresh process (best of {repeat}; user+system CPU-s, peak MB, numba loaded?)")
     probe = ("import sys\nfrom toolkit.cli.app import main\ntry:\n    main()\nfinally:\n"
              "    sys.stderr.write('NUMBA %s\\n' % ('numba' in sys.modules))\n")
+    refusals: list[float] = []
     with tempfile.TemporaryDirectory(prefix="cold-") as tmp:
         for label, args in COLD_REFUSALS.items():
             runs = []
@@ -163,8 +164,14 @@ def cold(repeat: int) -> None:
                 runs.append((usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, "NUMBA True" in err,
                              proc.returncode, line))
             cpu, peak, numba, code, line = min(runs)
+            if code != 0:
+                refusals.append(cpu)
             print(f"  {label:40} {cpu:5.2f} CPU-s {peak:4.0f} MB numba {'yes' if numba else 'no ':3} exit {code:3}  "
                   f"{line[:100]}")
+    refusals.sort()
+    if refusals:
+        print(f"{len(refusals)} refusals: min {refusals[0]:.2f}, median {refusals[len(refusals) // 2]:.2f}, "
+              f"max {refusals[-1]:.2f} CPU-s; {sum(c >= REFUSAL_CPU for c in refusals)} at {REFUSAL_CPU:g} or more")
 
 
 def main() -> None:
@@ -205,10 +212,10 @@ def main() -> None:
         times.sort()
         cpus.sort()
         slow = sum(t > REFUSAL_TARGET for t in times)
-        print(f"refusals: median {times[len(times) // 2] * 1000:.1f} ms, "
+        print(f"refusals: min {times[0] * 1000:.1f} ms, median {times[len(times) // 2] * 1000:.1f} ms, "
               f"95th percentile {times[int(len(times) * 0.95)] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms; "
               f"{slow} over {REFUSAL_TARGET * 1000:.0f} ms")
-        print(f"refusals' CPU beyond the loaded CLI: median {cpus[len(cpus) // 2]:.3f} s, "
+        print(f"refusals' CPU beyond the loaded CLI: min {cpus[0]:.3f} s, median {cpus[len(cpus) // 2]:.3f} s, "
               f"95th percentile {cpus[int(len(cpus) * 0.95)]:.3f} s, max {cpus[-1]:.3f} s; "
               f"{sum(c > REFUSAL_CPU for c in cpus)} over {REFUSAL_CPU:g} s")
     if args.list:
