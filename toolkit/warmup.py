@@ -97,6 +97,7 @@ def timetrack_prompt() -> None:
     from toolkit.specs import load_edition
 
     play_bots(load_edition("classic"), "greedy,mcts:5", 0)
+    play_bots(load_edition("classic"), "greedy,mcts:0.002s:2t", 0)  # the shared tree of --threads
     play_bots(load_edition("anniversary"), "random,automa", 0)
     game = new_game(load_edition("classic"), 0)
     hint(game)
