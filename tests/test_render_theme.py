@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from pypdf import PdfReader
 
 from tests.cli_helpers import fails, ok
+from pdf_pixels import pixel
 from toolkit.errors import SpecError
 from toolkit.render import RenderOptions, encode, render_component
 from toolkit.render.scene import Document, Page, Text, text_width
@@ -80,13 +81,6 @@ def _pdf(kind, edition, theme, **options) -> bytes:
     return encode(render_component(kind, load_edition(edition), RenderOptions(theme=theme, **options)), "pdf")[0]
 
 
-def _pixel(pdf: bytes, page: int, x_mm: float, y_mm: float, dpi: int = 100):
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        image = doc[page].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
-    finally:
-        doc.close()
-    return image.getpixel((int(x_mm / 25.4 * dpi), int(y_mm / 25.4 * dpi)))
 
 
 # ----- the bundled look is the default ----------------------------------------------------------------
@@ -135,10 +129,10 @@ def test_colours_card_back_picture_and_title_reach_the_cards(folder):
     front, back = reader.pages[0], reader.pages[1]
     assert "/XObject" in back["/Resources"]  # the picture
     # a 69 x 94 mm page: trim from 3 mm; the card face colour near a corner, the picture's disc mid-card
-    assert _pixel(pdf, 0, 3 + 10.0, 3 + 60.0) == (0xff, 0xf8, 0xe0)
-    centre = _pixel(pdf, 1, 3 + 31.5, 3 + 44.0)
+    assert pixel(pdf, 0, 3 + 10.0, 3 + 60.0) == (0xff, 0xf8, 0xe0)
+    centre = pixel(pdf, 1, 3 + 31.5, 3 + 44.0)
     assert centre[0] > 230 and 180 < centre[1] < 230 and centre[2] < 40  # the yellow disc
-    assert _pixel(pdf, 1, 1.0, 1.0)[2] > 100  # the picture runs into the bleed
+    assert pixel(pdf, 1, 1.0, 1.0)[2] > 100  # the picture runs into the bleed
     assert "Night Quilts".upper() not in front.extract_text()
 
 
@@ -161,8 +155,8 @@ def test_board_colours(folder):
     pdf = _pdf("boards", "classic", theme)
     # the quilt board's frame, 2 mm inside its left edge (the board is centred on A4)
     x = (210 - 185) / 2 + 2.0
-    assert _pixel(pdf, 0, x, 297 / 2) == (0x20, 0x40, 0x20)
-    assert _pixel(pdf, 0, 105, 297 / 2) == (0xe0, 0xf0, 0xe0)  # the middle of a quilt square
+    assert pixel(pdf, 0, x, 297 / 2) == (0x20, 0x40, 0x20)
+    assert pixel(pdf, 0, 105, 297 / 2) == (0xe0, 0xf0, 0xe0)  # the middle of a quilt square
 
 
 def test_a_font_wider_than_the_layout_expects_is_condensed_into_its_box(folder):

@@ -9,13 +9,13 @@ import re
 import shutil
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 import reportlab
 from PIL import Image
 from pypdf import PdfReader
 
 from tests.cli_helpers import fails
+from pdf_pixels import pixel
 from toolkit.errors import SpecError
 from toolkit.render import RenderOptions, encode, render_component
 from toolkit.render.imposition import Duplex, Layout
@@ -58,13 +58,6 @@ def _pdf(kind: str, edition: str, **options) -> bytes:
     return encode(render_component(kind, load_edition(edition), RenderOptions(**options)), "pdf")[0]
 
 
-def _pixel(pdf: bytes, page: int, x_mm: float, y_mm: float, dpi: int = 100):
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        image = doc[page].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
-    finally:
-        doc.close()
-    return image.getpixel((int(x_mm / 25.4 * dpi), int(y_mm / 25.4 * dpi)))
 
 
 def _near(found, hex_colour: str, slack: int = 6) -> bool:
@@ -102,30 +95,30 @@ def test_every_token_takes_the_themes_colours_and_fonts(theme):
         if key in seen:
             continue
         seen.add(key)
-        found = _pixel(pdf, index, 12.0, 4.5)
+        found = pixel(pdf, index, 12.0, 4.5)
         assert _near(found, expected[key]), f"{piece.name}: {found} is not the theme's {expected[key]}"
     assert seen == set(expected)
     assert _font_names(pdf) == {"BitstreamVeraSans-Bold"}  # the theme's bold (tokens print bold text only)
     doodle = _pdf("tokens", "doodle", theme=theme, layout=Layout(mode="single"))
-    assert _near(_pixel(doodle, 0, 12.0, 4.5), "#00aaaa")
+    assert _near(pixel(doodle, 0, 12.0, 4.5), "#00aaaa")
 
 
 def test_the_automa_cards_take_the_themes_colours_back_picture_title_and_fonts(theme):
     pdf = _pdf("automa", "anniversary", theme=theme, backs=True, layout=Layout(mode="single"))
     reader = PdfReader(io.BytesIO(pdf))
     # the first card is of the normal deck: its band in the theme's colour, the face's panel too
-    assert _near(_pixel(pdf, 0, 3 + 2.0, 3 + 2.0), "#113355")
-    assert _near(_pixel(pdf, 0, 3 + 55.0, 3 + 40.0), "#eeffee")
+    assert _near(pixel(pdf, 0, 3 + 2.0, 3 + 2.0), "#113355")
+    assert _near(pixel(pdf, 0, 3 + 55.0, 3 + 40.0), "#eeffee")
     # its budget button in the theme's button colour, just inside the rim
-    assert _near(_pixel(pdf, 0, 3 + 31.5, 3 + 29.0 - 9.0), "#aa0000", 40)
+    assert _near(pixel(pdf, 0, 3 + 31.5, 3 + 29.0 - 9.0), "#aa0000", 40)
     back = reader.pages[1]
     assert "/XObject" in back["/Resources"]  # the picture
-    assert _near(_pixel(pdf, 1, 1.0, 1.0), "#ffcc00")  # it runs into the bleed
-    assert _near(_pixel(pdf, 1, 3 + 8.0, 3 + 20.0), "#113355")  # the deck's band over it
+    assert _near(pixel(pdf, 1, 1.0, 1.0), "#ffcc00")  # it runs into the bleed
+    assert _near(pixel(pdf, 1, 3 + 8.0, 3 + 20.0), "#113355")  # the deck's band over it
     assert "Night Quilts" in back.extract_text() and "normal" in back.extract_text()
     # a deck the theme does not name keeps the bundled colour
     tactical = next(i for i, page in enumerate(reader.pages) if "tactical" in page.extract_text())
-    assert _near(_pixel(pdf, tactical, 3 + 2.0, 3 + 2.0), "#8a4f2a")
+    assert _near(pixel(pdf, tactical, 3 + 2.0, 3 + 2.0), "#8a4f2a")
     assert _font_names(pdf) == {"BitstreamVeraSans-Oblique", "BitstreamVeraSans-Bold"}
 
 
