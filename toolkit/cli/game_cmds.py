@@ -442,6 +442,16 @@ def keep(path: Path, prompt: Prompt, names: list[str], options: dict[str, Any]) 
     records.write_record(path, record)
 
 
+def _replayed(record: Path) -> tuple[dict, Any]:
+    """A record read and replayed through the rules (saying so first when that compiles)."""
+    data = records.read_record(record)
+    edition = records.replay_edition(data, base_dir=record.parent)
+    waiting.watch_compiles()
+    note_compile_for(edition)
+    waiting.announced()
+    return data, records.replay(data, base_dir=record.parent)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("deal")
     def deal_cmd(
@@ -467,12 +477,7 @@ def register(app: typer.Typer) -> None:
                                   "(Enter: next, 'b': back, a number: that move, 'q': quit)."),
     ) -> None:
         """Replay a game record through the rules and print the final state and scores."""
-        data = records.read_record(record)
-        edition = records.replay_edition(data, base_dir=record.parent)
-        waiting.watch_compiles()
-        note_compile_for(edition)
-        waiting.announced()
-        game = records.replay(data, base_dir=record.parent)
+        data, game = _replayed(record)
         if step:
             walk(game)
             return
@@ -595,16 +600,11 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--out {out}: the file name must end in {', '.join('.' + f for f in record_view.FORMATS)}")
         if out is not None and out.exists() and not force:
             raise UsageError(f"{out} already exists; use --force to overwrite or --out to choose another name")
-        data = records.read_record(record)
-        edition = records.replay_edition(data, base_dir=record.parent)
-        waiting.watch_compiles()
-        note_compile_for(edition)
-        waiting.announced()
-        game = records.replay(data, base_dir=record.parent)
+        _, game = _replayed(record)
         total = len(game.history)
         if move is not None and move > total:
             raise UsageError(f"--move {move}: the record has {total} action(s) (0..{total})")
-        family = family_of(edition)
+        family = family_of(game.edition)
         if out is None:
             views = list(family.views(game))
             typer.echo(board_view.position_text(views[total if move is None else move]))
