@@ -10,6 +10,12 @@ sequence of standings (`game_measures`, which the tests check on hand-made seque
 figures are their means and shares with 95% intervals, and for a variant the paired difference
 from the base on the same seeds.
 
+Every game is its own deal (SAMPLING_UNIT): game k is dealt from its own seed and the seats are never
+swapped, so the games are independent and the intervals count them one by one. The paired tests of
+one run (every measure of every variant) form one family: `family_adjusted` applies Holm's
+adjustment over all of them, so the chance that a run claims any change where there is none is at
+most ALPHA, however many measures and variants it tests.
+
 Bias of the standing: it counts what is certain (buttons, income still to be paid, the bonus tile
 held) and charges every empty cell now, so a seat that has just turned buttons into a large patch
 gains at once, and buttons not yet spent look worth one point each although they will buy cells
@@ -26,7 +32,7 @@ import numpy as np
 from toolkit.families import family_of
 from toolkit.games.rng import derive_seed
 from toolkit.specs.models import Edition
-from toolkit.stats import mean_interval, paired_difference, wilson
+from toolkit.stats import holm, mean_interval, minimum_detectable, paired_difference, wilson
 
 COMEBACK = 5
 """Points the winner must have trailed by (at the worst moment) for a game to count as a comeback."""
@@ -240,3 +246,43 @@ def differences(base: Sequence[GameMeasures], variant: Sequence[GameMeasures]) -
         x = np.asarray(d)
         out[name] = paired_difference(len(x), float(x.sum()), float((x * x).sum())).as_dict()
     return out
+
+
+ALPHA = 0.05
+"""Family-wise error of one run's claims: the chance of naming any change where there is none."""
+CORRECTION = "holm"
+SAMPLING_UNIT = ("the game: every game is its own deal (game k is dealt from seed derive_seed(seed, k), the seats as "
+                 "named and never swapped), so the games are independent and the intervals count them one by one; "
+                 "a variant's game k is paired with the base's game k")
+
+
+def family_adjusted(per_variant: Sequence[dict]) -> list[dict]:
+    """Every variant's `differences` with Holm's adjustment over all the paired tests of the run (each
+    measure of each variant): `p_value` stays the test's own, `p_adjusted` is Holm's, `significant`
+    says p_adjusted < ALPHA, and `detectable` is the smallest difference the test finds with 80%
+    power at the strictest Holm level (ALPHA / number of tests)."""
+    raw = {f"{k}/{name}": d["p_value"] for k, diffs in enumerate(per_variant) for name, d in diffs.items()}
+    adjusted = holm(raw)
+    tests = sum(1 for p in raw.values() if p is not None)
+    out = []
+    for k, diffs in enumerate(per_variant):
+        variant = {}
+        for name, d in diffs.items():
+            p = adjusted[f"{k}/{name}"]
+            detectable = minimum_detectable(d["se"], ALPHA / max(1, tests)) if d["se"] else None
+            variant[name] = {**d, "p_adjusted": None if p is None else round(p, 6) + 0.0,
+                             "significant": p is not None and p < ALPHA,
+                             "detectable": None if detectable is None else round(detectable, 6)}
+        out.append(variant)
+    return out
+
+
+def multiple_testing(per_variant: Sequence[dict]) -> dict:
+    """How the run's claims are corrected, for results.json."""
+    tests = sum(1 for diffs in per_variant for d in diffs.values() if d["p_value"] is not None)
+    return {"correction": CORRECTION, "alpha": ALPHA, "tests": tests,
+            "family": "every measure of every variant, each paired with the base on the same seeds",
+            "rule": (f"Holm's step-down adjustment over the {tests} paired tests; a difference is named when its "
+                     f"adjusted p-value is below {ALPHA:g}, so the chance of naming any change where none exists "
+                     f"is at most {ALPHA:.0%}")}
+

@@ -4,9 +4,12 @@ NTBEA (Lucas, Liu and Perez-Liebana 2018; the Tabletop Games Framework tunes gam
 it) searches a grid too large to sweep. Each iteration plays one noisy evaluation of the current
 point, adds its fitness to a bandit model of 1-tuples (each key alone), 2-tuples (each pair of
 keys) and the N-tuple (the whole point), then draws neighbours of the current point by mutation
-and moves to the one with the best upper confidence bound, averaged over the tuples. When the
-budget is spent, the point the model rates best (tuple means, no exploration) is played on fresh
-deals, and its figures are reported with their 95% intervals.
+and moves to the one with the best upper confidence bound, averaged over the tuples. The last
+evaluations of the budget (`refine`) re-play the point the model rates best (tuple means, no
+exploration) and its neighbours (every key within one step): one evaluation of a few hundred games
+is noisier than a target's scale, so the model's favourite is often beaten by a neighbour it never
+tried. The point with the best mean fitness over its own evaluations is then played on fresh deals,
+and each target is judged against its tolerance (`judge`) with a deal-clustered 95% interval.
 
 `search` is the algorithm alone, on any noisy objective (tests check it on a synthetic one with a
 known optimum); `Target`, `evaluate` and `tune` make the objective from games: the fitness of a
@@ -84,11 +87,35 @@ class Model:
 
 @dataclass(frozen=True)
 class Search:
-    """What a search did: the point the model rates best and every evaluation in order."""
+    """What a search did: the point chosen and every evaluation in order."""
 
     best: Point
     best_model_fitness: float
     history: tuple[tuple[Point, float], ...]
+    centre: Point | None = None
+    """The point the model rated best when the search phase ended (None: no re-evaluation)."""
+    refined: tuple[Point, ...] = ()
+    """The points the last evaluations re-played: the centre, then its neighbours, in the order played."""
+    refine_evaluations: int = 0
+    """Evaluations spent re-playing them (the last ones of the history)."""
+
+
+CHOICE_RULE = ("the point with the highest mean fitness over its own evaluations (search and re-evaluation) among the "
+               "best point of the model and its neighbours")
+
+
+def neighbourhood(centre: Point, sizes: Sequence[int], model: "Model") -> list[Point]:
+    """The centre, then the points one step away along one key, then the rest of the points with every
+    key within one step (the model's best first): the order in which a short re-evaluation plays them."""
+    ring = []
+    for step in itertools.product((-1, 0, 1), repeat=len(sizes)):
+        p = tuple(c + d for c, d in zip(centre, step))
+        if p != centre and all(0 <= v < n for v, n in zip(p, sizes)):
+            ring.append(p)
+    axis = sorted(p for p in ring if sum(a != b for a, b in zip(p, centre)) == 1)
+    rest = sorted((p for p in ring if p not in axis),
+                  key=lambda p: (-(m if (m := model.mean(p)) is not None else -math.inf), p))
+    return [centre, *axis, *rest]
 
 
 def _mutate(point: Point, sizes: Sequence[int], rng: np.random.Generator, mutation: float) -> Point:
@@ -118,28 +145,51 @@ def search(
     neighbours: int = 50,
     mutation: float | None = None,
     progress: Callable[[int], None] | None = None,
+    refine: int = 0,
 ) -> Search:
     """NTBEA over a grid of `sizes[k]` values per key; `evaluate(point, i)` is the i-th (noisy)
     evaluation, maximised. `explore` is the UCB constant in fitness units; `neighbours` the
-    mutants drawn per iteration; `mutation` the chance that a key mutates (default 1/keys)."""
+    mutants drawn per iteration; `mutation` the chance that a key mutates (default 1/keys).
+
+    `refine`: the last evaluations of the budget re-play the model's best point and its neighbours
+    (`neighbourhood`, in turn, round and round), and the point chosen is the one of them with the
+    best mean over its own evaluations (CHOICE_RULE); 0 keeps the model's best point."""
     if budget < 1:
         raise UsageError(f"--budget must be at least 1 evaluation, got {budget}")
+    if not 0 <= refine < budget:
+        raise UsageError(f"--refine must be 0..{budget - 1} (the search needs at least one of the {budget} "
+                         f"evaluations), got {refine}")
     rng = np.random.default_rng(seed)
     model = Model.for_keys(len(sizes))
     rate = mutation if mutation is not None else 1.0 / max(1, len(sizes))
     current: Point = tuple(int(rng.integers(s)) for s in sizes)
     history: list[tuple[Point, float]] = []
-    for i in range(budget):
-        fitness = float(evaluate(current, i))
-        model.add(current, fitness)
-        history.append((current, fitness))
+
+    def play(point: Point) -> None:
+        fitness = float(evaluate(point, len(history)))
+        model.add(point, fitness)
+        history.append((point, fitness))
         if progress:
-            progress(i + 1)
+            progress(len(history))
+
+    for _ in range(budget - refine):
+        play(current)
         candidates = {_mutate(current, sizes, rng, rate) for _ in range(neighbours)}
         current = max(sorted(candidates), key=lambda p: model.value(p, explore))
     seen = sorted({p for p, _ in history})
-    best = max(seen, key=lambda p: model.mean(p))
-    return Search(best, float(model.mean(best)), tuple(history))
+    centre = max(seen, key=lambda p: model.mean(p))
+    if not refine:
+        return Search(centre, float(model.mean(centre)), tuple(history))
+    ring = neighbourhood(centre, sizes, model)
+    played = [ring[j % len(ring)] for j in range(refine)]
+    for point in played:
+        play(point)
+    own: dict[Point, list[float]] = {}
+    for p, f in history:
+        own.setdefault(p, []).append(f)
+    candidates = sorted(set(played))
+    best = max(candidates, key=lambda p: sum(own[p]) / len(own[p]))
+    return Search(best, float(model.mean(best)), tuple(history), centre, tuple(dict.fromkeys(played)), refine)
 
 
 # ----- the objective from games ---------------------------------------------------------------
@@ -216,17 +266,63 @@ def figure_samples(games, figure: str) -> np.ndarray:
     raise KeyError(figure)
 
 
-def measured(games, targets: Sequence[Target]) -> dict[str, dict]:
-    """Each target's figure with its 95% interval (Wilson for shares, normal for means)."""
+def _integer_samples(games, figure: str) -> tuple[np.ndarray, float]:
+    """Per-game integers of a figure and the factor to its unit (the mean score sums the seats)."""
+    if figure == "score":
+        return games.score.sum(axis=1).astype(np.int64), 1.0 / games.score.shape[1]
+    return figure_samples(games, figure).astype(np.int64), 1.0
+
+
+def measured(games, targets: Sequence[Target], per_deal: int = 1) -> dict[str, dict]:
+    """Each target's figure with its 95% interval, the deal as the unit (games in deal order,
+    `per_deal` consecutive games a deal): Wilson's at the effective sample size for shares, the
+    cluster standard error for means; each judged against its target's tolerance (`judge`)."""
+    from toolkit.stats import deal_mean, deal_rate, per_deal_sq
+
     out = {}
     for t in targets:
-        x = figure_samples(games, t.figure.name)
+        x, unit = _integer_samples(games, t.figure.name)
+        n = len(x)
         if t.figure.is_rate:
-            iv = wilson(int(x.sum()), len(x))
+            iv = deal_rate(int(x.sum()), n, per_deal, per_deal_sq(x, per_deal) if per_deal > 1 else 0)
         else:
-            iv = mean_interval(len(x), float(x.sum()), float((x * x).sum()))
-        out[t.figure.name] = {**iv.as_dict(), "target": t.value}
+            iv = deal_mean(n, int(x.sum()), per_deal, per_deal_sq(x, per_deal) if per_deal > 1 else 0,
+                           int((x * x).sum()), scale=unit)
+        figure = {**iv.as_dict(), "target": t.value}
+        figure.update(judge(figure, t, per_deal))
+        out[t.figure.name] = figure
     return out
+
+
+VERDICT_RULE = ("a target is met when the figure's 95% interval (the deal as the unit) lies within target +- tolerance "
+                "(the target's scale), missed when it lies wholly outside, undecided otherwise; so each of 'meets' and "
+                "'misses' is wrong at most 2.5% of the time")
+
+
+def judge(iv: dict, target: Target, per_deal: int = 1) -> dict:
+    """Meets / misses / undecided for a measured figure (VERDICT_RULE), with how many more games would
+    decide an undecided one if the estimate held (the interval narrows as one over root games)."""
+    low_edge, high_edge = target.value - target.scale, target.value + target.scale
+    out = {"tolerance": target.scale, "band": [round(low_edge, 6) + 0.0, round(high_edge, 6) + 0.0],
+           "verdict": "undecided", "more_games": None}
+    est, low, high, n = iv["estimate"], iv["low"], iv["high"], iv["n"]
+    if est is None or low is None or high is None:
+        return out
+    if low >= low_edge and high <= high_edge:
+        return {**out, "verdict": "meets"}
+    if high < low_edge or low > high_edge:
+        return {**out, "verdict": "misses"}
+    # the interval must shrink until it clears the nearer edge on the side(s) that cross one
+    if low_edge < est < high_edge:
+        need = max(((est - low) / (est - low_edge)) ** 2, ((high - est) / (high_edge - est)) ** 2)
+    elif est > high_edge:
+        need = ((est - low) / (est - high_edge)) ** 2
+    elif est < low_edge:
+        need = ((high - est) / (low_edge - est)) ** 2
+    else:
+        return out  # the estimate sits on an edge: no number of games decides while it stays there
+    total = math.ceil(n * need / per_deal) * per_deal
+    return {**out, "more_games": int(max(per_deal, total - n))}
 
 
 def fitness(figures: dict[str, float], targets: Sequence[Target]) -> float:
@@ -248,6 +344,8 @@ class TuneRequest:
     """Deals of one evaluation (each played per_deal times)."""
     final_deals: int
     watch: str | None = None
+    refine: int = 0
+    """The last evaluations of the budget, spent re-playing the best point and its neighbours."""
 
 
 def check(base, settings: Sequence[setpath.Setting], targets: Sequence[Target], watch: str | None) -> None:
@@ -293,10 +391,17 @@ def point_settings(request: TuneRequest, point: Point) -> dict:
     return {s.path: s.values[i] for s, i in zip(request.settings, point)}
 
 
+def default_refine(budget: int) -> int:
+    """A quarter of the budget re-plays the best point's neighbourhood (none under 4 evaluations)."""
+    return budget // 4
+
+
 def tune(request: TuneRequest, workers: int = 1, scheduler: str | None = None,
          progress: Callable[[int], None] | None = None) -> dict:
-    """Search, then play the best point on fresh deals; the document's body."""
+    """Search, re-play the best point's neighbourhood, then play the chosen point on fresh deals; the
+    document's body."""
     editions: dict[Point, object] = {}
+    seen_figures: list[dict[str, float]] = []
 
     def edition_of(point: Point):
         if point not in editions:
@@ -311,40 +416,67 @@ def tune(request: TuneRequest, workers: int = 1, scheduler: str | None = None,
         games = played.per_game[0]
         if progress:
             progress(played.games)
-        return fitness({t.figure.name: float(figure_samples(games, t.figure.name).mean()) for t in request.targets},
-                       request.targets)
+        figures = {t.figure.name: float(figure_samples(games, t.figure.name).mean()) for t in request.targets}
+        seen_figures.append(figures)
+        return fitness(figures, request.targets)
 
-    result = search([len(s.values) for s in request.settings], evaluate, request.budget, request.seed)
+    result = search([len(s.values) for s in request.settings], evaluate, request.budget, request.seed,
+                    refine=request.refine)
     fresh = request.budget * request.eval_deals  # deals no evaluation played
     played = runner.play((edition_of(result.best),), request.bots, request.seed, fresh, fresh + request.final_deals,
                          workers, scheduler, watch=request.watch)
     if progress:
         progress(played.games)
     games = played.per_game[0]
-    figures = measured(games, request.targets)
+    figures = measured(games, request.targets, played.per_deal)
     best = point_settings(request, result.best)
     counts: dict[Point, int] = {}
     for p, _ in result.history:
         counts[p] = counts.get(p, 0) + 1
+
+    def settings_json(point: Point) -> dict:
+        return {k: setpath.json_value(v) for k, v in point_settings(request, point).items()}
+
+    def own(point: Point) -> dict:
+        runs = [(f, seen_figures[i]) for i, (p, f) in enumerate(result.history) if p == point]
+        return {"set": settings_json(point), "evaluations": len(runs),
+                "mean_fitness": round(sum(f for f, _ in runs) / len(runs), 6),
+                "figures": {t.figure.name: round(sum(fig[t.figure.name] for _, fig in runs) / len(runs), 6)
+                            for t in request.targets}}
+
+    searched = len(result.history) - result.refine_evaluations
+    games_each = request.eval_deals * played.per_deal
+    refine_text = (f"; the last {result.refine_evaluations} re-play the model's best point and its neighbours "
+                   "(every key within one step), and the point chosen is " + CHOICE_RULE
+                   if result.refine_evaluations else "; the best point by the model's tuple means")
     return {
         "keys": [{"path": s.path, "values": [setpath.json_value(v) for v in s.values]} for s in request.settings],
         "space": math.prod(len(s.values) for s in request.settings),
         "targets": [{"figure": t.figure.name, "value": t.value, "scale": t.scale, "meaning": t.figure.help}
                     for t in request.targets],
         "fitness_rule": "minus the sum over targets of ((figure - target) / scale)^2; 0 meets every target",
+        "verdict_rule": VERDICT_RULE,
         "algorithm": (f"NTBEA: 1-tuples, 2-tuples and the {len(request.settings)}-tuple; UCB constant 2 (fitness units), "
                       f"50 neighbours per iteration, each key mutating with chance 1/{len(request.settings)}; "
-                      f"{request.budget} evaluations of {request.eval_deals * played.per_deal} games each, "
-                      "each on deals of its own; the best point by the model's tuple means"),
+                      f"{request.budget} evaluations of {games_each} games each, each on deals of its own: "
+                      f"{searched} search{refine_text}"),
         "budget": request.budget,
-        "evaluation_games": request.eval_deals * played.per_deal,
+        "evaluation_games": games_each,
         "points_tried": len(counts),
         "best": {"set": {k: setpath.json_value(v) for k, v in best.items()},
                  "model_fitness": round(result.best_model_fitness, 6),
-                 "evaluations": counts.get(result.best, 0)},
+                 "evaluations": counts.get(result.best, 0),
+                 "mean_fitness": own(result.best)["mean_fitness"]},
+        "refinement": ({"evaluations": result.refine_evaluations, "centre": settings_json(result.centre),
+                        "rule": CHOICE_RULE, "points": [own(p) for p in result.refined]}
+                       if result.centre is not None else
+                       {"evaluations": 0, "rule": "the point whose tuples' mean fitness in the model is best"}),
         "validation": {"deals": f"{fresh}..{fresh + request.final_deals - 1} (fresh: no evaluation played them)",
-                       "games": played.games, "figures": figures,
+                       "games": played.games, "deal_count": request.final_deals, "per_deal": played.per_deal,
+                       "figures": figures,
                        "fitness": round(fitness({k: v["estimate"] for k, v in figures.items()}, request.targets), 6)},
-        "history": [{"set": {k: setpath.json_value(v) for k, v in point_settings(request, p).items()},
-                     "fitness": round(f, 6)} for p, f in result.history],
+        "history": [{"set": settings_json(p), "fitness": round(f, 6),
+                     "phase": "search" if i < searched else "neighbours",
+                     "figures": {k: round(v, 6) for k, v in seen_figures[i].items()}}
+                    for i, (p, f) in enumerate(result.history)],
     }
