@@ -383,8 +383,12 @@ def tune(
     targets: List[str] = typer.Option(..., "--target", help="FIGURE=VALUE[~SCALE]: seat-win, length, score, margin, bonus or "
                                       "buy-rate (with --watch); SCALE is the distance that costs 1 (squared) in the fitness."),
     budget: int = typer.Option(100, "--budget", help="Evaluations of the search (each plays --games games)."),
+    refine: Optional[int] = typer.Option(None, "--refine", help="The last evaluations of the budget, spent re-playing the "
+                                         "best point and its neighbours (every key within one step); the chosen point is "
+                                         "the one of them with the best mean fitness. Default: a quarter of --budget."),
     games: int = typer.Option(100, "--games", help="Games per evaluation (even when seats are swapped)."),
-    final_games: int = typer.Option(1000, "--final-games", help="Games playing the best point on fresh deals."),
+    final_games: int = typer.Option(4000, "--final-games", help="Games playing the chosen point on fresh deals (the "
+                                    "verdict's interval; too few leave a target undecided)."),
     watch: Optional[str] = typer.Option(None, "--watch", metavar="PATCH", help="Patch whose buy rate --target buy-rate reads."),
     bots: Optional[str] = typer.Option(None, "--bots", help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed of the deals and the search."),
@@ -400,6 +404,9 @@ def tune(
         raise UsageError(f"--final-games must be a positive number of games, at most {10**8}, got {final_games}")
     if not 1 <= budget <= 100000:
         raise UsageError(f"--budget must be 1..100000 evaluations, got {budget}")
+    if refine is not None and not 0 <= refine < budget:
+        raise UsageError(f"--refine must be 0..{budget - 1} (at least one of the {budget} evaluations searches), "
+                         f"got {refine}")
     from toolkit.families import family_of
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
@@ -417,15 +424,16 @@ def tune(
     bots_text = bots or family_of(ed).info.balance_bots
     bot_specs = _bots(bots_text, ed)
     per_deal = games_per_deal(bot_specs, ed)
+    refine = ntbea.default_refine(budget) if refine is None else refine
     request = ntbea.TuneRequest(ed, parsed, parsed_targets, bot_specs, seed, budget, deals_for(games, per_deal),
-                                deals_for(final_games, per_deal), watch)
+                                deals_for(final_games, per_deal), watch, refine)
     started = time.perf_counter()
     with progress_bar(budget * games + final_games, show_progress) as advance:
         body = ntbea.tune(request, workers, scheduler, advance)
     elapsed = time.perf_counter() - started
     parts = ["patchwork", "tune", base, *[a for s in settings for a in ("--set", s)],
-             *[a for t in targets for a in ("--target", t)], "--budget", str(budget), "--games", str(games),
-             "--final-games", str(final_games)]
+             *[a for t in targets for a in ("--target", t)], "--budget", str(budget), "--refine", str(refine),
+             "--games", str(games), "--final-games", str(final_games)]
     if watch:
         parts += ["--watch", watch]
     parts += ["--bots", bots_text, "--seed", str(seed)]
@@ -438,6 +446,7 @@ def tune(
     _table(f"tune of {ed.name}: best of {body['points_tried']} points tried ({body['space']} in the space), "
            f"{final_games} fresh games", report.TUNE_HEADER, report.tune_rows(doc))
     typer.echo(report.tune_verdict(doc))
+    typer.echo(report.tune_refinement_lines(doc)[0])
     typer.echo(speed_line(budget * games + final_games, elapsed, workers, scheduler))
     if out:
         write_out(out, doc, render_markdown(report.tune_report(doc)), render_pdf(report.tune_report(doc)))
@@ -491,9 +500,12 @@ def feel(
         parts.append("--decisive")
     doc = header("feel", shlex.join(parts), bot_specs, games, games, 1, seed, "as named, one bot per seat")
     doc["seeding"] = "game k of every edition is play_bots(edition, bots, derive_seed(seed, k)) (toolkit.play)"
+    doc["sampling_unit"] = fl.SAMPLING_UNIT
     doc["definitions"] = dict(fl.DEFINITIONS)
+    adjusted = fl.family_adjusted([fl.differences(runs[0], ms) for ms in runs[1:]])
+    doc["multiple_testing"] = fl.multiple_testing(adjusted)
     doc["editions"] = [{"ref": ref, "edition": edition_facts(ed), "figures": fl.figures(ms),
-                        **({"differences": fl.differences(runs[0], ms)} if k else {})}
+                        **({"differences": adjusted[k - 1]} if k else {})}
                        for k, (ref, ed, ms) in enumerate(zip(editions, eds, runs))]
     _reproducibility(doc, bot_specs)
     if as_json:

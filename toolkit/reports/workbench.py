@@ -296,27 +296,64 @@ def ladder_report(doc: dict) -> Report:
 # ----- tune -----------------------------------------------------------------------------------
 
 
-TUNE_HEADER = ["figure", "target", "measured on fresh deals (95%)", "in interval"]
+TUNE_HEADER = ["figure", "target +- tolerance", "measured on fresh deals (95%, deal as unit)", "verdict"]
+TUNE_RATES = ("seat-win", "bonus", "buy-rate")
+
+
+def _target_text(t: dict) -> str:
+    if t["figure"] in TUNE_RATES:
+        return f"{100 * t['value']:.1f}% +- {100 * t['scale']:.1f} pp"
+    return f"{t['value']:g} +- {t['scale']:g}"
+
+
+def _verdict_cell(iv: dict) -> str:
+    if iv["verdict"] != "undecided":
+        return iv["verdict"]
+    return "undecided" + (f" (about {iv['more_games']:,} more games)" if iv["more_games"] is not None else "")
 
 
 def tune_rows(doc: dict) -> list[list[str]]:
     rows = []
     for t in doc["targets"]:
         iv = doc["validation"]["figures"][t["figure"]]
-        is_rate = t["figure"] in ("seat-win", "bonus", "buy-rate")
-        inside = iv["low"] is not None and iv["low"] <= t["value"] <= iv["high"]
-        rows.append([t["figure"], f"{t['value']:g}", _fmt(iv, is_rate), "yes" if inside else "no"])
+        rows.append([t["figure"], _target_text(t), _fmt(iv, t["figure"] in TUNE_RATES), _verdict_cell(iv)])
     return rows
 
 
+def _target_clause(t: dict, iv: dict) -> str:
+    measured = _fmt(iv, t["figure"] in TUNE_RATES)
+    band = _target_text(t)
+    if iv["verdict"] == "meets":
+        return f"{t['figure']} meets its target ({measured} lies within {band})"
+    if iv["verdict"] == "misses":
+        return f"{t['figure']} misses its target ({measured} lies outside {band})"
+    more = (f"; about {iv['more_games']:,} more games would decide, if the estimate holds"
+            if iv["more_games"] is not None else "; the estimate sits on the tolerance's edge")
+    return f"{t['figure']} is undecided ({measured} straddles an edge of {band}{more})"
+
+
 def tune_verdict(doc: dict) -> str:
-    """The report's first sentence: the best settings and whether the fresh games meet the targets."""
+    """The report's first sentence: the chosen settings and whether the fresh games meet the targets."""
     best = ", ".join(f"{k}={setpath.value_text(tuple(v) if isinstance(v, list) else v)}" for k, v in doc["best"]["set"].items())
-    missed = [r[0] for r in tune_rows(doc) if r[3] == "no"]
-    tail = ("every target lies inside its 95% interval" if not missed else
-            f"{', '.join(missed)} still {'misses its' if len(missed) == 1 else 'miss their'} target beyond the 95% interval")
+    clauses = [_target_clause(t, doc["validation"]["figures"][t["figure"]]) for t in doc["targets"]]
     return (f"Best settings found: {best} ({doc['points_tried']} of {doc['space']} points tried); on "
-            f"{doc['validation']['games']} fresh games {tail}.")
+            f"{doc['validation']['games']} fresh games {'; '.join(clauses)}.")
+
+
+def tune_refinement_lines(doc: dict) -> list[str]:
+    """Which points the last evaluations re-played and how the chosen point was picked."""
+    r = doc["refinement"]
+    if not r["evaluations"]:
+        return [f"Chosen point: {r['rule']} (no evaluation re-played a neighbourhood)."]
+    def label(point: dict) -> str:
+        return ", ".join(f"{k}={setpath.value_text(tuple(v) if isinstance(v, list) else v)}" for k, v in point.items())
+    lines = [f"The last {r['evaluations']} evaluation(s) re-played the model's best point ({label(r['centre'])}) and "
+             f"its neighbours; chosen: {r['rule']}."]
+    for point in sorted(r["points"], key=lambda q: -q["mean_fitness"]):
+        figs = ", ".join(f"{k} {100 * v:.1f}%" if k in TUNE_RATES else f"{k} {v:.2f}" for k, v in point["figures"].items())
+        lines.append(f"{label(point['set'])}: mean fitness {point['mean_fitness']:g} over {point['evaluations']} "
+                     f"evaluation(s); {figs}")
+    return lines
 
 
 def tune_chart(doc: dict) -> IntervalChart:
@@ -331,9 +368,14 @@ def tune_report(doc: dict) -> Report:
                                   for k in doc["keys"]),
              "Targets: " + "; ".join(f"{t['figure']} = {t['value']:g} (scale {t['scale']:g}: {t['meaning']})" for t in doc["targets"]),
              f"Fitness: {doc['fitness_rule']}", f"Search: {doc['algorithm']}",
-             f"Validation: deals {doc['validation']['deals']}, fitness {doc['validation']['fitness']:g}"]
+             f"Validation: deals {doc['validation']['deals']}, fitness {doc['validation']['fitness']:g}",
+             f"Verdict: {doc['verdict_rule']}",
+             "Validation intervals: the deal as the unit (" + "; ".join(
+                 f"{k}: {v['deals']} deals, design effect {v['design_effect']:g}" if v.get("design_effect") is not None
+                 else f"{k}: {v['n']} games, one a deal" for k, v in doc["validation"]["figures"].items()) + ")"]
     sections: list[Section] = [Paragraph(f"**{tune_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts)),
                                ReportTable("", tuple(TUNE_HEADER), tuple(tuple(r) for r in tune_rows(doc))),
+                               Bullets(tuple(tune_refinement_lines(doc)), lead="Re-evaluated points:"),
                                tune_chart(doc)]
     return Report(f"Tuning {doc['edition']['title']} toward targets", tuple(sections))
 
@@ -364,8 +406,14 @@ def feel_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def _family_text(doc: dict) -> str:
+    mt = doc["multiple_testing"]
+    return f"family-wise {mt['alpha']:.0%}, Holm over {mt['tests']} test{'s' if mt['tests'] != 1 else ''}"
+
+
 def feel_verdict(doc: dict) -> str:
-    """One sentence per variant: which feel figures its paired differences from the base move."""
+    """One sentence per variant: which feel figures its paired differences from the base move, after
+    Holm's adjustment over every measure of every variant."""
     labels = {key: (label, rate) for key, label, rate in FEEL_FIGURES}
     base = doc["editions"][0]["ref"]
     if len(doc["editions"]) == 1:
@@ -374,31 +422,58 @@ def feel_verdict(doc: dict) -> str:
                 f"{e['figures']['decided_at']['estimate']:.0%} of the game, {e['figures']['close']['estimate']:.0%} "
                 "close games.")
     out = []
+    family = _family_text(doc)
     for e in doc["editions"][1:]:
         moved = [(key, d) for key, d in e.get("differences", {}).items() if d["significant"] and key in labels]
         if not moved:
-            out.append(f"{e['ref']}: no feel figure differs significantly from {base} on the same seeds.")
+            out.append(f"{e['ref']}: no feel figure differs from {base} on the same seeds ({family}).")
             continue
         parts = []
         for key, d in moved:
             label, rate = labels[key]
             size = f"{abs(d['mean']) * 100:.1f} points of percentage" if rate else f"{abs(d['mean']):.2f}"
-            parts.append(f"{label} {'up' if d['mean'] > 0 else 'down'} by about {size}")
+            parts.append(f"{label} {'up' if d['mean'] > 0 else 'down'} by about {size} (Holm p {d['p_adjusted']:.3g})")
         out.append(f"{e['ref']}: " + ", ".join(parts) + f" against {base} on the same seeds; the rest does not "
-                   "differ significantly.")
+                   f"differ ({family}).")
     return " ".join(out)
 
 
+FEEL_TEST_HEADER = ["variant", "figure", "difference from base (95%)", "p", "Holm p", "named"]
+
+
+def feel_test_rows(doc: dict) -> list[list[str]]:
+    """Every paired test of the run with its own and its Holm-adjusted p-value."""
+    labels = {key: (label, rate) for key, label, rate in FEEL_FIGURES}
+    rows = []
+    for e in doc["editions"][1:]:
+        for key, d in e.get("differences", {}).items():
+            label, rate = labels[key]
+            k, unit = (100.0, " pp") if rate else (1.0, "")
+            diff = "n/a" if d["mean"] is None else f"{k * d['mean']:+.2f}{unit}"
+            if d["low"] is not None:
+                diff += f" [{k * d['low']:+.2f}, {k * d['high']:+.2f}]"
+            p_raw = "n/a" if d["p_value"] is None else f"{d['p_value']:.3g}"
+            p_adj = "n/a" if d["p_adjusted"] is None else f"{d['p_adjusted']:.3g}"
+            rows.append([e["ref"], label, diff, p_raw, p_adj, "yes" if d["significant"] else "no"])
+    return rows
+
+
 def feel_report(doc: dict) -> Report:
-    facts = [*_run_items(doc)]
+    facts = [*_run_items(doc), f"Sampling unit: {doc['sampling_unit']}"]
+    if len(doc["editions"]) > 1:
+        facts.append(f"Claims: {doc['multiple_testing']['rule']}")
     defs = tuple(f"**{k.replace('_', ' ')}**: {v}" for k, v in doc["definitions"].items())
     header, rows = feel_rows(doc)
     sections: list[Section] = [Paragraph(f"**{feel_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts)),
                                ReportTable("", tuple(header), tuple(tuple(r) for r in rows), small=True,
                                            intro="Means and shares with 95% intervals; in brackets, a variant's "
-                                                 "significant paired difference from the base (same seeds) with its "
-                                                 "95% interval."),
-                               Bullets(defs, lead="Definitions:")]
+                                                 "paired difference from the base (same seeds) with its 95% interval, "
+                                                 "where it is named after Holm's adjustment.")]
+    if len(doc["editions"]) > 1:
+        sections.append(ReportTable("", tuple(FEEL_TEST_HEADER), tuple(tuple(r) for r in feel_test_rows(doc)),
+                                    small=True, intro=f"Every paired test of the run ({_family_text(doc)}): a "
+                                                      "difference is named when its Holm p is below 0.05."))
+    sections.append(Bullets(defs, lead="Definitions:"))
     for key, label, rate in FEEL_FIGURES:
         if key not in doc["editions"][0]["figures"]:
             continue
