@@ -103,3 +103,46 @@ def test_feel_on_two_workers_writes_the_same_results_as_in_one_process(tmp_path)
 
 def test_feel_refuses_no_workers():
     assert "--workers" in refused("feel", "classic", "--workers", "0", "--games", "2")
+
+
+def _diff(p: float, mean: float = 1.0) -> dict:
+    return {"mean": mean, "se": 0.5, "low": mean - 0.98, "high": mean + 0.98, "p_value": p, "significant": p < 0.05,
+            "n": 400}
+
+
+def test_holm_over_every_measure_and_variant_names_only_what_survives():
+    # four tests, each below 0.05 alone; Holm: 0.01 x 4 = 0.04 survives, 0.02 x 3 = 0.06 does not, nor the rest
+    adjusted = feel.family_adjusted([{"lead_changes": _diff(0.01), "decided_at": _diff(0.04)},
+                                     {"lead_changes": _diff(0.02), "close": _diff(0.03)}])
+    assert [d["p_value"] for d in adjusted[0].values()] == [0.01, 0.04]  # each test's own p is kept
+    assert adjusted[0]["lead_changes"]["p_adjusted"] == pytest.approx(0.04)
+    assert adjusted[1]["lead_changes"]["p_adjusted"] == pytest.approx(0.06)
+    named = [(k, name) for k, diffs in enumerate(adjusted) for name, d in diffs.items() if d["significant"]]
+    assert named == [(0, "lead_changes")]
+    assert feel.multiple_testing(adjusted)["correction"] == "holm" and feel.multiple_testing(adjusted)["tests"] == 4
+
+
+def test_the_verdict_sentence_names_only_the_measures_that_survive_holm():
+    from toolkit.reports import workbench as report
+
+    adjusted = feel.family_adjusted([{"lead_changes": _diff(0.029, 0.60), "decided_at": _diff(0.037, 0.04),
+                                      "winner_deficit": _diff(0.00005, 2.18), "comeback": _diff(0.29),
+                                      "close": _diff(0.59)}])
+    doc = {"editions": [{"ref": "classic"}, {"ref": "six-buttons", "differences": adjusted[0]}],
+           "multiple_testing": feel.multiple_testing(adjusted)}
+    sentence = report.feel_verdict(doc)
+    assert "worst deficit up" in sentence and "lead changes" not in sentence and "permanent" not in sentence
+    assert "Holm over 5 tests" in sentence
+    rows = report.feel_test_rows(doc)
+    assert [r[-1] for r in rows] == ["no", "no", "yes", "no", "no"]
+
+
+def test_feel_cli_writes_raw_and_adjusted_p_and_the_sampling_unit(tmp_path):
+    out = tmp_path / "feel"
+    ok("feel", "express", "express", "express", "--games", "6", "--no-progress", "--out", str(out))
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["multiple_testing"]["correction"] == "holm" and doc["multiple_testing"]["tests"] == 10
+    d = doc["editions"][2]["differences"]["lead_changes"]
+    assert {"p_value", "p_adjusted", "significant"} <= set(d) and not d["significant"]
+    assert "its own deal" in doc["sampling_unit"] and doc["deals"] == doc["games"]
+    assert "Holm p" in (out / "report.md").read_text()
