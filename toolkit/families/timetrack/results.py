@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.reports.model import ReportChart, ReportTable
-from toolkit.stats import Metric, Tally, hist_pairs as _hist, hist_summary, mean_interval, mean_of as _mean, num, pct, wilson
+from toolkit.stats import (Metric, Tally, deal_mean, deal_rate, deal_ratio, hist_pairs as _hist, hist_summary, num,
+                           pct, per_deal_sq)
 from toolkit.specs.models import Edition
 
 
@@ -18,11 +19,15 @@ def tally_time_track(out: dict[str, np.ndarray], swap: np.ndarray) -> Tally:
     """Sums and histograms of a batch of time-track games.
 
     Seat s of game g is played by bot s ^ swap[g]; figures are kept per seat (seat 0 moves first)
-    and per bot (the order of --bots).
+    and per bot (the order of --bots). A deal's games are consecutive (swap 0, 1 with seat swap),
+    and every `*_dsq` sum is over deals of the squared per-deal total, for deal-clustered intervals.
     """
     t = Tally()
     n = out["winner"].shape[0]
     swap = swap.astype(np.int64)
+    per_deal = int(swap.max()) + 1 if n else 1
+    dsq = lambda values: per_deal_sq(values, per_deal)  # noqa: E731
+    t.add("deals", n // per_deal)
     score = out["score"].astype(np.int64)
     winner = out["winner"].astype(np.int64)
     bonus = out["bonus_owner"].astype(np.int64)
@@ -31,28 +36,45 @@ def tally_time_track(out: dict[str, np.ndarray], swap: np.ndarray) -> Tally:
     bot_seat = np.stack([swap, 1 - swap], axis=1)
     score_bot = np.take_along_axis(score, bot_seat, axis=1)
     t.add("games", n)
-    t.add("seat.wins", [(winner == 0).sum(), (winner == 1).sum()])
-    t.add("bot.wins", [(winner == bot_seat[:, 0]).sum(), (winner == bot_seat[:, 1]).sum()])
+    seat_won = np.stack([winner == 0, winner == 1], axis=1).astype(np.int64)
+    bot_won = np.stack([winner == bot_seat[:, 0], winner == bot_seat[:, 1]], axis=1).astype(np.int64)
+    t.add("seat.wins", seat_won.sum(axis=0))
+    t.add("seat.wins_dsq", dsq(seat_won))
+    t.add("bot.wins", bot_won.sum(axis=0))
+    t.add("bot.wins_dsq", dsq(bot_won))
     t.add("seat.score", score.sum(axis=0))
     t.add("seat.score_sq", (score * score).sum(axis=0))
+    t.add("seat.score_dsq", dsq(score))
     t.add("bot.score", score_bot.sum(axis=0))
     t.add("bot.score_sq", (score_bot * score_bot).sum(axis=0))
+    t.add("bot.score_dsq", dsq(score_bot))
     margin = score[:, 0] - score[:, 1]
     bot_margin = score_bot[:, 0] - score_bot[:, 1]
     t.add("seat.margin", margin.sum())
     t.add("seat.margin_sq", (margin * margin).sum())
+    t.add("seat.margin_dsq", dsq(margin))
     t.add("bot.margin", bot_margin.sum())
     t.add("bot.margin_sq", (bot_margin * bot_margin).sum())
+    t.add("bot.margin_dsq", dsq(bot_margin))
     t.add("ties", (margin == 0).sum())
     t.add("plies", plies.sum())
     t.add("plies_sq", (plies * plies).sum())
-    t.add("seat.first_finisher", [(out["first_finisher"] == 0).sum(), (out["first_finisher"] == 1).sum()])
-    t.add("seat.bonus", [(bonus == 0).sum(), (bonus == 1).sum()])
-    t.add("bot.bonus", [(bonus == bot_seat[:, 0]).sum(), (bonus == bot_seat[:, 1]).sum()])
+    t.add("plies_dsq", dsq(plies))
+    first = np.stack([out["first_finisher"] == 0, out["first_finisher"] == 1], axis=1).astype(np.int64)
+    t.add("seat.first_finisher", first.sum(axis=0))
+    t.add("seat.first_finisher_dsq", dsq(first))
+    seat_bonus = np.stack([bonus == 0, bonus == 1], axis=1).astype(np.int64)
+    bot_bonus = np.stack([bonus == bot_seat[:, 0], bonus == bot_seat[:, 1]], axis=1).astype(np.int64)
+    t.add("seat.bonus", seat_bonus.sum(axis=0))
+    t.add("seat.bonus_dsq", dsq(seat_bonus))
+    t.add("bot.bonus", bot_bonus.sum(axis=0))
+    t.add("bot.bonus_dsq", dsq(bot_bonus))
+    t.add("bonus_dsq", dsq((bonus >= 0).astype(np.int64)))
     for key in ("buttons", "empty", "leather", "income"):
         values = out[key].astype(np.int64)
         t.add(f"seat.{key}", values.sum(axis=0))
         t.add(f"seat.{key}_sq", (values * values).sum(axis=0))
+        t.add(f"seat.{key}_dsq", dsq(values))
         per_bot = np.take_along_axis(values, bot_seat, axis=1)
         t.add(f"bot.{key}", per_bot.sum(axis=0))
     for seat in range(2):
@@ -67,12 +89,22 @@ def tally_time_track(out: dict[str, np.ndarray], swap: np.ndarray) -> Tally:
     bought = buy_seat >= 0
     buy_bot = np.where(bought, buy_seat ^ swap[:, None], -1)
     t.add("patch.bought", bought.sum(axis=0))
+    t.add("patch.bought_dsq", dsq(bought.astype(np.int64)))
     t.add("patch.by_seat", np.stack([(buy_seat == 0).sum(axis=0), (buy_seat == 1).sum(axis=0)], axis=1))
     t.add("patch.by_bot", np.stack([(buy_bot == 0).sum(axis=0), (buy_bot == 1).sum(axis=0)], axis=1))
     ply = np.where(bought, buy_ply, 0)
     t.add("patch.ply", ply.sum(axis=0))
     t.add("patch.ply_sq", (ply * ply).sum(axis=0))
-    t.add("patch.buyer_won", (bought & (buy_seat == winner[:, None])).sum(axis=0))
+    ply_deal = ply.reshape(-1, per_deal, ply.shape[1]).sum(axis=1)
+    buyer_won = (bought & (buy_seat == winner[:, None])).astype(np.int64)
+    t.add("patch.buyer_won", buyer_won.sum(axis=0))
+    # the buyer's win rate is a ratio over deals (wins of buyers / purchases): its cross sum too
+    won_deal = buyer_won.reshape(-1, per_deal, buyer_won.shape[1]).sum(axis=1)
+    bought_deal = bought.astype(np.int64).reshape(-1, per_deal, bought.shape[1]).sum(axis=1)
+    t.add("patch.buyer_won_dsq", (won_deal * won_deal).sum(axis=0))
+    t.add("patch.buyer_won_bought", (won_deal * bought_deal).sum(axis=0))
+    t.add("patch.ply_dsq", (ply_deal * ply_deal).sum(axis=0))
+    t.add("patch.ply_bought", (ply_deal * bought_deal).sum(axis=0))
     return t
 
 
@@ -106,29 +138,67 @@ def time_track_metrics(per_deal: int) -> list[Metric]:
     ]
 
 
+def _per_deal(t: Tally, n: int) -> int:
+    """Games per deal of a tally (1 for a tally without deals, as from an empty run)."""
+    deals = int(t.get("deals")) if "deals" in t.sums else n
+    return n // deals if deals else 1
+
+
+def _rate(t: Tally, key: str, n: int, per_deal: int, index=None) -> dict:
+    """A rate over the games with the deal as the unit (Wilson at the effective sample size)."""
+    pick = (lambda name: int(t.get(name))) if index is None else (lambda name: int(t.get(name)[index]))  # noqa: E731
+    return deal_rate(pick(key), n, per_deal, pick(f"{key}_dsq")).as_dict()
+
+
+def _mean(t: Tally, key: str, n: int, per_deal: int, index=None) -> dict:
+    """A mean over the games with the deal as the unit (cluster standard error)."""
+    pick = (lambda name: int(t.get(name))) if index is None else (lambda name: int(t.get(name)[index]))  # noqa: E731
+    return deal_mean(n, pick(key), per_deal, pick(f"{key}_dsq"), pick(f"{key}_sq")).as_dict()
+
+
+def _over_purchases(t: Tally, key: str, i: int, rate: bool, per_deal: int) -> dict:
+    """Patch i's `key` per purchase (a ratio over the deals: sum of key / purchases)."""
+    k = int(t.get("patch.bought")[i])
+    deals = int(t.get("deals"))
+    cross = "patch.buyer_won_bought" if key == "patch.buyer_won" else "patch.ply_bought"
+    if per_deal <= 1:  # one game a deal: each purchase is its own unit, as before
+        from toolkit.stats import mean_interval, wilson
+
+        if rate:
+            return wilson(int(t.get(key)[i]), k).as_dict()
+        return mean_interval(k, int(t.get(key)[i]), int(t.get(f"{key}_sq")[i])).as_dict()
+    iv = deal_ratio(deals, int(t.get(key)[i]), k, int(t.get(f"{key}_dsq")[i]), int(t.get(cross)[i]),
+                    int(t.get("patch.bought_dsq")[i]), rate=rate,
+                    game_sq=None if rate else int(t.get(f"{key}_sq")[i]))
+    return iv.as_dict()
+
+
 def time_track_figures(t: Tally, edition: Edition, bots: tuple, swap: bool) -> dict:
+    """Every figure of a time-track run; rates and means carry 95% intervals over the deals (a
+    deal's seat-swapped games are one unit), with the design effect against counting games."""
     n = int(t.get("games"))
+    per = _per_deal(t, n)
     seats = []
     for s in range(2):
         seats.append({
             "seat": s,
-            "win_rate": wilson(int(t.get("seat.wins")[s]), n).as_dict(),
-            "mean_score": _mean(t, "seat.score", n, s),
-            "first_to_finish": wilson(int(t.get("seat.first_finisher")[s]), n).as_dict(),
-            "bonus_rate": wilson(int(t.get("seat.bonus")[s]), n).as_dict(),
-            "mean_buttons": _mean(t, "seat.buttons", n, s),
-            "mean_empty": _mean(t, "seat.empty", n, s),
-            "mean_leather": _mean(t, "seat.leather", n, s),
-            "mean_income": _mean(t, "seat.income", n, s),
+            "win_rate": _rate(t, "seat.wins", n, per, s),
+            "mean_score": _mean(t, "seat.score", n, per, s),
+            "first_to_finish": _rate(t, "seat.first_finisher", n, per, s),
+            "bonus_rate": _rate(t, "seat.bonus", n, per, s),
+            "mean_buttons": _mean(t, "seat.buttons", n, per, s),
+            "mean_empty": _mean(t, "seat.empty", n, per, s),
+            "mean_leather": _mean(t, "seat.leather", n, per, s),
+            "mean_income": _mean(t, "seat.income", n, per, s),
             "score_summary": hist_summary(t.hist(f"score.seat{s}")),
         })
     bot_rows = []
     for b, bot in enumerate(bots):
         bot_rows.append({
             "bot": bot.label,
-            "win_rate": wilson(int(t.get("bot.wins")[b]), n).as_dict(),
-            "mean_score": _mean(t, "bot.score", n, b),
-            "bonus_rate": wilson(int(t.get("bot.bonus")[b]), n).as_dict(),
+            "win_rate": _rate(t, "bot.wins", n, per, b),
+            "mean_score": _mean(t, "bot.score", n, per, b),
+            "bonus_rate": _rate(t, "bot.bonus", n, per, b),
             "leather_per_game": round(int(t.get("bot.leather")[b]) / n, 6) if n else None,
             "income_per_game": round(int(t.get("bot.income")[b]) / n, 6) if n else None,
             "score_summary": hist_summary(t.hist(f"score.bot{b}")),
@@ -145,11 +215,11 @@ def time_track_figures(t: Tally, edition: Edition, bots: tuple, swap: bool) -> d
             "income": patch.income,
             "size": patch.shape.size,
             "bought": k,
-            "buy_rate": wilson(k, n).as_dict(),
+            "buy_rate": deal_rate(k, n, per, int(t.get("patch.bought_dsq")[i])).as_dict(),
             "by_seat": [int(x) for x in t.get("patch.by_seat")[i]],
             "by_bot": [int(x) for x in t.get("patch.by_bot")[i]],
-            "mean_ply": mean_interval(k, int(t.get("patch.ply")[i]), int(t.get("patch.ply_sq")[i])).as_dict(),
-            "buyer_win_rate": wilson(int(t.get("patch.buyer_won")[i]), k).as_dict(),
+            "mean_ply": _over_purchases(t, "patch.ply", i, False, per),
+            "buyer_win_rate": _over_purchases(t, "patch.buyer_won", i, True, per),
         })
     return {
         "games": n,
@@ -157,14 +227,14 @@ def time_track_figures(t: Tally, edition: Edition, bots: tuple, swap: bool) -> d
         "seats": seats,
         "bots": bot_rows,
         "margin": {
-            "seat0_minus_seat1": _mean(t, "seat.margin", n),
-            "bot0_minus_bot1": _mean(t, "bot.margin", n),
+            "seat0_minus_seat1": _mean(t, "seat.margin", n, per),
+            "bot0_minus_bot1": _mean(t, "bot.margin", n, per),
             "ties": int(t.get("ties")),
         },
-        "game_length": {"plies": _mean(t, "plies", n), "summary": hist_summary(t.hist("plies"))},
+        "game_length": {"plies": _mean(t, "plies", n, per), "summary": hist_summary(t.hist("plies"))},
         "bonus": {
             "available": edition.bonus is not None,
-            "taken": wilson(bonus_total, n).as_dict(),
+            "taken": deal_rate(bonus_total, n, per, int(t.get("bonus_dsq"))).as_dict(),
             "by_seat": [int(x) for x in t.get("seat.bonus")],
             "by_bot": [int(x) for x in t.get("bot.bonus")],
         },
@@ -202,7 +272,21 @@ def summary_rows(figures: dict) -> list[tuple[str, str]]:
         rows.append(("bonus taken", "no bonus tile in this edition"))
     for s in figures["seats"]:
         rows.append((f"seat {s['seat']} leather / income", f"{num(s['mean_leather'])} / {num(s['mean_income'])}"))
+    rows.append(("intervals over", unit_text(figures)))
     return rows
+
+
+def unit_text(figures: dict) -> str:
+    """What the intervals rest on: the deals, and how far the seat-swapped games of a deal are
+    from independent (the seat 0 win rate's design effect)."""
+    win = figures["seats"][0]["win_rate"]
+    if win.get("deals") is None or not figures["seat_swap"]:
+        return f"{figures['games']} games, each its own deal"
+    deff = win.get("design_effect")
+    text = f"{win['deals']} deals x 2 seat-swapped games"
+    if deff is not None:
+        text += f"; seat 0 win design effect {deff:.2f} (interval {deff ** 0.5:.2f}x wider than counting games)"
+    return text
 
 
 def report_sections(figures: dict) -> list:
