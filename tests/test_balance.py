@@ -95,8 +95,8 @@ def test_the_verdict_sentence_names_what_moved_and_whether_it_changes_who_wins()
     assert variant_verdict(variant) == ("six-buttons: mean score, seat 0 up by about 3.10, mean score, seat 1 up by "
                                         "about 2.90, and does not change who wins.")
     variant["differences"][2] = _difference("seat 0 win rate", "seat0_win", -0.04, True)
-    assert variant_verdict(variant).endswith("seat 0 win rate down by about 4.0 points of percentage, and changes who wins.")
-    assert variant_verdict({"ref": "same", "differences": []}) == "same: no figure differs significantly from the base."
+    assert variant_verdict(variant).endswith("seat 0 win rate down by about 4.0 percentage points, and changes who wins.")
+    assert variant_verdict({"ref": "same", "differences": []}) == "same: no figure differs significantly from the base after Holm's adjustment."
 
 
 def test_balance_defaults_to_greedy_and_a_random_run_is_flagged(tmp_path):

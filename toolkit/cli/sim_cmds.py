@@ -171,11 +171,19 @@ def simulate(
         typer.echo(f"wrote {', '.join(str(out / name) for name in OUT_FILES)}")
 
 
+SEQUENTIAL_CAP = 20000
+"""Most games per edition `balance` plays by default, while its sequential test is undecided."""
+
+
 def balance(
     base: str = typer.Argument(..., metavar="BASE", help="Base edition name or spec file."),
     variants: List[str] = typer.Argument(..., metavar="VARIANT", help="One or more variant names or VARIANT.yaml files."),
     bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, comma-separated: random, greedy, mcts:N, automa. Default: greedy,greedy (Doodle: greedy); random bots play far below people."),
-    games: int = typer.Option(1000, "--games", help="Games per edition, on the same deal seeds for all."),
+    games: Optional[int] = typer.Option(None, "--games", help="Play exactly this many games per edition (a fixed test; "
+                                        "the run then reports the smallest difference it could detect). With --sprt: "
+                                        "the most to play. Default: play until the sequential test decides."),
+    max_games: Optional[int] = typer.Option(None, "--max-games", help=f"Most games per edition the default sequential "
+                                            f"test plays before it says it is undecided (default {SEQUENTIAL_CAP})."),
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Master seed shared by the base and every variant."),
     workers: int = typer.Option(1, "--workers", callback=capped_workers,
                                  help="Local worker processes (1: in this process); more than the machine's cores are capped, with a note."),
@@ -185,19 +193,25 @@ def balance(
     automa_deck: str = typer.Option("normal", "--automa-deck", help="Automa deck: normal or tactical."),
     threads: int = threads_option(),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
-    sprt: Optional[str] = typer.Option(None, "--sprt", help="Stop as soon as a sequential test (GSPRT) on this figure is "
-                                       "decisive for every variant: seat-win, score or margin; --games is then the most to play."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", help="The figure the sequential test decides on: seat-win, score "
+                                       "or margin (default: seat-win; Doodle: score). With --games, that is the most to play."),
     sprt_delta: Optional[float] = typer.Option(None, "--sprt-delta", help="Smallest difference that matters, per game "
                                                "(default 0.05 for seat-win, 2 points for score and margin)."),
     sprt_alpha: float = typer.Option(0.05, "--sprt-alpha", help="Bound on calling an identical variant different."),
     sprt_beta: float = typer.Option(0.05, "--sprt-beta", help="Bound on calling a variant --sprt-delta away the same."),
     as_json: bool = json_option(),
 ) -> None:
-    """Play variants on the same deals as the base and report paired differences with 95% intervals."""
-    check_run(games, workers, scheduler, max_games=10**9)  # the options first, before anything heavy is imported
+    """Play variants on the same deals as the base until it is decided whether they change it, and report the paired differences."""
+    sequential = games is None or sprt is not None
+    if games is not None and max_games is not None:
+        raise UsageError("--max-games caps the default sequential run; --games sets the games itself (with --sprt, the most "
+                         "to play): give one of them")
+    cap = games if games is not None else (max_games if max_games is not None else SEQUENTIAL_CAP)
+    check_run(cap, workers, scheduler, max_games=10**9)  # the options first, before anything heavy is imported
     distinct_names([base, *variants], "balance")
-    if sprt is None and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
-        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
+    if not sequential and (sprt_delta is not None or sprt_alpha != 0.05 or sprt_beta != 0.05):
+        raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test, which --games alone turns "
+                         "off: add --sprt FIGURE, or leave out --games")
     check_fraction(sprt_alpha, "--sprt-alpha", 0, 1, open_high=True)
     check_fraction(sprt_beta, "--sprt-beta", 0, 1, open_high=True)
     check_fraction(sprt_delta, "--sprt-delta")
@@ -210,25 +224,26 @@ def balance(
     from toolkit.reports.pdf import render_pdf
     from toolkit.sim import experiment
 
-    request = experiment.prepare(refs, bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
+    request = experiment.prepare(refs, bots_text, cap, seed, workers, scheduler, automa_level, automa_deck)
     plan = None
-    if sprt is not None:
+    if sequential:
         from toolkit.workbench import sprt as sq
 
-        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, request.editions[0])
+        figure = sprt or request.family.info.test_figures[0]
+        plan = sq.plan(figure, sprt_delta, sprt_alpha, sprt_beta, request.editions[0])
     note_compile_for(request.editions[0], simulate=True)  # every option is checked by now
     verdicts = None
     if plan is not None:
         request, outcome, verdicts, statement = _balance_sprt(request, plan, progress)
     else:
         outcome = _run_with_progress(request, progress)
-    command = _command("balance", refs, request, bots_text, automa_level, automa_deck, games)
-    if sprt is not None:
-        command += " " + shlex.join(["--sprt", sprt, "--sprt-alpha", f"{sprt_alpha:g}", "--sprt-beta", f"{sprt_beta:g}"]
-                                    + ([] if sprt_delta is None else ["--sprt-delta", f"{sprt_delta:g}"]))
+    command = _command("balance", refs, request, bots_text, automa_level, automa_deck, cap)
+    if sequential:
+        command += " " + shlex.join(["--sprt", plan.figure, "--sprt-alpha", f"{sprt_alpha:g}", "--sprt-beta",
+                                     f"{sprt_beta:g}", "--sprt-delta", f"{plan.delta:g}"])
     doc = add_typed(experiment.balance_document(request, outcome, command))
     if verdicts is not None:
-        doc["sequential"] = {"test": statement, "games_cap": games, "games_played": request.games,
+        doc["sequential"] = {"test": statement, "games_cap": cap, "games_played": request.games,
                              "intervals": report.SEQUENTIAL_INTERVALS}
         for variant, verdict in zip(doc["variants"], verdicts):
             variant["sprt"] = verdict
@@ -241,8 +256,6 @@ def balance(
                     report.BALANCE_HEADER,
                     [[cell.replace("**", "") for cell in row] for row in report.balance_rows(variant)])
         typer.echo(f"time track: {report.track_line(variant['edition'])}")
-        if "sprt" in variant:
-            typer.echo(report.sprt_line(variant["sprt"]))
         typer.echo(report.variant_verdict(variant))
     if report.random_warning(doc):
         typer.echo(f"warning: {report.random_warning(doc)}")

@@ -107,10 +107,11 @@ def simulation_report(doc: dict) -> Report:
     return Report(f"Simulation: {edition['title']}", tuple(sections))
 
 
-BALANCE_HEADER = ("figure", "base (per deal)", "variant (per deal)", "difference (paired by deal)", "p", "significant")
+BALANCE_HEADER = ("figure", "base (per deal)", "variant (per deal)", "difference (paired by deal)", "p (Holm)",
+                  "significant")
 BALANCE_UNITS = ("Base and variant columns: the mean over deals, with a 95% normal interval over the deals, the unit "
-                 "the difference is paired on. The figure sections below count games one by one (Wilson intervals "
-                 "for rates), so the same figure has a narrower interval there when the games of a deal are alike.")
+                 "the difference is paired on. p (Holm): the p-value adjusted over every figure of every variant in "
+                 "the run, so that all of them together call a difference that is not there at most 5% of the time.")
 
 
 def balance_rows(variant: dict) -> list[list[str]]:
@@ -120,15 +121,41 @@ def balance_rows(variant: dict) -> list[list[str]]:
         fmt = pct if rate else num
         diff_ = d["difference"]
         rows.append([d["label"], fmt(d["base"]), fmt(d["variant"]), diff(diff_, rate),
-                     p_text(diff_["p_value"]),
+                     p_text(diff_.get("p_adjusted", diff_["p_value"])),
                      "**yes**" if diff_["significant"] else "no"])
     return rows
 
 
+def _size(value: float, figure_is_rate: bool, signed: bool = True) -> str:
+    if figure_is_rate:
+        return f"{100 * value:+.1f} pp" if signed else f"{100 * value:.1f} pp"
+    return f"{value:+.2f}" if signed else f"{value:.2f}"
+
+
+SPRT_RATES = {"seat-win"}
+
+
 def sprt_line(verdict: dict) -> str:
-    """One line of a variant's sequential test."""
-    return (f"sequential test on {verdict['figure']}: {verdict['decision']} after {verdict['games']} games "
-            f"(difference that matters {verdict['delta']:g}, alpha {verdict['alpha']:g}, beta {verdict['beta']:g})")
+    """One line of a variant's sequential test: the decision, in words a designer acts on."""
+    rate = verdict["figure"] in SPRT_RATES
+    label, games = verdict.get("label", verdict["figure"]), verdict["games"]
+    delta = _size(verdict["delta"], rate, signed=False)
+    errors = f"alpha {verdict['alpha']:.3g}, beta {verdict['beta']:.3g}"
+    if verdict["decision"] == "different":
+        est = ""
+        if "difference" in verdict:
+            est = f" by about {_size(verdict['difference'], rate)}"
+        return f"sequential test: the variant changes the {label}{est} (decided after {games} games; {errors})"
+    if verdict["decision"] == "same":
+        return (f"sequential test: the variant does not change the {label} by {delta} or more (decided after "
+                f"{games} games; {errors})")
+    text = f"sequential test: undecided after {games} games whether the variant changes the {label} by {delta}"
+    if "difference" in verdict:
+        text += (f"; so far {_size(verdict['difference'], rate)}, and the smallest difference these games could "
+                 f"detect is {_size(verdict['detectable'], rate, signed=False)}")
+    if verdict.get("more_games"):
+        text += f"; about {verdict['more_games']} more games per edition would resolve a difference of {delta}"
+    return text
 
 
 def difference_chart(variant: dict) -> DifferenceChart:
@@ -147,21 +174,37 @@ def _significant(variant: dict, metric_words: tuple[str, ...]) -> list[dict]:
 
 
 def variant_verdict(variant: dict) -> str:
-    """One sentence: what the variant changes, from its significant paired differences, naming
-    whether it changes who wins (seat or bot win rates)."""
+    """One sentence: what the variant changes. With a sequential test, its decision leads; the other
+    figures follow only where they differ after Holm's adjustment, and 'who wins' is said only
+    from a seat or bot win rate that does."""
     ref = variant["ref"]
     moved = [d for d in variant["differences"] if d["difference"]["significant"]]
+    lead = ""
+    if "sprt" in variant:
+        lead = sprt_line(variant["sprt"]).replace("sequential test: the variant ", "").replace("sequential test: ", "")
+        tested = {"seat-win": "seat0_win", "score": ("score_seat0", "score_seat1", "score"), "margin": "margin"}
+        key = tested.get(variant["sprt"]["figure"], ())
+        moved = [d for d in moved if d["metric"] not in (key if isinstance(key, tuple) else (key,))]
+        if not moved:
+            return f"{ref}: {lead}; no other figure differs after Holm's adjustment."
     if not moved:
-        return f"{ref}: no figure differs significantly from the base."
+        detect = [d for d in variant["differences"] if d["metric"] == "seat0_win" and d["difference"].get("detectable")]
+        hint = ""
+        if detect:
+            hint = (f" (the smallest seat 0 win rate difference these {variant['figures']['games']} games could "
+                    f"detect: {100 * detect[0]['difference']['detectable']:.1f} pp)")
+        return f"{ref}: no figure differs significantly from the base after Holm's adjustment{hint}."
     parts = []
     for d in moved[:4]:
         rate = d["metric"] in RATE_METRICS
         mean = d["difference"]["mean"]
-        size = f"{abs(mean) * 100:.1f} points of percentage" if rate else f"{abs(mean):.2f}"
+        size = f"{abs(mean) * 100:.1f} percentage points" if rate else f"{abs(mean):.2f}"
         parts.append(f"{d['label']} {'up' if mean > 0 else 'down'} by about {size}")
+    more = f" (and {len(moved) - 4} more)" if len(moved) > 4 else ""
+    if lead:
+        return f"{ref}: {lead}; also " + ", ".join(parts) + more + "."
     who = _significant(variant, ("win rate",))
     wins = "and changes who wins" if who else "and does not change who wins"
-    more = f" (and {len(moved) - 4} more)" if len(moved) > 4 else ""
     return f"{ref}: " + ", ".join(parts) + more + f", {wins}."
 
 

@@ -30,6 +30,11 @@ SEEDING = (
     "`patchwork deal EDITION --seed <deal seed>` shows deal i"
 )
 MAX_GAMES = 10**9
+INTERVALS = ("95%, the deal as the unit (a deal's seat-swapped games are one cluster): Wilson for proportions at "
+             "the effective number of games (games / design effect, the design effect never below 1), normal "
+             "approximation with the cluster standard error for means, paired differences per deal")
+CORRECTION = ("Holm's step-down adjustment over every figure of every variant in the run (family-wise error 5%): "
+              "a difference is significant when its adjusted p is below 0.05; `p_value` is the unadjusted one")
 
 
 @dataclass(frozen=True)
@@ -155,7 +160,7 @@ def _header(request: Request, command: str, kind: str) -> dict:
         "seeding": SEEDING,
         "first_deal_seeds": [derive_seed(request.seed, i) for i in range(min(request.deals, 5))],
         "seats": request.seating.rule,
-        "intervals": "95%: Wilson for proportions, normal approximation for means and paired differences",
+        "intervals": INTERVALS,
     }
 
 
@@ -191,4 +196,6 @@ def balance_document(request: Request, outcome: Outcome, command: str) -> dict:
             "differences": fig.paired_figures(outcome.merged.paired[k - 1], metrics),
             "figures": _figures(request, outcome.merged.tallies[k], edition),
         })
+    doc["correction"] = CORRECTION
+    fig.adjust(doc["variants"])
     return doc

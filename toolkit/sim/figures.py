@@ -6,7 +6,7 @@ byte-identical for identical tallies.
 """
 from __future__ import annotations
 
-from toolkit.stats import Metric, Tally, mean_interval, paired_difference
+from toolkit.stats import Metric, Tally, holm, mean_interval, minimum_detectable, paired_difference
 from toolkit.families import family_of
 from toolkit.specs.models import Edition
 
@@ -44,3 +44,16 @@ def paired_figures(t: Tally, metrics: list[Metric]) -> list[dict]:
             "difference": paired_difference(n, _i(t.get(f"d.{m.key}")), _i(t.get(f"d2.{m.key}")), scale=m.scale).as_dict(),
         })
     return rows
+
+
+def adjust(variants: list[dict]) -> None:
+    """Holm's adjustment over every paired difference of every variant (in place): each difference
+    gains `p_adjusted` and the smallest difference its run could detect (`detectable`: two-sided 5%,
+    power 80%, from its standard error), and is `significant` only when its adjusted p is below 0.05."""
+    keys = {f"{i}:{d['metric']}": d["difference"] for i, v in enumerate(variants) for d in v["differences"]}
+    adjusted = holm({k: d["p_value"] for k, d in keys.items()})
+    for k, d in keys.items():
+        d["p_adjusted"] = None if adjusted[k] is None else round(adjusted[k], 6) + 0.0
+        d["significant"] = bool(adjusted[k] is not None and adjusted[k] < 0.05)
+        mde = minimum_detectable(d["se"])
+        d["detectable"] = None if mde is None else round(mde, 6) + 0.0

@@ -17,6 +17,13 @@ conservative); when --games runs out first, the result is *undecided*.
 
 A variance of 0 (every deal gave the same difference) is certainty: a constant difference of 0
 means "same", a nonzero constant at least delta/2 means "different".
+
+Several variants tested in one run share the error rates (Bonferroni): each variant's test runs at
+alpha / k and beta / k, so the chance of any wrong call over the k variants stays within alpha
+(or beta). A verdict carries the difference's estimate and standard error at the stopping look,
+the smallest difference a fixed test of that many deals could detect (two-sided alpha, power
+1 - beta), and, when undecided, about how many more games a fixed test would need to tell a
+difference of delta from none.
 """
 from __future__ import annotations
 
@@ -68,6 +75,13 @@ class SprtPlan:
                 f">= {self.delta:g}; P(call different | no difference) <= {self.alpha:g}, P(call same | "
                 f"|difference| >= {self.delta:g}) <= {self.beta:g} (normal approximation, variance estimated); "
                 f"looks after batches of deals, the first after {MIN_DEALS}")
+
+
+def for_variants(p: SprtPlan, variants: int) -> SprtPlan:
+    """The plan each of `variants` tests runs at: alpha and beta shared among them (Bonferroni)."""
+    if variants <= 1:
+        return p
+    return SprtPlan(p.figure, p.delta, p.alpha / variants, p.beta / variants)
 
 
 def plan(figure: str, delta: float | None, alpha: float, beta: float, edition: Edition) -> SprtPlan:
@@ -123,13 +137,38 @@ def decide(d: np.ndarray, p: SprtPlan) -> tuple[str, float, float]:
     return UNDECIDED, up, down
 
 
-def verdict(decision: str, games: int, p: SprtPlan, up: float, down: float) -> dict:
+def z_sum(alpha: float, beta: float) -> float:
+    """z of a two-sided test at alpha plus z of power 1 - beta."""
+    from statistics import NormalDist
+
+    nd = NormalDist()
+    return nd.inv_cdf(1 - alpha / 2) + nd.inv_cdf(1 - beta)
+
+
+def verdict(decision: str, games: int, p: SprtPlan, up: float, down: float, d: np.ndarray | None = None,
+            per_deal_games: int = 1) -> dict:
+    """A variant's decision, with the estimate at the stopping look, the smallest difference this
+    many deals could detect and, when undecided, about how many more games would decide."""
     def finite(x: float):
         return round(x, 4) + 0.0 if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
-    return {"figure": p.figure, "decision": decision, "games": games, "delta": p.delta, "alpha": p.alpha,
-            "beta": p.beta, "llr_plus": finite(up), "llr_minus": finite(down),
-            "bounds": {"different": round(p.upper, 4), "same": round(p.lower, 4)}}
+    out = {"figure": p.figure, "label": FIGURES[p.figure][0], "decision": decision, "games": games,
+           "delta": p.delta, "alpha": p.alpha, "beta": p.beta, "llr_plus": finite(up), "llr_minus": finite(down),
+           "bounds": {"different": round(p.upper, 4), "same": round(p.lower, 4)}}
+    if d is None or d.shape[0] < 2:
+        return out
+    deals = int(d.shape[0])
+    sd = float(d.std(ddof=1))
+    se = sd / math.sqrt(deals)
+    z = z_sum(p.alpha, p.beta)
+    out["difference"] = round(float(d.mean()), 6) + 0.0
+    out["se"] = round(se, 6) + 0.0
+    out["detectable"] = round(z * se, 6) + 0.0
+    if decision == UNDECIDED:
+        needed = math.ceil((z * sd / p.delta) ** 2) if sd > 0 else deals
+        out["more_games"] = max(needed - deals, 0) * per_deal_games
+        out["fixed_games"] = needed * per_deal_games
+    return out
 
 
 def run_sequential(editions, bots, seed: int, max_deals: int, p: SprtPlan, workers: int = 1,
@@ -141,6 +180,7 @@ def run_sequential(editions, bots, seed: int, max_deals: int, p: SprtPlan, worke
     """
     parts: list[runner.Played] = []
     verdicts: list[dict | None] = [None] * (len(editions) - 1)
+    p = for_variants(p, len(editions) - 1)
     last: list[tuple[str, float, float]] = []
     for start, stop in runner.batches(min(MIN_DEALS, max_deals), max_deals):
         parts.append(runner.play(editions, bots, seed, start, stop, workers, scheduler, progress=progress))
@@ -152,13 +192,15 @@ def run_sequential(editions, bots, seed: int, max_deals: int, p: SprtPlan, worke
             decision, up, down = decide(d, p)
             last.append((decision, up, down))
             if verdicts[k - 1] is None and decision != UNDECIDED:
-                verdicts[k - 1] = verdict(decision, played.games, p, up, down)
+                verdicts[k - 1] = verdict(decision, played.games, p, up, down, d, played.per_deal)
         if all(v is not None for v in verdicts):
             break
     played = runner.combine(parts)
+    base = per_deal(played.per_game[0], p.figure, played.per_deal)
     for k, v in enumerate(verdicts):
         if v is None:
-            verdicts[k] = verdict(UNDECIDED, played.games, p, last[k][1], last[k][2])
+            d = per_deal(played.per_game[k + 1], p.figure, played.per_deal) - base
+            verdicts[k] = verdict(UNDECIDED, played.games, p, last[k][1], last[k][2], d, played.per_deal)
     return played, verdicts
 
 
@@ -189,4 +231,9 @@ def run_balance(request, p: SprtPlan, progress=None):
                                       request.scheduler, progress)
     request = dataclasses.replace(request, games=played.games)
     outcome = experiment.Outcome(played.merged, played.shards, time.perf_counter() - started)
-    return request, outcome, verdicts, p.statement()
+    statement = p.statement()
+    k = len(request.editions) - 1
+    if k > 1:
+        statement += (f"; {k} variants share these error rates (Bonferroni: each test runs at alpha {p.alpha / k:.4g} "
+                      f"and beta {p.beta / k:.4g})")
+    return request, outcome, verdicts, statement
