@@ -11,7 +11,7 @@ from typing import List, Optional
 
 import typer
 
-from toolkit.cli.options import MAX_SEED, check_fraction, distinct_ids, output_file, path_text, seed_range
+from toolkit.cli.options import MAX_SEED, check_fraction, distinct_ids, output_file, output_folder, path_text, seed_range
 from toolkit.errors import SpecError, UsageError, shortened
 from toolkit.fileio import write_files
 
@@ -197,67 +197,43 @@ def _base_of(variant: Path) -> str:
     return ref
 
 
-def _ends(ends: list | None, rate: bool) -> str:
-    """`[46.3, 56.1]` (a rate, in percent) or `[41.2, 42.0]`: a 95% interval's ends."""
-    if not ends or ends[0] is None:
-        return ""
-    k = 100.0 if rate else 1.0
-    return f"[{k * ends[0]:.1f}, {k * ends[1]:.1f}]"
-
-
-def _print_check(report) -> None:
+def _print_check(report, out: Optional[Path] = None) -> None:
+    """The check's matchups, per-patch table, verdicts and tuning, from the document results.json
+    holds (the report reads the same lines); with `out`, write results.json, report.md and report.pdf."""
     from rich.table import Table
 
     from toolkit.cli.console import console as make_console
+    from toolkit.reports import deckcheck as text
 
+    doc = report.as_dict()
     console = make_console()  # colour only on a terminal without NO_COLOR; piped, as wide as it needs
-    for m in report.matchups:
-        line = f"{m.bots}, {m.games} games on the same deals: "
-        parts = []
-        for label, figures in (("base", m.base), ("variant", m.variant)):
-            if figures:
-                ivs = figures["intervals"]
-                wins = ", ".join(f"{bot} {rate:.1%} {_ends(ivs['win_rate'][bot], True)}"
-                                 for bot, rate in figures["win_rate"].items())
-                bonus = ("" if figures["bonus_taken"] is None else
-                         f", bonus taken {figures['bonus_taken']:.0%} {_ends(ivs['bonus_taken'], True)}")
-                parts.append(f"{label} wins {wins}, {figures['plies']:.1f} {_ends(ivs['plies'], False)} plies{bonus}")
-        typer.echo(line + "; ".join(parts))
-        notable = [d for d in m.differences if d["difference"]["significant"]]
-        if m.differences:
-            typer.echo("  variant - base, significant at 95%: " + (", ".join(
-                f"{d['label']} {d['difference']['mean']:+.3f} [{d['difference']['low']:+.3f}, "
-                f"{d['difference']['high']:+.3f}]" for d in notable) or "none"))
-    table = Table(title=f"{report.variant}: per-patch buy rate and buyer advantage "
-                        f"(band ±{report.band:.2f}, at least {report.min_buys} buys; significance after Holm's "
-                        f"correction over the deck)", header_style="bold")
-    for column in ("patch", "cost", "bought", "buy rate (95%)", "buyer wins (95%)", "advantage (95%)", "Holm p", "verdict"):
+    for line in text.matchup_lines(doc):
+        typer.echo(line)
+    table = Table(title=f"{report.variant}: per-patch buy rate and buyer advantage, 95% intervals over deals "
+                        f"(band ±{report.band:.2f}, at least {report.min_buys} buys; Holm's correction over "
+                        f"the deck's {doc['tests']} tests)", header_style="bold")
+    for column in text.PATCH_HEADER:
         table.add_column(column, no_wrap=column == "patch")  # the id that names the row is never cut
-    verdicts = report.verdicts()
-    for p in report.patches:
-        d = report.patch_dict(p, verdicts[p.id])
-        adv = "-" if p.advantage is None else (f"{p.advantage:+.3f}" if d["low"] is None else
-                                               f"{p.advantage:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]")
-        table.add_row(p.id, str(p.cost), str(p.bought), f"{p.buy_rate:.1%} {_ends(d['buy_rate_interval'], True)}",
-                      "-" if d["buyer_win_rate"] is None else
-                      f"{d['buyer_win_rate']:.1%} {_ends(d['buyer_win_rate_interval'], True)}", adv,
-                      "-" if d["p_adjusted"] is None else f"{d['p_adjusted']:.3f}", d["verdict"])
+    for row in text.patch_rows(doc):
+        table.add_row(*row)
     console.print(table)
-    out = report.out_of_band()
-    counts: dict[str, int] = {}
-    for v in verdicts.values():
-        counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
-    typer.echo(f"{len(out)} of {len(report.patches)} patches significantly outside the band"
-               + (f": {', '.join(p.id for p in out)}" if out else "")
-               + " (" + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) + ")")
-    if report.changes:
-        typer.echo(f"re-priced in {report.rounds} round(s):")
-        for c in report.changes:
-            how = "one button (no slope yet)" if c["slope"] is None else f"slope {c['slope']:+.3f} per button"
-            typer.echo(f"  round {c['round']}: {c['id']} cost {c['from']} -> {c['to']} "
-                       f"({c['verdict']}: advantage {c['advantage']:+.3f}, {how})")
-    if report.stopped:
-        typer.echo(f"tuning: {report.stopped}")
+    for line in text.verdict_lines(doc) + text.tune_lines(doc):
+        typer.echo(line)
+    if out is not None:
+        _write_check(doc, out, err=False)
+
+
+def _write_check(doc: dict, out: Path, err: bool) -> None:
+    """results.json, report.md and report.pdf of a check, all of them or none."""
+    from toolkit.reports import deckcheck as text
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+
+    report = text.check_report(doc)
+    files = {out / "results.json": (json.dumps(doc, indent=2) + "\n").encode(),
+             out / "report.md": render_markdown(report).encode(), out / "report.pdf": render_pdf(report)}
+    write_files(files)
+    typer.echo(f"wrote {', '.join(str(name) for name in files)}", err=err)
 
 
 @deck_app.command("check")
@@ -273,14 +249,24 @@ def check(
                                "(0.05: about one button for greedy bots)."),
     min_buys: int = typer.Option(20, "--min-buys", help="Buys a patch needs before its advantage is judged."),
     patches: Optional[str] = typer.Option(None, "--patches", help="Only report (and re-price) these ids, comma-separated."),
-    tune_prices: bool = typer.Option(False, "--tune", help="Re-price the significantly out-of-band patches together from "
-                                     "the price model, rewriting the variant's patch set; a round that makes the deck worse is undone."),
+    tune_prices: bool = typer.Option(False, "--tune", help="Re-price the significantly out-of-band patches round by round "
+                                     "towards their suggested costs (damped steps that never jump past a cost found "
+                                     "fair the other way), rewriting the variant's patch set; a round that makes the "
+                                     "deck worse is undone."),
+    changed_only: bool = typer.Option(True, "--only-changed/--all-patches",
+                                      help="With --tune: re-price only the patches you changed from the base (another "
+                                           "cost, time, income or shape, or new; the default), or every out-of-band "
+                                           "patch, the base's own mispricing too."),
     rounds: int = typer.Option(5, "--rounds", help="With --tune: at most this many re-pricing rounds."),
     per_round: int = typer.Option(33, "--per-round", help="With --tune: most patches re-priced per round (the worst first)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder,
+                                       help="Directory for results.json, report.md, report.pdf."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results document (what --out writes as results.json) "
+                                 "instead of text."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
-    """Play a custom deck against its base with greedy and MCTS bots: per-patch buy rate and buyer advantage."""
+    """Play a custom deck against its base with greedy and MCTS bots: per-patch buy rate, buy rate against the base's
+    and buyer advantage, verdicts with a suggested cost, the patches you changed apart from the base's own."""
     from toolkit.specs.catalogue import bundled_specs_dir
     from toolkit.specs.loader import spec_path
 
@@ -292,6 +278,12 @@ def check(
     if not (1 <= rounds <= MAX_LISTED and 1 <= per_round <= MAX_LISTED):
         raise UsageError(f"--rounds and --per-round must be 1..{MAX_LISTED}, got {rounds} and {per_round}")
     only = set(distinct_ids(patches, "--patches")) if patches is not None else None
+    if out is not None:
+        from toolkit.fileio import check_targets
+
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out '{out}' is a file; expected a directory for results.json, report.md, report.pdf")
+        check_targets(out / name for name in ("results.json", "report.md", "report.pdf"))  # before the run
     path = spec_path(str(variant))  # a bundled variant by name, or a file, judged as every spec is
     if tune_prices and path.resolve().is_relative_to(bundled_specs_dir().resolve()):
         raise UsageError(f"--tune rewrites the variant's patch set: copy the bundled '{variant}' to a file of your "
@@ -314,19 +306,25 @@ def check(
     with _GamesBar(show_progress) as bar:
         if tune_prices:
             def on_round(number, report):
+                outside = report.out_of_band()
+                changed = [p.id for p in outside if report.origin(p.id) != "base"]
                 bar.progress.console.print(
                     f"{'before tuning' if number == 0 else f'after round {number}'}: "
-                    f"{len(report.out_of_band())} patch(es) significantly outside the band")
+                    f"{len(outside)} patch(es) significantly outside the band "
+                    f"({len(changed)} changed from the base{': ' + ', '.join(changed) if changed else ''}; "
+                    f"{len(outside) - len(changed)} of the base's own)")
 
             report = chk.tune(variant, base_ref, matchups, seed, band, min_buys, rounds, per_round,
-                              only, on_round, bar)
+                              only, on_round, bar, changed_only)
         else:
             report = chk.check(str(variant), base_ref, matchups, seed, band, min_buys, only=only,
                                progress=bar)
     if as_json:
         typer.echo(json.dumps(report.as_dict(), indent=2))
+        if out is not None:
+            _write_check(report.as_dict(), out, err=True)
     else:
-        _print_check(report)
+        _print_check(report, out)
         typer.echo(f"played in {time.perf_counter() - started:.1f} s")
 
 

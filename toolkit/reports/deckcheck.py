@@ -1,0 +1,133 @@
+"""The report of `patchwork deck check`: the verdicts first (the patches the designer changed apart
+from the base's own mispricing), then the matchups, the per-patch table and what tuning did.
+
+It reads only the JSON document (`CheckReport.as_dict`, what --out writes as results.json), and the
+terminal prints the same lines, so terminal, results.json and report say the same thing.
+"""
+from __future__ import annotations
+
+from toolkit.reports.model import Bullets, Paragraph, Report, ReportTable, Section
+
+PATCH_HEADER = ("patch", "origin", "cost", "buy rate (95%)", "base buys", "buyer wins (95%)", "advantage (95%)",
+                "Holm p", "verdict", "suggested")
+CHANGED = ("changed", "new")
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _ends(ends: list | None) -> str:
+    return "" if not ends else f" [{100 * ends[0]:.1f}, {100 * ends[1]:.1f}]"
+
+
+def why(p: dict, band: float) -> str:
+    """One patch's significant verdict in words: what was measured and the suggested cost."""
+    if p["basis"] == "buy_rate":
+        base = p["base"]
+        measured = (f"bought in {_pct(p['buy_rate'])} of games against {_pct(base['buy_rate'])} "
+                    f"at the base's cost {base['cost']} ({p['buy_shift']['buttons']:+.1f} buttons of buy rate)")
+    else:
+        measured = (f"buyer advantage {p['advantage']:+.3f} [{p['low']:+.3f}, {p['high']:+.3f}] "
+                    f"outside ±{band:.2f}")
+    return f"{p['id']} {p['verdict']} at cost {p['cost']}: {measured}; suggested cost {p['suggested_cost']}"
+
+
+def verdict_lines(doc: dict) -> list[str]:
+    """The answer: the changed patches' verdicts, then the base's own, each with its suggested cost."""
+    by_id = {p["id"]: p for p in doc["patches"]}
+    changed = [by_id[i] for i in doc["out_of_band"] if by_id[i]["origin"] in CHANGED]
+    base = [by_id[i] for i in doc["out_of_band"] if by_id[i]["origin"] not in CHANGED]
+    edited = [p["id"] for p in doc["patches"] if p["origin"] in CHANGED]
+    tests = (f"{doc['tests']} tests, Holm's correction, family-wise error 5%")
+    lines = []
+    if not doc["out_of_band"]:
+        lines.append(f"No patch is significantly outside the band ±{doc['band']:.2f} ({tests}).")
+    else:
+        lines.append(f"{len(doc['out_of_band'])} of {len(doc['patches'])} patches significantly outside the band "
+                     f"±{doc['band']:.2f} ({tests}).")
+    if edited:
+        lines.append(f"Changed from the base ({len(edited)}: {', '.join(edited[:12])}{', ...' if len(edited) > 12 else ''}): "
+                     + ("; ".join(why(p, doc["band"]) for p in changed) if changed
+                        else "none significantly outside the band") + ".")
+    if base:
+        label = "The base's own pricing" if any(p["origin"] == "base" for p in base) else "Other patches"
+        lines.append(f"{label} (as the base prints it): " + "; ".join(why(p, doc["band"]) for p in base) + ".")
+    counts: dict[str, int] = {}
+    for p in doc["patches"]:
+        counts[p["verdict"]] = counts.get(p["verdict"], 0) + 1
+    lines.append("Verdicts: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) + ".")
+    return lines
+
+
+def tune_lines(doc: dict) -> list[str]:
+    """What tuning moved, round by round, and why it stopped."""
+    tune = doc["tune"]
+    if not tune["patches"]:
+        return []
+    scope = ("only the patches changed from the base (--all-patches re-prices every one)"
+             if tune["patches"] == "changed" else "every patch, the base's own too")
+    lines = [f"Tuning re-priced {scope}: {len(tune['changes'])} move(s) in {tune['rounds']} round(s)."]
+    for c in tune["changes"]:
+        if c["basis"] == "buy_rate":
+            how = f"bought {_pct(c['buy_rate'])} against the base's {_pct(c['base_buy_rate'])}"
+        else:
+            how = f"advantage {c['advantage']:+.3f}"
+        lines.append(f"round {c['round']}: {c['id']} ({c['origin']}) cost {c['from']} -> {c['to']} "
+                     f"({c['verdict']}: {how}; target {c['target']:.1f}, damped)")
+    lines.append(f"Tuning {tune['stopped']}.")
+    return lines
+
+
+def matchup_lines(doc: dict) -> list[str]:
+    lines = []
+    for m in doc["matchups"]:
+        parts = []
+        for label, f in (("base", m["base"]), ("variant", m["variant"])):
+            if f:
+                ivs = f["intervals"]
+                wins = ", ".join(f"{bot} {_pct(rate)}{_ends(ivs['win_rate'][bot])}" for bot, rate in f["win_rate"].items())
+                bonus = "" if f["bonus_taken"] is None else f", bonus taken {_pct(f['bonus_taken'])}{_ends(ivs['bonus_taken'])}"
+                plies = ivs["plies"]
+                ply_ends = "" if plies[0] is None else f" [{plies[0]:.1f}, {plies[1]:.1f}]"
+                parts.append(f"{label} wins {wins}, {f['plies']:.1f}{ply_ends} plies{bonus}")
+        lines.append(f"{m['bots']}, {m['games']} games on the same deals: " + "; ".join(parts))
+        if m["differences"]:
+            notable = [d for d in m["differences"] if d["difference"]["significant"]]
+            lines.append("  variant - base, significant at 95%: " + (", ".join(
+                f"{d['label']} {d['difference']['mean']:+.3f} [{d['difference']['low']:+.3f}, "
+                f"{d['difference']['high']:+.3f}]" for d in notable) or "none"))
+    return lines
+
+
+def patch_rows(doc: dict) -> list[tuple[str, ...]]:
+    rows = []
+    for p in doc["patches"]:
+        adv = "-" if p["advantage"] is None else (f"{p['advantage']:+.3f}" if p["low"] is None else
+                                                  f"{p['advantage']:+.3f} [{p['low']:+.3f}, {p['high']:+.3f}]")
+        base = "-" if p["base"] is None else f"{_pct(p['base']['buy_rate'])} at {p['base']['cost']}"
+        rows.append((p["id"], p["origin"] or "-", str(p["cost"]), f"{_pct(p['buy_rate'])}{_ends(p['buy_rate_interval'])}",
+                     base, "-" if p["buyer_win_rate"] is None else
+                     f"{_pct(p['buyer_win_rate'])}{_ends(p['buyer_win_rate_interval'])}", adv,
+                     "-" if p["p_adjusted"] is None else f"{p['p_adjusted']:.3f}", p["verdict"],
+                     "-" if p["suggested_cost"] is None else str(p["suggested_cost"])))
+    return rows
+
+
+def check_report(doc: dict) -> Report:
+    lines = verdict_lines(doc)
+    sections: list[Section] = [Paragraph(f"**{lines[0]}**"), *(Paragraph(line) for line in lines[1:])]
+    tuned = tune_lines(doc)
+    if tuned:
+        sections.append(Bullets(tuple(tuned[1:]), lead=tuned[0]))
+    sections.append(Bullets((f"Variant `{doc['variant']}` against base `{doc['base']}`, seed {doc['seed']}, "
+                             f"band ±{doc['band']:.2f} (about {doc['band_buttons']:.1f} button), at least "
+                             f"{doc['min_buys']} buys to judge an advantage, rarely bought under "
+                             f"{100 * doc['low_buy_rate']:.0f}% of games",
+                             f"Estimators: {doc['estimators']}", f"Tests: {doc['correction']}",
+                             *matchup_lines(doc))))
+    sections.append(ReportTable("Patches", PATCH_HEADER, tuple(patch_rows(doc)), small=True,
+                                intro="Buy rate, the base's buy rate of the same patch on the same deals, the "
+                                      "buyers' win rate and their advantage over all buyers, with 95% intervals "
+                                      "over deals."))
+    return Report(f"Deck check of {doc['variant']}", tuple(sections))
