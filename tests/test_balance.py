@@ -125,3 +125,50 @@ def test_an_early_sequential_stop_keeps_the_typed_games_and_labels_its_intervals
     seq = doc["sequential"]
     assert seq["games_cap"] == 4000 and seq["games_played"] == doc["variants"][0]["sprt"]["games"] < 4000
     assert "stopped early" in (out / "report.md").read_text()
+
+
+def test_balance_plays_until_decided_by_default_and_an_undecided_run_says_what_would_decide(tmp_path):
+    import json
+
+    from cli_helpers import ok
+
+    # no --games: the sequential test on the seat 0 win rate; a small cap leaves it undecided
+    result = ok("balance", "classic", "six-buttons", "--max-games", "200", "--no-progress", "--json")
+    doc = json.loads(result.stdout)
+    verdict = doc["variants"][0]["sprt"]
+    assert verdict["figure"] == "seat-win" and verdict["decision"] == "undecided"
+    assert doc["sequential"]["games_cap"] == 200 and doc["games"] == 200
+    assert verdict["more_games"] > 0 and verdict["detectable"] > 0
+    assert verdict["fixed_games"] == verdict["more_games"] + 200
+    sentence = [line for line in result.output.splitlines() if line.startswith("six-buttons:")][0]
+    assert "undecided after 200 games" in sentence and "more games per edition would resolve" in sentence
+    assert "changes who wins" not in sentence
+    assert "--sprt seat-win" in doc["command"] and "--games 200" in doc["command"]
+
+
+def test_a_fixed_run_adjusts_its_figures_together_and_names_what_it_could_detect():
+    import json
+
+    from cli_helpers import ok
+
+    result = ok("balance", "classic", "six-buttons", "revised-leather", "--games", "40", "--no-progress", "--json")
+    doc = json.loads(result.stdout)
+    assert "sequential" not in doc and "Holm" in doc["correction"]
+    diffs = [d["difference"] for v in doc["variants"] for d in v["differences"]]
+    ps = sorted(d["p_value"] for d in diffs if d["p_value"] is not None)
+    smallest = min(d["p_adjusted"] for d in diffs if d["p_adjusted"] is not None)
+    assert smallest == pytest.approx(min(1.0, len(ps) * ps[0]), abs=1e-6)  # Holm's first step over all 12 figures
+    for d in diffs:
+        assert d["significant"] == (d["p_adjusted"] is not None and d["p_adjusted"] < 0.05)
+        assert d["se"] is None or d["detectable"] == pytest.approx(2.8016 * d["se"], rel=1e-3)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--games", "200", "--max-games", "400"], "--max-games caps the default sequential run"),
+    (["--games", "200", "--sprt-delta", "0.1"], "which --games alone turns off"),
+    (["--max-games", "0"], "--max-games must be a positive number"),
+])
+def test_balance_refuses_contradicting_counts(args, words):
+    from workbench_helpers import refused
+
+    assert words in refused("balance", "classic", "six-buttons", *args)

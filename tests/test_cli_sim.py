@@ -168,3 +168,25 @@ def test_missing_dask_extra_is_named(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert "needs Dask distributed, which is not installed" in result.output
     assert not out.exists()
+
+
+def test_simulate_intervals_take_the_deal_as_their_unit():
+    import json
+
+    from cli_helpers import ok
+
+    result = ok("simulate", "classic", "--bots", "greedy,greedy", "--games", "60", "--no-progress", "--json")
+    figures = json.loads(result.stdout)["figures"]
+    win = figures["seats"][0]["win_rate"]
+    assert win["deals"] == 30 and win["n"] == 60 and win["design_effect"] >= 1.0
+    from toolkit.stats import wilson
+
+    plain = wilson(round(win["estimate"] * 60), 60)
+    assert win["high"] - win["low"] >= plain.high - plain.low - 1e-9  # never narrower than counting games
+    for row in figures["patches"]:
+        assert row["buy_rate"]["deals"] == 30
+    assert figures["margin"]["seat0_minus_seat1"]["deals"] == 30
+    table = ok("simulate", "classic", "--bots", "greedy,greedy", "--games", "60", "--no-progress").output
+    assert "30 deals x 2 seat-swapped games" in table
+    doodle = json.loads(ok("simulate", "doodle", "--games", "4", "--no-progress", "--json").stdout)
+    assert "deals" not in json.dumps(doodle["figures"]["score"])  # one game a deal: independent games

@@ -206,6 +206,8 @@ def balance(
     if games is not None and max_games is not None:
         raise UsageError("--max-games caps the default sequential run; --games sets the games itself (with --sprt, the most "
                          "to play): give one of them")
+    if max_games is not None and not 0 < max_games <= 10**9:
+        raise UsageError(f"--max-games must be a positive number of games, at most {10**9}, got {max_games}")
     cap = games if games is not None else (max_games if max_games is not None else SEQUENTIAL_CAP)
     check_run(cap, workers, scheduler, max_games=10**9)  # the options first, before anything heavy is imported
     distinct_names([base, *variants], "balance")
