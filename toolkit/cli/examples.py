@@ -80,12 +80,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "tune": (
         "patchwork tune classic --set starting_buttons=0..10 --set empty_penalty=1..3 --target seat-win=0.5 --budget 60",
-        "patchwork tune classic --set patches.P05.cost=0..8 --set patches.P05.time=0..6 --target buy-rate=0.5 --watch P05",
+        "patchwork tune classic --set patches.P05.cost=0..8 --set patches.P05.time=0..6 --target buy-rate=0.5~0.03 --watch P05 --refine 40",
         "patchwork tune classic --set starting_buttons=2..8 --set bonus.points=0..14 --target bonus=0.6 --out runs/tuned",
     ),
     "feel": (
         "patchwork feel classic --games 200",
-        "patchwork feel classic six-buttons --games 400 --workers 2 --out runs/feel",
+        "patchwork feel classic six-buttons --games 2000 --workers 2 --out runs/feel",
         "patchwork feel express --bots greedy,greedy --games 50 --decisive --json",
     ),
     "ladder": (
