@@ -104,11 +104,18 @@ CHOICE_RULE = ("the point with the highest mean fitness over its own evaluations
                "best point of the model and its neighbours")
 
 
+DIAGONAL_KEYS = 8
+"""Up to this many keys the neighbourhood holds every point with each key within one step (3^8 points);
+beyond it only the points one key away, so that listing the neighbourhood stays quick."""
+
+
 def neighbourhood(centre: Point, sizes: Sequence[int], model: "Model") -> list[Point]:
     """The centre, then the points one step away along one key, then the rest of the points with every
     key within one step (the model's best first): the order in which a short re-evaluation plays them."""
     ring = []
-    for step in itertools.product((-1, 0, 1), repeat=len(sizes)):
+    steps = (itertools.product((-1, 0, 1), repeat=len(sizes)) if len(sizes) <= DIAGONAL_KEYS else
+             (tuple(d if j == k else 0 for j in range(len(sizes))) for k in range(len(sizes)) for d in (-1, 1)))
+    for step in steps:
         p = tuple(c + d for c, d in zip(centre, step))
         if p != centre and all(0 <= v < n for v, n in zip(p, sizes)):
             ring.append(p)
