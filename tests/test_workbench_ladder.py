@@ -66,7 +66,8 @@ def test_ten_more_buttons_is_called_different_and_an_identical_variant_same(tmp_
     out = tmp_path / "sprt"
     result = ok("balance", "classic", rich, same, "--bots", "greedy,greedy", "--games", "2000", "--seed", "9",
                 "--sprt", "score", "--out", str(out), "--no-progress")
-    assert "sequential test on score" in result.output
+    assert "rich.yaml: changes the mean score per player by about +" in result.output
+    assert "same.yaml: does not change the mean score per player by 2.00 or more" in result.output
     doc = json.loads((out / "results.json").read_text())
     rich_v, same_v = doc["variants"]
     assert rich_v["sprt"]["decision"] == "different" and rich_v["sprt"]["games"] <= 400
@@ -74,11 +75,11 @@ def test_ten_more_buttons_is_called_different_and_an_identical_variant_same(tmp_
     assert set(rich_v["sprt"]) >= {"figure", "decision", "games"} and rich_v["sprt"]["figure"] == "score"
     assert doc["games"] < 2000 and "GSPRT" in doc["sequential"]["test"]
     md = (out / "report.md").read_text()
-    assert "Paired differences" in md and "different after" in md
+    assert "Paired differences" in md and "changes the mean score per player" in md and "decided after" in md
     from pypdf import PdfReader
 
     text = "".join(page.extract_text() for page in PdfReader(out / "report.pdf").pages)
-    assert "Paired differences, variant - base" in text and "sequential test on score" in text
+    assert "Paired differences, variant - base" in text and "changes the mean score per player" in text
 
 
 @pytest.mark.parametrize("figure", ["seat-win", "margin"])
@@ -132,5 +133,5 @@ def test_a_timed_search_stops_by_the_clock_and_plays_a_legal_move():
 
 
 def test_sequential_options_without_sprt_are_refused():
-    assert "add --sprt FIGURE" in refused("balance", "classic", "six-buttons", "--sprt-delta", "1")
+    assert "add --sprt FIGURE" in refused("balance", "classic", "six-buttons", "--games", "100", "--sprt-delta", "1")
     assert "add --sprt FIGURE" in refused("sweep", "classic", "--set", "starting_buttons=3,4", "--sprt-alpha", "0.01")

@@ -190,3 +190,12 @@ def test_a_sweep_opens_with_a_verdict_naming_what_moves_and_what_does_not(tmp_pa
     assert "seat 0 win rate is nearest 50% at starting_buttons=" in verdict
     report = (tmp_path / "s" / "report.md").read_text()
     assert report.splitlines()[2] == f"**{verdict}**"
+
+
+def test_the_sweep_verdict_widens_its_intervals_for_every_pair_it_compares():
+    from toolkit.reports.workbench import sweep_widening
+
+    assert sweep_widening(2, 3) == 1.0  # 3 comparisons: apart 95 % intervals are already a stricter test
+    # 6 points x 6 figures = 90 pairs: each pair at 0.05 / 90 two-sided, z 3.45, half-width z / sqrt(2)
+    assert sweep_widening(6, 6) == pytest.approx(3.4524 / 2 ** 0.5 / 1.95996, abs=2e-3)
+    assert sweep_widening(8, 6) > sweep_widening(6, 6)

@@ -361,9 +361,10 @@ def ladder(
     doc.update({"edition": edition_facts(ed),
                 "model": (f"Bradley-Terry maximum likelihood on the wins of every pair; Elo = 400 log10(strength), mean 0; "
                           f"{ld.PRIOR:g} virtual drawn game per pair keeps ratings finite; 95% Wald intervals from the "
-                          "observed information"),
+                          "observed information, each pair's games divided by its design effect (the deal as the unit)"),
                 "wins": {"bots": [s.label for s in specs], "matrix": wins.tolist()},
-                "ratings": ld.ratings([s.label for s in specs], wins), "pairs": pair_rows})
+                "ratings": ld.ratings([s.label for s in specs], wins, design=ld.design_effects([s.label for s in specs], pair_rows)),
+                "pairs": pair_rows})
     _reproducibility(doc, specs)
     if as_json:
         print_document(doc)

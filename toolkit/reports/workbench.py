@@ -5,6 +5,8 @@ always be rebuilt from results.json and says nothing the JSON does not.
 """
 from __future__ import annotations
 
+import math
+
 from toolkit.reports import charts
 from toolkit.reports.model import Bullets, Chart, IntervalChart, Paragraph, Report, ReportTable, Section
 from toolkit.reports.simulation import run_items, track_line, warning_sections
@@ -218,6 +220,21 @@ def sweep_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+SWEEP_CORRECTION = ("a figure moves when the intervals of its lowest and highest point are apart, each interval "
+                    "widened from 95% so that every pair of points of every figure tested together calls a move that "
+                    "is not there at most 5% of the time (Bonferroni; two intervals apart at half-width z each are a "
+                    "test at z * sqrt(2))")
+
+
+def sweep_widening(points: int, figures: int) -> float:
+    """How much the 95% half-widths grow for the sweep's verdict (see SWEEP_CORRECTION); never below 1."""
+    from statistics import NormalDist
+
+    comparisons = max(1, figures * points * (points - 1) // 2)
+    z_pair = NormalDist().inv_cdf(1 - 0.05 / comparisons / 2)
+    return max(1.0, z_pair / math.sqrt(2) / NormalDist().inv_cdf(0.975))
+
+
 def sweep_verdict(doc: dict) -> str:
     """One sentence over the grid: where seat 0's win rate is nearest even, and which figures move
     beyond their intervals between their lowest and highest point (the rest named as not moving)."""
@@ -226,6 +243,7 @@ def sweep_verdict(doc: dict) -> str:
     rows = [headline(p, family, doc["touched_patches"]) for p in points]
     labels = [point_label(p) for p in points]
     parts, still = [], []
+    widen = sweep_widening(len(points), len(rows[0]) - 1)
     for f, (label, _, rate) in enumerate(rows[0]):
         ivs = [r[f][1] for r in rows]
         known = [i for i, iv in enumerate(ivs) if iv and iv.get("estimate") is not None and iv.get("low") is not None]
@@ -237,10 +255,12 @@ def sweep_verdict(doc: dict) -> str:
             continue
         lo = min(known, key=lambda i: ivs[i]["estimate"])
         hi = max(known, key=lambda i: ivs[i]["estimate"])
-        if ivs[lo]["high"] < ivs[hi]["low"]:
+        top_of_low = ivs[lo]["estimate"] + widen * (ivs[lo]["high"] - ivs[lo]["estimate"])
+        bottom_of_high = ivs[hi]["estimate"] - widen * (ivs[hi]["estimate"] - ivs[hi]["low"])
+        if top_of_low < bottom_of_high:
             show = pct if rate else num
             parts.append(f"{label} goes from {show(ivs[lo])} at {labels[lo]} to {show(ivs[hi])} at {labels[hi]}, "
-                         "their intervals apart")
+                         "their intervals apart" + (" after the correction for every pair tested" if widen > 1 else ""))
         else:
             still.append(label)
     if still:
@@ -250,7 +270,8 @@ def sweep_verdict(doc: dict) -> str:
 
 
 def sweep_report(doc: dict) -> Report:
-    facts = [_edition_item(doc["edition"]), *_run_items(doc), f"Grid: {doc['grid']}"]
+    facts = [_edition_item(doc["edition"]), *_run_items(doc), f"Grid: {doc['grid']}",
+             f"Verdict: {SWEEP_CORRECTION}"]
     if "sequential" in doc:
         facts.append(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games per point")
     header, rows = sweep_rows(doc)

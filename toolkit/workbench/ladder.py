@@ -7,7 +7,9 @@ A tie (the time-track games break ties, so there are none today) would count hal
 
 PRIOR virtual games per pair, drawn (half a win each way), keep the ratings finite when a bot wins
 every game against another; their pull is stated in the result. Intervals are 95% Wald intervals
-from the observed Fisher information of the centred ratings.
+from the observed Fisher information of the centred ratings, with the deal as the unit: a pair's
+two seat-swapped games of one deal are one cluster, so each pair's information is divided by the
+design effect of its first bot's win rate (never below 1; see toolkit.stats).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import numpy as np
 
 from toolkit.errors import UsageError
 from toolkit.bots.registry import AUTOMA, BotSpec
-from toolkit.stats import Z95, wilson
+from toolkit.stats import Z95, deal_rate, per_deal_sq
 from toolkit.families import require
 from toolkit.specs.models import Edition
 from toolkit.workbench import runner
@@ -60,10 +62,14 @@ def fit(wins: np.ndarray, prior: float = PRIOR, iterations: int = 10_000, tol: f
     return theta - theta.mean()
 
 
-def covariance(wins: np.ndarray, theta: np.ndarray, prior: float = PRIOR) -> np.ndarray:
-    """Covariance of the centred log-strengths: pseudo-inverse of the observed information."""
+def covariance(wins: np.ndarray, theta: np.ndarray, prior: float = PRIOR,
+               design: np.ndarray | None = None) -> np.ndarray:
+    """Covariance of the centred log-strengths: pseudo-inverse of the observed information, each
+    pair's games divided by its design effect `design[i, j]` (None: games counted one by one)."""
     w = wins.astype(float) + prior / 2 * (1 - np.eye(wins.shape[0]))
     n = w + w.T
+    if design is not None:
+        n = n / np.maximum(design, 1.0)
     pr = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
     info = -n * pr * (1 - pr)
     np.fill_diagonal(info, 0.0)
@@ -71,9 +77,9 @@ def covariance(wins: np.ndarray, theta: np.ndarray, prior: float = PRIOR) -> np.
     return np.linalg.pinv(info)
 
 
-def ratings(labels: list[str], wins: np.ndarray, prior: float = PRIOR) -> list[dict]:
+def ratings(labels: list[str], wins: np.ndarray, prior: float = PRIOR, design: np.ndarray | None = None) -> list[dict]:
     theta = fit(wins, prior)
-    cov = covariance(wins, theta, prior)
+    cov = covariance(wins, theta, prior, design)
     rows = []
     for i, label in enumerate(labels):
         elo = ELO * theta[i]
@@ -95,6 +101,18 @@ def run(edition: Edition, bots: list[BotSpec], seed: int, deals: int, workers: i
         bot_won = g.winner ^ played.swap  # 0: bots[i] won, 1: bots[j] won
         wins[i, j] += int((bot_won == 0).sum())
         wins[j, i] += int((bot_won == 1).sum())
+        first = (bot_won == 0).astype(np.int64)
         pairs.append({"bots": [bots[i].label, bots[j].label], "games": played.games,
-                      "first_wins": wilson(int(wins[i, j]), played.games).as_dict()})
+                      "first_wins": deal_rate(int(first.sum()), played.games, played.per_deal,
+                                              per_deal_sq(first, played.per_deal)).as_dict()})
     return wins, pairs
+
+
+def design_effects(labels: list[str], pairs: list[dict]) -> np.ndarray:
+    """The k x k matrix of each pair's design effect (1 where a pair has none: one game a deal)."""
+    index = {label: i for i, label in enumerate(labels)}
+    design = np.ones((len(labels), len(labels)))
+    for pair in pairs:
+        i, j = (index[b] for b in pair["bots"])
+        design[i, j] = design[j, i] = pair["first_wins"].get("design_effect") or 1.0
+    return design
