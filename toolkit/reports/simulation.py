@@ -138,7 +138,7 @@ SPRT_RATES = {"seat-win"}
 def sprt_line(verdict: dict) -> str:
     """One line of a variant's sequential test: the decision, in words a designer acts on."""
     rate = verdict["figure"] in SPRT_RATES
-    label, games = verdict.get("label", verdict["figure"]), verdict["games"]
+    label, games = verdict.get("label", verdict["figure"]), f"{verdict['games']:,}"
     delta = _size(verdict["delta"], rate, signed=False)
     errors = f"alpha {verdict['alpha']:.3g}, beta {verdict['beta']:.3g}"
     if verdict["decision"] == "different":
@@ -154,7 +154,7 @@ def sprt_line(verdict: dict) -> str:
         text += (f"; so far {_size(verdict['difference'], rate)}, and the smallest difference these games could "
                  f"detect is {_size(verdict['detectable'], rate, signed=False)}")
     if verdict.get("more_games"):
-        text += f"; about {verdict['more_games']} more games per edition would resolve a difference of {delta}"
+        text += f"; about {verdict['more_games']:,} more games per edition would resolve a difference of {delta}"
     return text
 
 
