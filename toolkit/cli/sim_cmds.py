@@ -259,6 +259,8 @@ def balance(
                     [[cell.replace("**", "") for cell in row] for row in report.balance_rows(variant)])
         typer.echo(f"time track: {report.track_line(variant['edition'])}")
         typer.echo(report.variant_verdict(variant))
+        if "sprt" not in variant and report.detectable_line(variant):
+            typer.echo(report.detectable_line(variant))
     if report.random_warning(doc):
         typer.echo(f"warning: {report.random_warning(doc)}")
     typer.echo(f"base time track: {report.track_line(doc['base']['edition'])}")

@@ -173,6 +173,22 @@ def _significant(variant: dict, metric_words: tuple[str, ...]) -> list[dict]:
             and any(w in d["label"] for w in metric_words)]
 
 
+def detectable_line(variant: dict) -> str:
+    """A fixed run's reach: the smallest difference of each figure its games could detect (two-sided
+    5 %, power 80 %; from each paired difference's standard error)."""
+    parts = []
+    for d in variant["differences"]:
+        size = d["difference"].get("detectable")
+        if size is None:
+            continue
+        rate = d["metric"] in RATE_METRICS
+        parts.append(f"{d['label']} {100 * size:.1f} pp" if rate else f"{d['label']} {size:.2f}")
+    if not parts:
+        return ""
+    return (f"smallest differences these {variant['figures']['games']:,} games could detect (5 %, power 80 %): "
+            + ", ".join(parts))
+
+
 def variant_verdict(variant: dict) -> str:
     """One sentence: what the variant changes. With a sequential test, its decision leads; the other
     figures follow only where they differ after Holm's adjustment, and 'who wins' is said only
@@ -191,7 +207,7 @@ def variant_verdict(variant: dict) -> str:
         detect = [d for d in variant["differences"] if d["metric"] == "seat0_win" and d["difference"].get("detectable")]
         hint = ""
         if detect:
-            hint = (f" (the smallest seat 0 win rate difference these {variant['figures']['games']} games could "
+            hint = (f" (the smallest seat 0 win rate difference these {variant['figures']['games']:,} games could "
                     f"detect: {100 * detect[0]['difference']['detectable']:.1f} pp)")
         return f"{ref}: no figure differs significantly from the base after Holm's adjustment{hint}."
     parts = []
@@ -204,7 +220,12 @@ def variant_verdict(variant: dict) -> str:
     if lead:
         return f"{ref}: {lead}; also " + ", ".join(parts) + more + "."
     who = _significant(variant, ("win rate",))
-    wins = "and changes who wins" if who else "and does not change who wins"
+    wins = "and changes who wins"
+    if not who:
+        reach = [d["difference"].get("detectable") for d in variant["differences"] if d["metric"] == "seat0_win"]
+        wins = "and no change in who wins is found"
+        if reach and reach[0] is not None:
+            wins += f" (these games would find one of about {100 * reach[0]:.1f} pp or more)"
     return f"{ref}: " + ", ".join(parts) + more + f", {wins}."
 
 
@@ -227,6 +248,8 @@ def balance_report(doc: dict) -> Report:
                      Bullets(tuple(edition_items(variant["edition"])))]
         if "sprt" in variant:
             sections.append(Paragraph(f"**{sprt_line(variant['sprt'])}**"))
+        elif detectable_line(variant):
+            sections.append(Paragraph(detectable_line(variant).capitalize() + "."))
         sections += [ReportTable("", BALANCE_HEADER, tuple(tuple(r) for r in balance_rows(variant)), small=True),
                      Paragraph(BALANCE_UNITS),
                      Paragraph(DIFFERENCE_CAPTION, pdf=False),
