@@ -75,7 +75,7 @@ def tune_lines(doc: dict) -> list[str]:
             how = f"advantage {c['advantage']:+.3f}"
         lines.append(f"round {c['round']}: {c['id']} ({c['origin']}) cost {c['from']} -> {c['to']} "
                      f"({c['verdict']}: {how}; target {c['target']:.1f}, damped)")
-    lines.append(f"Tuning {tune['stopped']}.")
+    lines.append(f"Tuning stopped: {tune['stopped']}.")
     return lines
 
 

@@ -735,7 +735,7 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
     report = judged(check(ref, base, matchups, seed, band, min_buys, with_base=False, only=only, progress=progress))
     if on_round:
         on_round(0, report)
-    done, stopped = 0, f"stopped after {rounds} round(s), the most asked for"
+    done, stopped = 0, f"after {rounds} round(s), the most asked for"
     for number in range(1, rounds + 1):
         slope = joint_slope(history)
         moves = repricing(report, slope, per_round, scope, brackets)

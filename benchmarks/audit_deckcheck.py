@@ -1,0 +1,157 @@
+"""Audit of `patchwork deck check` over many seeds: its error on the untouched classic deck,
+how often it finds misprices planted both ways, and whether its standard errors match the spread
+of the estimates across seeds.
+
+Run: python benchmarks/audit_deckcheck.py [--seeds N] [--games G] [--quick] [--tune]
+
+Every check plays classic and a variant on the same deals (greedy vs greedy, G games, seed s) as
+`patchwork deck check VARIANT --bots greedy,greedy --games G --seed s` does. Printed:
+
+- null: the variant is classic itself (an untouched copy). The family-wise error is the share of
+  seeds that flag a patch whose advantage, pooled over all the seeds, lies inside the band (classic's
+  own mispricing, a patch truly outside the band, is a right flag, not an error); also the share
+  flagging any patch at all, and which patches are flagged how often;
+- z spread: per patch, the variance of its advantage (and buy rate) across seeds over the mean of
+  the squared standard errors the check reported, as an sd of z (1 when the errors are right), for
+  the errors over deals and for the binomial ones counting games one by one;
+- planted misprices (P03 7->10, P12 3->5, P32 10->13 dear; P28 7->4, P21 5->1 cheap): the share
+  of seeds that find the planted patch on its side, and that suggest a cost within one button of
+  the printed one, and the share that flag an untouched patch inside the band;
+- with --tune, `deck check --tune` on the planted decks (a few seeds): where each planted patch
+  ends, and the path it took.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from toolkit.decks.generate import patch_set_text
+from toolkit.specs import load_edition
+from toolkit.workbench import deckcheck as chk
+
+PLANTED = {"p03-dear": ("P03", 10, "dear"), "p12-dear": ("P12", 5, "dear"), "p32-dear": ("P32", 13, "dear"),
+           "p28-cheap": ("P28", 4, "cheap"), "p21-cheap": ("P21", 1, "cheap")}
+QUICK = ("p03-dear", "p28-cheap", "p21-cheap")
+DEAR = ("dear", "rarely bought at this cost")
+
+
+def write_variant(folder: Path, name: str, moves: dict[str, int]) -> Path:
+    """Classic's patches as a patch set with some costs set, and a variant that plays it."""
+    classic = load_edition("classic")
+    patches = [replace(p, cost=moves.get(p.id, p.cost)) for p in classic.patches]
+    (folder / f"{name}.yaml").write_text(patch_set_text(name, name, f"classic with {moves or 'nothing'} changed",
+                                                        patches))
+    variant = folder / f"{name}-variant.yaml"
+    variant.write_text(f"kind: variant\nname: {name}-variant\ntitle: classic {name}\nextends: classic\npatches: {name}.yaml\n")
+    return variant
+
+
+def spread(values: list[list[float]], errors: list[list[float]]) -> float | None:
+    """sd of z: per patch, variance across seeds over the mean squared reported error, pooled."""
+    ratios = []
+    for xs, ses in zip(values, errors):
+        if len(xs) >= 3 and all(s > 0 for s in ses):
+            ratios.append(statistics.variance(xs) / statistics.fmean(s * s for s in ses))
+    return math.sqrt(statistics.fmean(ratios)) if ratios else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=20, help="Seeds per case (default 20; --quick 6).")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--games", type=int, default=400, help="Greedy games per check (default 400, the default).")
+    parser.add_argument("--quick", action="store_true", help="6 seeds and three planted cases (P03, P28, P21).")
+    parser.add_argument("--tune", action="store_true", help="Also tune the planted decks (2 seeds, --quick 1).")
+    args = parser.parse_args()
+    if args.quick and "--seeds" not in sys.argv:
+        args.seeds = 6
+    if args.seeds < 3 or args.games < 2 or args.games % 2:
+        parser.error("--seeds must be at least 3 and --games an even number of at least 2")
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    matchups = [("greedy,greedy", args.games)]
+    cases = QUICK if args.quick else tuple(PLANTED)
+    band = chk.DEFAULT_BAND
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        null = write_variant(folder, "null", {})
+        reports = {s: chk.check(str(null), "classic", matchups, s) for s in seeds}
+        ids = [p.id for p in reports[args.first_seed].patches]
+        pooled = {}
+        for pid in ids:
+            plays = [next(p for p in r.patches if p.id == pid) for r in reports.values()]
+            bought = sum(p.bought for p in plays)
+            pooled[pid] = (sum(p.advantage * p.bought for p in plays if p.advantage is not None) / bought
+                           if bought else None)
+        inside = {pid for pid, a in pooled.items() if a is not None and abs(a) <= band}
+        flagged = {s: [p.id for p in r.out_of_band()] for s, r in reports.items()}
+        any_rate = sum(bool(f) for f in flagged.values()) / len(seeds)
+        false_rate = sum(any(pid in inside for pid in f) for f in flagged.values()) / len(seeds)
+        counts: dict[str, int] = {}
+        for f in flagged.values():
+            for pid in f:
+                counts[pid] = counts.get(pid, 0) + 1
+        print(f"null (classic untouched), {len(seeds)} seeds x {args.games} greedy games, band ±{band}: "
+              f"{reports[args.first_seed].as_dict()['tests']} tests a check")
+        print(f"  family-wise error (a patch inside the band flagged): {false_rate:.1%} of seeds "
+              f"({round(false_rate * len(seeds))}/{len(seeds)}); any patch flagged: {any_rate:.1%}")
+        print("  flagged: " + (", ".join(f"{pid} {n}/{len(seeds)} (pooled advantage {pooled[pid]:+.3f})"
+                                         for pid, n in sorted(counts.items())) or "none"))
+        print("  patches outside the band on the pooled estimate: "
+              + (", ".join(f"{pid} {a:+.3f}" for pid, a in pooled.items() if a is not None and abs(a) > band)
+                 or "none"))
+        adv, adv_se, adv_bin, buy, buy_se, buy_bin = [], [], [], [], [], []
+        for pid in ids:
+            plays = [next(p for p in r.patches if p.id == pid) for r in reports.values()]
+            if any(p.se is None for p in plays) or any(p.buy_rate < chk.LOW_BUY_RATE for p in plays):
+                continue
+            adv.append([p.advantage for p in plays])
+            adv_se.append([p.se for p in plays])
+            adv_bin.append([math.sqrt(r * (1 - r) / p.bought) for p in plays for r in [p.buyer_wins / p.bought]])
+            if all(0 < p.bought < p.games for p in plays):
+                buy.append([p.buy_rate for p in plays])
+                buy_se.append([p.buy_se for p in plays])
+                buy_bin.append([math.sqrt(p.buy_rate * (1 - p.buy_rate) / p.games) for p in plays])
+        print(f"  z spread across seeds (sd of z, 1 when the errors are right), {len(adv)} patches: advantage "
+              f"{spread(adv, adv_se):.2f} over deals, {spread(adv, adv_bin):.2f} counting games one by one; "
+              f"buy rate ({len(buy)} patches) {spread(buy, buy_se):.2f} over deals, "
+              f"{spread(buy, buy_bin):.2f} one by one")
+        for case in cases:
+            pid, cost, side = PLANTED[case]
+            printed = load_edition("classic").patch(pid).cost
+            variant = write_variant(folder, case, {pid: cost})
+            found = near = others = 0
+            suggested = []
+            for s in seeds:
+                report = chk.check(str(variant), "classic", matchups, s)
+                v = report.verdicts()
+                verdict = v[pid]["verdict"]
+                if verdict in (DEAR if side == "dear" else ("cheap",)):
+                    found += 1
+                    suggested.append(v[pid]["suggested_cost"])
+                    near += abs(v[pid]["suggested_cost"] - printed) <= 1
+                others += any(p.id in inside and p.id != pid for p in report.out_of_band())
+            n = len(seeds)
+            print(f"{pid} {printed} -> {cost} ({side}): found {found}/{n} ({found / n:.0%}); suggested cost within one "
+                  f"button of {printed} in {near}/{n} (suggested {sorted(suggested)}); an untouched in-band patch "
+                  f"flagged in {others}/{n}")
+            if args.tune:
+                for s in list(seeds)[:1 if args.quick else 2]:
+                    variant = write_variant(folder, f"{case}-tuned", {pid: cost})
+                    report = chk.tune(variant, "classic", matchups, s)
+                    path = [f"{c['from']}->{c['to']}" for c in report.changes if c["id"] == pid]
+                    moved = sorted({c["id"] for c in report.changes} - {pid})
+                    print(f"  tune seed {s}: {pid} {cost} -> {load_edition(str(variant)).patch(pid).cost} "
+                          f"(path {', '.join(path) or 'none'}; other patches moved: {', '.join(moved) or 'none'}; "
+                          f"stopped: {report.stopped})")
+    print(f"{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
