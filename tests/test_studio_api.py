@@ -17,7 +17,7 @@ with warnings.catch_warnings():  # newer Starlette asks for httpx2 and still wor
     from starlette.testclient import TestClient  # noqa: E402
 
 from toolkit.studio.app import create_app  # noqa: E402
-from toolkit.studio.security import MAX_BODY_BYTES, TOKEN_COOKIE  # noqa: E402
+from toolkit.studio.security import MAX_BODY_BYTES, static_key  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -71,20 +71,28 @@ def test_a_wrong_token_is_refused_everywhere(folder):
     with bare(folder) as c:
         assert c.get("/api/info", headers={"x-studio-token": TOKEN + "x"}).status_code == 401
         assert c.get("/?token=nope").status_code == 401
-        assert c.get("/api/info", cookies={TOKEN_COOKIE: "nope"}).status_code == 401
+        assert c.get("/api/info", cookies={"patchwork_studio_token": "nope"}).status_code == 401
         assert c.post("/api/shape", json={"shape": "#"}).status_code == 401
 
 
-def test_the_token_in_the_address_sets_a_same_site_cookie(folder):
+def test_the_token_in_the_address_opens_the_page_and_no_cookie_carries_it(folder):
     with bare(folder) as c:
         page = c.get(f"/?token={TOKEN}")
         assert page.status_code == 200 and "<title>Patchwork studio</title>" in page.text
-        cookie = page.headers["set-cookie"]
-        assert f"{TOKEN_COOKIE}={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
-        assert c.get("/static/main.js").status_code == 200  # the cookie now carries the token
+        # a cookie reaches every port of the host: the token must never be one
+        assert "set-cookie" not in page.headers
+        key = static_key(TOKEN)
+        assert TOKEN not in key and f'src="/static/{key}/main.js"' in page.text
+        assert c.get(f"/static/{key}/main.js").status_code == 200  # the page's scripts need only the key
+        assert c.get(f"/static/{key}/api.js").status_code == 200  # and so do the modules it imports
+        assert c.get("/static/main.js").status_code == 401
+        assert c.get(f"/static/{static_key('another-token-0123456789')}/main.js").status_code == 401
+        assert c.get(f"/api/info?key={key}").status_code == 401  # the key opens nothing else
+        assert c.get("/api/info", headers={"cookie": f"patchwork_studio_token={TOKEN}"}).status_code == 401
         assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
         assert page.headers["x-content-type-options"] == "nosniff" and page.headers["x-frame-options"] == "DENY"
-        assert c.get("/api/info").json()["folder"] == str(folder.resolve())
+        assert c.get("/api/info", headers={"x-studio-token": TOKEN}).json()["folder"] == str(folder.resolve())
+        assert c.get(f"/api/info?token={TOKEN}").status_code == 200
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8123", "127.0.0.1.nip.io", "10.0.0.1"])
@@ -585,3 +593,12 @@ def test_the_command_refuses_a_bad_folder_or_port(tmp_path):
     assert result.exit_code == 2 and "not a folder" in result.output
     result = CliRunner().invoke(app, ["studio", str(tmp_path), "--port", "70000"])
     assert result.exit_code == 2
+
+
+def test_a_deeply_nested_body_is_one_clear_line(client):
+    deep = "[" * 100_000 + "]" * 100_000  # 200 KB: within the size a body may have
+    assert len(deep) < MAX_BODY_BYTES
+    for body in (deep, '{"a":' * 40_000 + "1" + "}" * 40_000):
+        message = error_of(client.post("/api/shape", content=body, headers={"content-type": "application/json"}))
+        assert "nested" in message and "\n" not in message
+    assert "not JSON" in error_of(client.post("/api/shape", content=b"\xff\xfe"))

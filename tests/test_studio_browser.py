@@ -6,6 +6,7 @@ Screenshots go to $STUDIO_SHOTS when it names a folder (the README's docs/previe
 `studio-play-classic.png` of such a run)."""
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import shutil
@@ -142,6 +143,45 @@ def test_the_page_refuses_a_visitor_without_the_token(browser_context, studio_ur
     response = page.goto(studio_url.split("?")[0].replace("127.0.0.1", "localhost") + "api/info")
     assert response.status == 401 and "access token" in page.inner_text("body")
     page.close()
+
+
+class _Listener(http.server.BaseHTTPRequestHandler):
+    """A plain local web server on another port: it keeps every request's headers."""
+
+    seen: list[str] = []
+
+    def do_GET(self):  # noqa: N802 - the name http.server calls
+        type(self).seen.append(str(self.headers))
+        body = b"<!doctype html><title>another local server</title><img src='/pixel.png'>"
+        self.send_response(200)
+        self.send_header("content-type", "text/html")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_another_local_port_never_receives_the_token(page):
+    """Cookies ignore ports: a token kept in a cookie would reach any server on 127.0.0.1."""
+    listener = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Listener)
+    _Listener.seen = []
+    thread = threading.Thread(target=listener.serve_forever, daemon=True)
+    thread.start()
+    try:
+        tab(page, "deck")  # the page has made its API calls, scripts and styles loaded
+        other = page.context.new_page()
+        other.goto(f"http://127.0.0.1:{listener.server_address[1]}/")
+        other.wait_for_load_state("load")
+        other.reload()
+        other.close()
+    finally:
+        listener.shutdown()
+        thread.join(5)
+    assert len(_Listener.seen) >= 2
+    assert not any(TOKEN in headers for headers in _Listener.seen), _Listener.seen
+    assert not any(TOKEN in json.dumps(cookie) for cookie in page.context.cookies())
 
 
 def test_draw_a_shape_by_clicks_and_see_its_facts(page):

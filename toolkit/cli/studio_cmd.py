@@ -43,11 +43,14 @@ def _serve(folder: Path, host: str, port: int, open_browser: bool) -> None:
     sock = studio_mod.bind(host, port)
     bound = sock.getsockname()[1]
     server = studio_mod.server(folder, sock, token)
-    url = studio_mod.address(host, bound, token)
+    urls = studio_mod.links(host, bound, token)
+    url = urls[0]
     typer.echo(f"patchwork studio: serving {folder.resolve()}")
     if host not in ("127.0.0.1", "localhost", "::1"):
-        typer.echo(f"note: listening on {host}, not only this machine: anyone with the token can use the studio")
-    typer.echo(f"open {url}")
+        typer.echo(f"note: listening on {host}, not only this machine: anyone on the network with the "
+                   "token can use the studio (docs/studio.md says what it exposes)")
+    for link in urls:
+        typer.echo(f"open {link}")
     typer.echo("(Ctrl-C stops the studio and its runs)")
     if open_browser:
         import webbrowser

@@ -13,6 +13,7 @@ import socket
 from pathlib import Path
 
 from toolkit.errors import UsageError
+from toolkit.studio.connections import set_nodelay
 
 DEFAULT_HOST = "127.0.0.1"
 
@@ -24,8 +25,10 @@ def new_token() -> str:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on host:port (port 0: a free one), or UsageError saying why not."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, so that asyncio sets TCP_NODELAY on every accepted socket too
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    set_nodelay(sock)
     try:
         sock.bind((host, port))
     except OSError as error:
@@ -41,9 +44,12 @@ def address(host: str, port: int, token: str) -> str:
     return f"http://{shown}:{port}/?token={token}"
 
 
+WILDCARDS = ("0.0.0.0", "::")
+
+
 def _wildcard_names(host: str) -> frozenset[str]:
     """The names this machine answers to, when listening on every address (0.0.0.0 or ::)."""
-    if host not in ("0.0.0.0", "::"):
+    if host not in WILDCARDS:
         return frozenset()
     names = {socket.gethostname(), socket.getfqdn()}
     try:
@@ -53,19 +59,65 @@ def _wildcard_names(host: str) -> frozenset[str]:
     return frozenset(name.lower() for name in names if name)
 
 
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (the ones another device may reach),
+    best first: the address of the default route, then every interface's."""
+    found: list[str] = []
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:  # a datagram socket's connect sends nothing: it only picks the outgoing address
+        probe.connect(("192.0.2.1", 9))
+        found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    try:
+        import fcntl
+        import struct
+
+        for _, name in socket.if_nameindex():
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                try:  # SIOCGIFADDR: the interface's IPv4 address
+                    raw = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+                except OSError:
+                    continue
+                found.append(socket.inet_ntoa(raw[20:24]))
+    except (ImportError, OSError, AttributeError):
+        pass
+    seen: list[str] = []
+    for item in found:
+        if item not in seen and not item.startswith("127.") and item != "0.0.0.0":
+            seen.append(item)
+    return seen
+
+
+def links(host: str, port: int, token: str) -> list[str]:
+    """The addresses to open: the bound one, or for 0.0.0.0 / :: this machine's loopback and
+    network addresses (the Host check accepts the address a connection arrives on)."""
+    if host not in WILDCARDS:
+        return [address(host, port, token)]
+    loopback = "::1" if host == "::" and not local_addresses() else "127.0.0.1"
+    return [address(loopback, port, token), *(address(a, port, token) for a in local_addresses())]
+
+
 def server(folder: Path, sock: socket.socket, token: str, allowed_hosts: frozenset[str] | None = None,
-           max_running: int | None = None, log_level: str = "warning"):
+           max_running: int | None = None, log_level: str = "warning", idle_seconds: float | None = None):
     """A uvicorn Server for the studio on a bound socket (run it with `server.run(sockets=[sock])`)."""
     import uvicorn
 
     from toolkit.studio.app import create_app
+    from toolkit.studio.connections import BUSY_LIMIT, IDLE_SECONDS, MAX_CONNECTIONS, Connections, protocol_for
     from toolkit.studio.security import LOOPBACK_NAMES
 
     host = sock.getsockname()[0]
     hosts = allowed_hosts or (LOOPBACK_NAMES | {host.lower()} | _wildcard_names(host))
     app = create_app(folder, token, hosts, max_running)
-    config = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False,
-                            timeout_graceful_shutdown=3, limit_concurrency=64, h11_max_incomplete_event_size=64 * 1024)
+    connections = Connections(idle_seconds or IDLE_SECONDS)
+    # uvicorn's limit counts open connections; ours keep at most MAX_CONNECTIONS idle ones, so its
+    # 503 answers only when BUSY_LIMIT requests are being answered beyond them
+    config = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False, http=protocol_for(connections),
+                            timeout_graceful_shutdown=3, limit_concurrency=MAX_CONNECTIONS + BUSY_LIMIT,
+                            h11_max_incomplete_event_size=64 * 1024)
 
     class StudioServer(uvicorn.Server):
         async def shutdown(self, sockets=None):

@@ -23,11 +23,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from toolkit.errors import SpecError, ToolkitError, UsageError
-from toolkit.studio.security import LOOPBACK_NAMES, MAX_BODY_BYTES, Guard
+from toolkit.fileio import check_json_depth
+from toolkit.studio.security import LOOPBACK_NAMES, MAX_BODY_BYTES, Guard, static_key
 
 STATIC = Path(__file__).parent / "static"
 WATCH_SECONDS = 0.5
 """How often FOLDER's spec files and records are looked at for changes."""
+MAX_BODY_DEPTH = 32
+"""Deepest nesting a request body may have (a posted patch or run is 3 levels deep)."""
 MAX_WAIT_SECONDS = 25.0
 CLOSING_CHECK_SECONDS = 0.25
 """Longest a /api/changes request waits before answering `no change`."""
@@ -48,6 +51,8 @@ class Studio:
         self._signature: tuple | None = None
         self._changed: asyncio.Event | None = None
         self.closing = False
+        self.static_prefix = "/static/"
+        """Where the page's scripts and styles are served (a key derived from the token follows)."""
         """Set when the server stops: waiting requests answer at once."""
 
     def signature(self) -> tuple:
@@ -133,8 +138,14 @@ async def _body(request: Request) -> dict[str, Any]:
     if not data:
         return {}
     try:
-        value = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError("the request is not JSON (not UTF-8 text)") from None
+    # measured before parsing: a deep enough body would exhaust the parser's recursion
+    check_json_depth(text, MAX_BODY_DEPTH, "the request")
+    try:
+        value = json.loads(text)
+    except ValueError:
         raise UsageError("the request is not JSON") from None
     if not isinstance(value, dict):
         raise UsageError("the request must be a JSON object")
@@ -177,7 +188,9 @@ def _int(request: Request, name: str, default: int | None = None, low: int = 0, 
 # ----- routes -------------------------------------------------------------------------------------
 
 async def index(request: Request, studio: Studio):
-    return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+    # the page names its scripts and styles under the studio's static key (see security.py)
+    page = (STATIC / "index.html").read_text(encoding="utf-8").replace('"/static/', f'"{studio.static_prefix}')
+    return Response(page, media_type="text/html; charset=utf-8", headers={"cache-control": "no-store"})
 
 
 async def info(request: Request, studio: Studio):
@@ -361,6 +374,7 @@ def create_app(folder: str | Path, token: str, allowed_hosts: frozenset[str] = L
                max_running: int | None = None, watch: bool = True):
     """The studio's ASGI app for FOLDER, guarded by `token`."""
     studio = Studio(Path(folder), max_running)
+    studio.static_prefix = f"/static/{static_key(token)}/"
 
     @asynccontextmanager
     async def lifespan(app):
@@ -397,7 +411,7 @@ def create_app(folder: str | Path, token: str, allowed_hosts: frozenset[str] = L
         Route("/api/runs/{run}/report", _handler(run_report), methods=get),
         Route("/api/runs/{run}/files/{name}", _handler(run_file), methods=get),
         Route("/api/runs/{run}/pages/{page:int}", _handler(run_page), methods=get),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount(f"/static/{static_key(token)}", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.studio = studio

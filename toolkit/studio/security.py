@@ -4,9 +4,18 @@ how much (request size), and which files a request may name (only regular files 
 The studio is a local tool, but a web page in the same browser can reach 127.0.0.1: a foreign
 page may send requests (no token, a cross-site Origin), or a rebinding DNS name may point at the
 loopback address (a foreign Host). Every request passes `Guard` before any handler runs.
+
+The token never travels in a cookie: browsers send a cookie to every port of a host, so any other
+local server the browser visits would receive it. The page keeps the token it was opened with
+(per tab and origin) and sends it as a header on API calls, or in the address of an image or a
+download. The page's own scripts and styles are served under `/static/<key>/`, where the key is
+derived from the token and opens only those public files: ES modules import each other by
+relative address, which keeps the key and so needs no cookie.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import os
 import stat
@@ -15,7 +24,6 @@ from urllib.parse import parse_qs, urlsplit
 
 from toolkit.errors import UsageError
 
-TOKEN_COOKIE = "patchwork_studio_token"
 TOKEN_HEADER = "x-studio-token"
 MAX_BODY_BYTES = 256 * 1024
 """Largest request body accepted: a posted patch or run is a few hundred bytes."""
@@ -40,6 +48,22 @@ def host_name(host_header: str) -> str:
     return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
 
 
+def static_key(token: str) -> str:
+    """The path key of the page's scripts and styles: derived from the token, so that it changes
+    with every studio, and useless for anything but those files."""
+    digest = hmac.new(token.encode(), b"patchwork studio static files", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
+
+
+def same_address(name: str, local: str | None) -> bool:
+    """True when a Host name is the address the connection arrived on (`::ffff:10.0.0.5` is
+    10.0.0.5 on a dual-stack socket): a page opened by that address, not a rebinding DNS name."""
+    if not local:
+        return False
+    local = local.lower()
+    return name == local or (local.startswith("::ffff:") and name == local[7:])
+
+
 class Refusal(Exception):
     """A request refused before any handler: HTTP status and one line saying why."""
 
@@ -58,33 +82,30 @@ class Guard:
         self.token = token
         self.allowed_hosts = frozenset(h.lower() for h in allowed_hosts)
         self.max_body = max_body
+        self.static_prefix = f"/static/{static_key(token)}/"
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         try:
-            cookie_token = self.check(scope, headers)
+            self.check(scope, headers)
         except Refusal as refusal:
             return await _refuse(send, refusal)
-        extra = list(SECURITY_HEADERS)
-        if not cookie_token:
-            # the first visit carries the token in the URL; later requests (scripts, styles,
-            # API calls) carry it as a same-site cookie the page's scripts cannot read
-            cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
-            extra.append((b"set-cookie", cookie.encode()))
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
-                message = dict(message, headers=[*message.get("headers", []), *extra])
+                message = dict(message, headers=[*message.get("headers", []), *SECURITY_HEADERS])
             await send(message)
 
         return await self.app(scope, receive, send_with_headers)
 
-    def check(self, scope, headers: dict[str, str]) -> bool:
-        """Refusal unless the request may pass; True when the token came in the cookie."""
+    def check(self, scope, headers: dict[str, str]) -> None:
+        """Refusal unless the request may pass."""
         host = headers.get("host", "")
-        if host_name(host) not in self.allowed_hosts:
+        name = host_name(host)
+        local = scope.get("server")
+        if name not in self.allowed_hosts and not same_address(name, local[0] if local else None):
             raise Refusal(403, f"refused: the Host header {host!r} is not this studio's address "
                                "(open the address the studio printed)")
         origin = headers.get("origin")
@@ -102,29 +123,19 @@ class Guard:
                 raise Refusal(400, "refused: a bad Content-Length")
             if int(length) > self.max_body:
                 raise Refusal(413, f"refused: the request is larger than {self.max_body} bytes")
+        if scope.get("method") in ("GET", "HEAD") and scope.get("path", "").startswith(self.static_prefix):
+            return
         given = headers.get(TOKEN_HEADER)
         if given is not None and self._same(given):
-            return True
-        cookies = _cookies(headers.get("cookie", ""))
-        if self._same(cookies.get(TOKEN_COOKIE, "")):
-            return True
+            return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         if any(self._same(value) for value in query.get("token", [])):
-            return False
+            return
         raise Refusal(401, "refused: no valid access token (open the address with ?token=... that "
                            "`patchwork studio` printed)")
 
     def _same(self, given: str) -> bool:
         return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
-
-
-def _cookies(text: str) -> dict[str, str]:
-    out = {}
-    for part in text.split(";"):
-        name, _, value = part.strip().partition("=")
-        if name:
-            out[name] = value
-    return out
 
 
 async def _refuse(send, refusal: Refusal) -> None:

@@ -1,6 +1,7 @@
 // The studio's HTTP API as functions, and the one place errors are shown.
-// The access token arrives in the address (?token=...); the server also sets it as a same-site
-// cookie, and every call sends it as a header too.
+// The access token arrives in the address (?token=...) and is kept for this tab; every call sends
+// it as a header, and images and downloads carry it in their address. No cookie holds it: a
+// browser would send a cookie to every port of this machine.
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || sessionStorage.getItem("studio-token") || "";
