@@ -155,6 +155,10 @@ def sprt_line(verdict: dict) -> str:
                  f"detect is {_size(verdict['detectable'], rate, signed=False)}")
     if verdict.get("more_games"):
         text += f"; about {verdict['more_games']:,} more games per edition would resolve a difference of {delta}"
+    elif "difference" in verdict:
+        half = _size(abs(verdict["difference"]), rate, signed=False)
+        text += (f"; the difference lies between none and {delta}, where this test decides slowly: "
+                 f"--sprt-delta {abs(verdict['difference']):.3g} asks whether it reaches {half}")
     return text
 
 
