@@ -44,11 +44,11 @@ def share(hits: int, runs: int) -> str:
     return f"{hits}/{runs} = {100 * iv.estimate:.1f} % [{100 * iv.low:.1f}, {100 * iv.high:.1f}]"
 
 
-def audit_sequential(null: str, seeds: int, cap: int) -> None:
+def audit_sequential(null: str, seeds: int, cap: int, start: int = 0) -> None:
     started = time.perf_counter()
     calls = {"different": 0, "same": 0, "undecided": 0}
     others, games = 0, []
-    for seed in range(seeds):
+    for seed in range(start, start + seeds):
         request = experiment.prepare(["classic", null], BOTS, cap, seed)
         plan = sprt.plan("seat-win", None, 0.05, 0.05, request.editions[0])
         request, outcome, verdicts, _ = sprt.run_balance(request, plan)
@@ -58,7 +58,7 @@ def audit_sequential(null: str, seeds: int, cap: int) -> None:
         others += any(d["difference"]["significant"] for d in doc["variants"][0]["differences"]
                       if d["metric"] != "seat0_win")
     print(f"1. balance classic NULL at the defaults (sequential, seat-win, delta 5 pp, alpha 0.05, at most {cap} "
-          f"games), {seeds} seeds ({time.perf_counter() - started:.0f} s):")
+          f"games), seeds {start}..{start + seeds - 1} ({time.perf_counter() - started:.0f} s):")
     print(f"   'different' (false): {share(calls['different'], seeds)}; 'same': {share(calls['same'], seeds)}; "
           f"undecided: {share(calls['undecided'], seeds)}")
     print(f"   another figure flagged after Holm (false): {share(others, seeds)}")
@@ -110,14 +110,21 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer seeds and games (about 6 minutes)")
     parser.add_argument("--only", choices=("sequential", "fixed", "coverage"), help="run one part only")
+    parser.add_argument("--seeds", type=int, help="seeds of each part run (default: 40, 200 and 100; quick 8, 40, 30)")
+    parser.add_argument("--start", type=int, default=0, help="first seed of the sequential part (to split it "
+                        "between processes; the counts of the parts add up)")
     args = parser.parse_args(argv)
     sizes = dict(seq=8, fixed=40, cov=30, cov_games=400, ref=8000) if args.quick else \
         dict(seq=40, fixed=200, cov=100, cov_games=400, ref=40000)
+    if args.seeds is not None:
+        if args.seeds < 1:
+            parser.error("--seeds must be at least 1")
+        sizes.update(seq=args.seeds, fixed=args.seeds, cov=args.seeds)
     with tempfile.TemporaryDirectory() as folder:
         null = Path(folder) / "classic-p05-last.yaml"
         null.write_text(NULL_VARIANT)
         if args.only in (None, "sequential"):
-            audit_sequential(str(null), sizes["seq"], 20000)
+            audit_sequential(str(null), sizes["seq"], 20000, args.start)
         if args.only in (None, "fixed"):
             audit_fixed(str(null), sizes["fixed"], 200)
         if args.only in (None, "coverage"):
