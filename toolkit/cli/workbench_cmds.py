@@ -384,7 +384,7 @@ def tune(
     targets: List[str] = typer.Option(..., "--target", help="FIGURE=VALUE[~SCALE]: seat-win, length, score, margin, bonus or "
                                       "buy-rate (with --watch); SCALE is the distance that costs 1 (squared) in the fitness."),
     budget: int = typer.Option(100, "--budget", help="Evaluations of the search (each plays --games games)."),
-    refine: Optional[int] = typer.Option(None, "--refine", help="The last evaluations of the budget, spent re-playing the "
+    refine: Optional[int] = typer.Option(None, "--refine", metavar="N", help="The last evaluations of the budget, spent re-playing the "
                                          "best point and its neighbours (every key within one step); the chosen point is "
                                          "the one of them with the best mean fitness. Default: a quarter of --budget."),
     games: int = typer.Option(100, "--games", help="Games per evaluation (even when seats are swapped)."),
