@@ -20,9 +20,9 @@ def run(*args: str):
     return runner.invoke(app, ["shape", *args])
 
 
-def run_json(*args: str) -> dict:
+def run_json(*args: str, exit_code: int = 0) -> dict:
     result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == exit_code, result.output
     return json.loads(result.stdout)
 
 
@@ -50,8 +50,10 @@ def test_json_cuts_refuse_the_three_piece_line():
 def test_json_holes_and_disconnected():
     ring = run_json("###/#.#/###")
     assert ring["holes"] == 1 and ring["hole_cells"] == [[1, 1]] and ring["orientations"] == 1
-    apart = run_json("#./.#")
+    apart = run_json("#./.#", exit_code=1)  # a deck cannot use it: exit 1 after the whole report
     assert apart["connected"] is False and apart["cuts"] == []
+    assert apart["usable"] is False and "not connected" in apart["problems"][0]
+    assert ring["usable"] is True and ring["problems"] == []
 
 
 def test_board_option_and_no_flip():
@@ -60,7 +62,8 @@ def test_board_option_and_no_flip():
     assert run_json("#./#./##", "--board", "3x2")["placements"] == 4  # lying down only
     facts = run_json("#./#./##", "--no-flip")
     assert facts["placements"] == 4 * 7 * 8 and facts["allow_flip"] is False
-    assert run_json("#####/#####", "--board", "4x4")["placements"] == 0
+    too_big = run_json("#####/#####", "--board", "4x4", exit_code=1)
+    assert too_big["placements"] == 0 and too_big["problems"] == ["it fits nowhere on an empty 4x4 board"]
 
 
 def test_text_report_draws_cuts():
@@ -84,7 +87,12 @@ def test_text_report_horizontal_cut_drawing():
 
 def test_text_report_no_cuts():
     assert "cuts          none (no straight line" in run("#").stdout
-    assert "cuts          none (the shape is not one connected patch)" in run("#.#").stdout
+    broken = run("#.#")
+    assert "cuts          none (the shape is not one connected patch)" in broken.stdout
+    assert broken.stdout.rstrip().endswith("verdict       a deck cannot use this shape: it is not connected "
+                                           "(every cloth cell must touch another along a side)")
+    assert broken.exit_code == 1
+    assert run("#").stdout.rstrip().endswith("verdict       a deck can use this shape")
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,20 @@ def render_text(shape: Shape, facts: dict[str, Any], deck: str | None) -> str:
     if deck is not None:
         ids = facts["same_shape"]
         out.append(f"same shape    {', '.join(ids) if ids else 'none'} (in {deck})")
+    problems = facts["problems"]
+    out.append("verdict       " + ("a deck can use this shape" if not problems else
+                                   "a deck cannot use this shape: " + "; ".join(problems)))
     return "\n".join(out)
+
+
+def shape_problems(facts: dict[str, Any]) -> list[str]:
+    """Why no deck can use the shape (empty when one can): what a spec's validation would refuse."""
+    problems = []
+    if not facts["connected"]:
+        problems.append("it is not connected (every cloth cell must touch another along a side)")
+    if facts["placements"] == 0:
+        problems.append(f"it fits nowhere on an empty {facts['board']} board")
+    return problems
 
 
 def shape_command(
@@ -69,7 +82,7 @@ def shape_command(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
-    """Size, canonical form, orientations, chirality, holes, straight cuts and placements of a shape."""
+    """Size, canonical form, orientations, chirality, holes, straight cuts and placements of a shape, and whether a deck can use it (exit 1 when not)."""
     from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
     from toolkit.families import twin_ids  # the geometry loads when the command runs, not at start-up
     from toolkit.geometry import Board, Shape
@@ -93,6 +106,8 @@ def shape_command(
         facts = describe_shape(shape, board, allow_flip)
         facts["deck"] = edition.name if edition is not None else None
         facts["same_shape"] = twin_ids(shape, edition) if edition is not None else []
+        facts["problems"] = shape_problems(facts)
+        facts["usable"] = not facts["problems"]
     except ToolkitError as error:
         fail(error)
         return
@@ -100,6 +115,8 @@ def shape_command(
         typer.echo(json.dumps(facts, indent=2))
     else:
         typer.echo(render_text(shape, facts, facts["deck"]))
+    if facts["problems"]:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
