@@ -15,6 +15,10 @@
    --tune-games fresh games. The verdict should be "meets" (or "undecided", never "misses"); the
    rule tune used before (the exact target inside a games-as-units 95 % interval) is counted beside
    it, with how often each interval covers the reference value.
+3. tune's re-evaluation of the best point's neighbours: P28's cost and time (8 x 7 points) tuned
+   toward the base edition's buy rate 0.496 with the same budget, once with no re-evaluation and
+   once with tune's default (a quarter of the budget); both chosen points are measured on the same
+   fresh deals, and the distance of each from the target is printed per seed.
 
 Greedy bots throughout (the family's balance bots), one worker process.
 """
@@ -56,7 +60,7 @@ def share(hits: int, runs: int) -> str:
     return f"{hits}/{runs} = {100 * iv.estimate:.1f} % [{100 * iv.low:.1f}, {100 * iv.high:.1f}]"
 
 
-def audit_feel(seeds: int, games: int, folder: Path) -> None:
+def audit_feel(seeds: range, games: int, folder: Path) -> None:
     base = load_edition("classic")
     path = folder / "classic-p05-last.yaml"
     path.write_text(NULL_VARIANT)
@@ -65,7 +69,7 @@ def audit_feel(seeds: int, games: int, folder: Path) -> None:
     started = time.perf_counter()
     holm_claims = raw_claims = identical = 0
     named: dict[str, int] = {}
-    for seed in range(seeds):
+    for seed in seeds:
         a = feel.run(base, BOTS, seed, games)
         b = feel.run(null, BOTS, seed, games)
         identical += a == b
@@ -75,10 +79,10 @@ def audit_feel(seeds: int, games: int, folder: Path) -> None:
         holm_claims += bool(survivors)
         for name in survivors:
             named[name] = named.get(name, 0) + 1
-    print(f"feel on a null variant (classic with P05 listed last), {seeds} seeds x {games} games per edition, "
-          f"greedy bots ({time.perf_counter() - started:.0f} s):")
-    print(f"  runs that name any change, Holm over the run's {len(diffs)} measures: {share(holm_claims, seeds)}")
-    print(f"  runs with any measure at p < 0.05 alone (the rule before): {share(raw_claims, seeds)}")
+    print(f"feel on a null variant (classic with P05 listed last), seeds {seeds.start}..{seeds.stop - 1} x {games} "
+          f"games per edition, greedy bots ({time.perf_counter() - started:.0f} s):")
+    print(f"  runs that name any change, Holm over the run's {len(diffs)} measures: {share(holm_claims, len(seeds))}")
+    print(f"  runs with any measure at p < 0.05 alone (the rule before): {share(raw_claims, len(seeds))}")
     print(f"  measures named: {named or 'none'}; runs whose games equal the base's: {identical} (should be 0)")
 
 
@@ -116,6 +120,34 @@ def audit_tune(seeds: int, games: int, reference_games: int) -> None:
           f"inside the games-as-units interval: {share(covered_old, seeds)}")
 
 
+def audit_refine(seeds: int, budget: int, games: int) -> None:
+    base = load_edition("classic")
+    bots = parse_bots(BOTS, base)
+    per_deal = games_per_deal(bots, base)
+    settings = tuple(setpath.parse_setting(text, base) for text in (f"patches.{WATCH}.cost=3..10",
+                                                                     f"patches.{WATCH}.time=3..9"))
+    target = ntbea.parse_target("buy-rate=0.496")
+    started = time.perf_counter()
+    print(f"\ntune of {WATCH}'s cost 3..10 and time 3..9 toward a buy rate of 0.496, {budget} evaluations of 100 "
+          f"games, the chosen point on {games} fresh games (the same deals for both):")
+    distance = {0: [], ntbea.default_refine(budget): []}
+    for seed in range(seeds):
+        line = []
+        for refine in distance:
+            request = ntbea.TuneRequest(base, settings, (target,), bots, seed, budget, eval_deals=100 // per_deal,
+                                        final_deals=games // per_deal, watch=WATCH, refine=refine)
+            body = ntbea.tune(request)
+            figure = body["validation"]["figures"]["buy-rate"]
+            chosen = tuple(body["best"]["set"].values())
+            distance[refine].append(abs(figure["estimate"] - target.value))
+            line.append(f"refine {refine}: {chosen} {100 * figure['estimate']:.1f} % ({figure['verdict']})")
+        print(f"  seed {seed}: " + "; ".join(line))
+    for refine, d in distance.items():
+        print(f"  refine {refine}: mean distance from the target {100 * sum(d) / len(d):.2f} pp, "
+              f"largest {100 * max(d):.2f} pp")
+    print(f"  ({time.perf_counter() - started:.0f} s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few seeds and games: a smoke run, not an audit")
@@ -125,23 +157,36 @@ def main() -> None:
     parser.add_argument("--tune-games", type=int, help="fresh games of a tune run (default 4000, tune's own; quick 400)")
     parser.add_argument("--reference-games", type=int, help="games measuring the reference buy rate (default 20000; "
                         "quick 2000)")
+    parser.add_argument("--refine-seeds", type=int, help="seeds of the re-evaluation comparison (default 4; quick 1)")
+    parser.add_argument("--refine-budget", type=int, help="evaluations of each of its searches (default 60; quick 8)")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first feel seed (to extend an earlier audit)")
+    parser.add_argument("--only", choices=("feel", "tune", "refine"), help="run one part of the audit")
     args = parser.parse_args()
     feel_seeds = args.feel_seeds or (8 if args.quick else 60)
     feel_games = args.feel_games or (60 if args.quick else 200)
     tune_seeds = args.tune_seeds or (2 if args.quick else 10)
     tune_games = args.tune_games or (400 if args.quick else 4000)
     reference_games = args.reference_games or (2000 if args.quick else 20000)
+    refine_seeds = args.refine_seeds or (1 if args.quick else 4)
+    refine_budget = args.refine_budget or (8 if args.quick else 60)
+    if args.first_seed < 0:
+        parser.error(f"--first-seed must be 0 or more, got {args.first_seed}")
     for name, n in (("--feel-seeds", feel_seeds), ("--feel-games", feel_games), ("--tune-seeds", tune_seeds),
-                    ("--tune-games", tune_games), ("--reference-games", reference_games)):
+                    ("--tune-games", tune_games), ("--reference-games", reference_games),
+                    ("--refine-seeds", refine_seeds), ("--refine-budget", refine_budget)):
         if n < 1:
             parser.error(f"{name} must be a positive number, got {n}")
     for name, n in (("--tune-games", tune_games), ("--reference-games", reference_games)):
         if n % 2:
             parser.error(f"{name}: each deal is played twice with seats swapped, so the number must be even, got {n}")
     print(f"load average at the start: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    with tempfile.TemporaryDirectory() as folder:
-        audit_feel(feel_seeds, feel_games, Path(folder))
-    audit_tune(tune_seeds, tune_games, reference_games)
+    if args.only in (None, "feel"):
+        with tempfile.TemporaryDirectory() as folder:
+            audit_feel(range(args.first_seed, args.first_seed + feel_seeds), feel_games, Path(folder))
+    if args.only in (None, "tune"):
+        audit_tune(tune_seeds, tune_games, reference_games)
+    if args.only in (None, "refine"):
+        audit_refine(refine_seeds, refine_budget, tune_games)
 
 
 if __name__ == "__main__":
