@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolkit.errors import UsageError
-from toolkit.stats import mean_interval, wilson
+from toolkit.stats import deal_mean, deal_rate, per_deal_sq
 from toolkit.workbench import runner, setpath
 
 Point = tuple[int, ...]
@@ -284,8 +284,6 @@ def measured(games, targets: Sequence[Target], per_deal: int = 1) -> dict[str, d
     """Each target's figure with its 95% interval, the deal as the unit (games in deal order,
     `per_deal` consecutive games a deal): Wilson's at the effective sample size for shares, the
     cluster standard error for means; each judged against its target's tolerance (`judge`)."""
-    from toolkit.stats import deal_mean, deal_rate, per_deal_sq
-
     out = {}
     for t in targets:
         x, unit = _integer_samples(games, t.figure.name)
