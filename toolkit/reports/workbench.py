@@ -459,7 +459,8 @@ def feel_verdict(doc: dict) -> str:
     return " ".join(out)
 
 
-FEEL_TEST_HEADER = ["variant", "figure", "difference from base (95%)", "p", "Holm p", "named"]
+FEEL_TEST_HEADER = ["variant", "figure", "difference from base (95%)", "p", "Holm p", "named",
+                    "detectable (80% power)"]
 
 
 def feel_test_rows(doc: dict) -> list[list[str]]:
@@ -475,7 +476,8 @@ def feel_test_rows(doc: dict) -> list[list[str]]:
                 diff += f" [{k * d['low']:+.2f}, {k * d['high']:+.2f}]"
             p_raw = "n/a" if d["p_value"] is None else f"{d['p_value']:.3g}"
             p_adj = "n/a" if d["p_adjusted"] is None else f"{d['p_adjusted']:.3g}"
-            rows.append([e["ref"], label, diff, p_raw, p_adj, "yes" if d["significant"] else "no"])
+            detectable = "n/a" if d.get("detectable") is None else f"{k * d['detectable']:.2f}{unit}"
+            rows.append([e["ref"], label, diff, p_raw, p_adj, "yes" if d["significant"] else "no", detectable])
     return rows
 
 
@@ -493,7 +495,9 @@ def feel_report(doc: dict) -> Report:
     if len(doc["editions"]) > 1:
         sections.append(ReportTable("", tuple(FEEL_TEST_HEADER), tuple(tuple(r) for r in feel_test_rows(doc)),
                                     small=True, intro=f"Every paired test of the run ({_family_text(doc)}): a "
-                                                      "difference is named when its Holm p is below 0.05."))
+                                                      "difference is named when its Holm p is below 0.05; the last "
+                                                      "column is the smallest difference the test finds with 80% "
+                                                      "power at Holm's strictest level."))
     sections.append(Bullets(defs, lead="Definitions:"))
     for key, label, rate in FEEL_FIGURES:
         if key not in doc["editions"][0]["figures"]:
