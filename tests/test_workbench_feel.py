@@ -134,7 +134,7 @@ def test_the_verdict_sentence_names_only_the_measures_that_survive_holm():
     assert "worst deficit up" in sentence and "lead changes" not in sentence and "permanent" not in sentence
     assert "Holm over 5 tests" in sentence
     rows = report.feel_test_rows(doc)
-    assert [r[-1] for r in rows] == ["no", "no", "yes", "no", "no"]
+    assert [r[5] for r in rows] == ["no", "no", "yes", "no", "no"]
 
 
 def test_feel_cli_writes_raw_and_adjusted_p_and_the_sampling_unit(tmp_path):
