@@ -2,10 +2,12 @@
 how often it finds misprices planted both ways, and whether its standard errors match the spread
 of the estimates across seeds.
 
-Run: python benchmarks/audit_deckcheck.py [--seeds N] [--games G] [--quick] [--tune]
+Run: python benchmarks/audit_deckcheck.py [--seeds N] [--games G] [--quick] [--tune] [--default-matchups]
+     [--cases p03-dear,...]
 
 Every check plays classic and a variant on the same deals (greedy vs greedy, G games, seed s) as
-`patchwork deck check VARIANT --bots greedy,greedy --games G --seed s` does. Printed:
+`patchwork deck check VARIANT --bots greedy,greedy --games G --seed s` does (with
+--default-matchups, as `patchwork deck check VARIANT --seed s` does). Printed:
 
 - null: the variant is classic itself (an untouched copy). The family-wise error is the share of
   seeds that flag a patch whose advantage, pooled over all the seeds, lies inside the band (classic's
@@ -68,14 +70,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="Greedy games per check (default 400, the default).")
     parser.add_argument("--quick", action="store_true", help="6 seeds and three planted cases (P03, P28, P21).")
     parser.add_argument("--tune", action="store_true", help="Also tune the planted decks (2 seeds, --quick 1).")
+    parser.add_argument("--default-matchups", action="store_true",
+                        help="Play the check's default matchups (greedy,greedy 400 games and greedy,mcts:200 40 "
+                             "games, about 25 s a check) instead of greedy,greedy alone.")
+    parser.add_argument("--cases", help="Planted cases to run, comma-separated (default all; --quick: "
+                                        + ", ".join(QUICK) + "): " + ", ".join(PLANTED))
     args = parser.parse_args()
     if args.quick and "--seeds" not in sys.argv:
         args.seeds = 6
     if args.seeds < 3 or args.games < 2 or args.games % 2:
         parser.error("--seeds must be at least 3 and --games an even number of at least 2")
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    matchups = [("greedy,greedy", args.games)]
-    cases = QUICK if args.quick else tuple(PLANTED)
+    matchups = (list(zip(chk.DEFAULT_MATCHUPS, chk.DEFAULT_GAMES)) if args.default_matchups
+                else [("greedy,greedy", args.games)])
+    cases = tuple(args.cases.split(",")) if args.cases is not None else QUICK if args.quick else tuple(PLANTED)
+    unknown = [c for c in cases if c and c not in PLANTED]
+    if unknown:
+        parser.error(f"--cases: no case {', '.join(unknown)}; the cases are {', '.join(PLANTED)}")
+    cases = tuple(c for c in cases if c)
     band = chk.DEFAULT_BAND
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
@@ -97,7 +109,8 @@ def main() -> None:
         for f in flagged.values():
             for pid in f:
                 counts[pid] = counts.get(pid, 0) + 1
-        print(f"null (classic untouched), {len(seeds)} seeds x {args.games} greedy games, band ±{band}: "
+        played = ", ".join(f"{bots} {games} games" for bots, games in matchups)
+        print(f"null (classic untouched), {len(seeds)} seeds x ({played}), band ±{band}: "
               f"{reports[args.first_seed].as_dict()['tests']} tests a check")
         print(f"  family-wise error (a patch inside the band flagged): {false_rate:.1%} of seeds "
               f"({round(false_rate * len(seeds))}/{len(seeds)}); any patch flagged: {any_rate:.1%}")

@@ -246,12 +246,13 @@ def check(
     search_games: int = typer.Option(40, "--search-games", help="Games per matchup with an MCTS bot."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: the variant and the base play the same deals."),
     band: float = typer.Option(0.05, "--band", help="A patch is fairly priced when its buyer advantage lies within ±band "
-                               "(0.05: about one button for greedy bots)."),
+                               "(0.05: about one button for greedy bots) and, if you changed it, its buy rate lies "
+                               "within as many buttons of the base's."),
     min_buys: int = typer.Option(20, "--min-buys", help="Buys a patch needs before its advantage is judged."),
     patches: Optional[str] = typer.Option(None, "--patches", help="Only report (and re-price) these ids, comma-separated."),
     tune_prices: bool = typer.Option(False, "--tune", help="Re-price the significantly out-of-band patches round by round "
-                                     "towards their suggested costs (damped steps that never jump past a cost found "
-                                     "fair the other way), rewriting the variant's patch set; a round that makes the "
+                                     "towards their suggested costs (damped steps, never past a cost where the patch was "
+                                     "found priced the other way), rewriting the variant's patch set; a round that makes the "
                                      "deck worse is undone."),
     changed_only: bool = typer.Option(True, "--only-changed/--all-patches",
                                       help="With --tune: re-price only the patches you changed from the base (another "

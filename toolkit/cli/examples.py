@@ -69,9 +69,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "patchwork balance doodle doodle-4-rounds --bots greedy --games 200 --json",
     ),
     "price": (
-        "patchwork price my-variant.yaml N01 --values 0..8 --width 2",
-        "patchwork price classic P05 --values 0..12:2 --bots greedy,greedy --bots mcts:200,mcts:200",
-        "patchwork price classic P05 --over time --values 0..6 --games 400",
+        "patchwork price my-variant.yaml N01",
+        "patchwork price classic P05 --bots greedy,greedy --bots mcts:200,mcts:200",
+        "patchwork price classic P05 --over time --values 0..6 --games 2000",
     ),
     "sweep": (
         "patchwork sweep classic --set starting_buttons=3..8 --games 400",
@@ -161,8 +161,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "patchwork deck generate --like classic --count 33 --seed 7 --out new-patches.yaml",
     ),
     "deck check": (
-        "patchwork deck check my-deck.yaml --games 200",
+        "patchwork deck check my-deck.yaml --out check",
         "patchwork deck check my-deck.yaml --tune",
+        "patchwork deck check my-deck.yaml --tune --all-patches",
     ),
     "deck pack": (
         "patchwork deck pack classic --out fill.svg",

@@ -44,10 +44,15 @@ def verdict_lines(doc: dict) -> list[str]:
     if not doc["out_of_band"]:
         lines.append(f"No patch is significantly outside the band ±{doc['band']:.2f} ({tests}).")
     else:
+        named = ", ".join(f"{by_id[i]['id']} {by_id[i]['verdict']} (suggested cost {by_id[i]['suggested_cost']})"
+                          for i in doc["out_of_band"])
         lines.append(f"{len(doc['out_of_band'])} of {len(doc['patches'])} patches significantly outside the band "
-                     f"±{doc['band']:.2f} ({tests}).")
+                     f"±{doc['band']:.2f}: {named} ({tests}).")
     if edited:
-        lines.append(f"Changed from the base ({len(edited)}: {', '.join(edited[:12])}{', ...' if len(edited) > 12 else ''}): "
+        kinds = {p["origin"] for p in doc["patches"] if p["origin"] in CHANGED}
+        label = {frozenset({"changed"}): "Changed from the base", frozenset({"new"}): "New (not in the base)"}.get(
+            frozenset(kinds), "Changed from the base or new")
+        lines.append(f"{label} ({len(edited)}: {', '.join(edited[:12])}{', ...' if len(edited) > 12 else ''}): "
                      + ("; ".join(why(p, doc["band"]) for p in changed) if changed
                         else "none significantly outside the band") + ".")
     if base:
