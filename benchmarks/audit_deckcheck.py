@@ -50,7 +50,8 @@ def write_variant(folder: Path, name: str, moves: dict[str, int]) -> Path:
     (folder / f"{name}.yaml").write_text(patch_set_text(name, name, f"classic with {moves or 'nothing'} changed",
                                                         patches))
     variant = folder / f"{name}-variant.yaml"
-    variant.write_text(f"kind: variant\nname: {name}-variant\ntitle: classic {name}\nextends: classic\npatches: {name}.yaml\n")
+    variant.write_text(f"kind: variant\nname: {name}-variant\ntitle: classic {name}\nextends: classic\n"
+                       f"patches: {name}.yaml\n")
     return variant
 
 

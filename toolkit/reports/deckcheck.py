@@ -91,8 +91,10 @@ def matchup_lines(doc: dict) -> list[str]:
         for label, f in (("base", m["base"]), ("variant", m["variant"])):
             if f:
                 ivs = f["intervals"]
-                wins = ", ".join(f"{bot} {_pct(rate)}{_ends(ivs['win_rate'][bot])}" for bot, rate in f["win_rate"].items())
-                bonus = "" if f["bonus_taken"] is None else f", bonus taken {_pct(f['bonus_taken'])}{_ends(ivs['bonus_taken'])}"
+                wins = ", ".join(f"{bot} {_pct(rate)}{_ends(ivs['win_rate'][bot])}"
+                                 for bot, rate in f["win_rate"].items())
+                bonus = ("" if f["bonus_taken"] is None else
+                         f", bonus taken {_pct(f['bonus_taken'])}{_ends(ivs['bonus_taken'])}")
                 plies = ivs["plies"]
                 ply_ends = "" if plies[0] is None else f" [{plies[0]:.1f}, {plies[1]:.1f}]"
                 parts.append(f"{label} wins {wins}, {f['plies']:.1f}{ply_ends} plies{bonus}")
@@ -111,8 +113,8 @@ def patch_rows(doc: dict) -> list[tuple[str, ...]]:
         adv = "-" if p["advantage"] is None else (f"{p['advantage']:+.3f}" if p["low"] is None else
                                                   f"{p['advantage']:+.3f} [{p['low']:+.3f}, {p['high']:+.3f}]")
         base = "-" if p["base"] is None else f"{_pct(p['base']['buy_rate'])} at {p['base']['cost']}"
-        rows.append((p["id"], p["origin"] or "-", str(p["cost"]), f"{_pct(p['buy_rate'])}{_ends(p['buy_rate_interval'])}",
-                     base, "-" if p["buyer_win_rate"] is None else
+        rows.append((p["id"], p["origin"] or "-", str(p["cost"]),
+                     f"{_pct(p['buy_rate'])}{_ends(p['buy_rate_interval'])}", base, "-" if p["buyer_win_rate"] is None else
                      f"{_pct(p['buyer_win_rate'])}{_ends(p['buyer_win_rate_interval'])}", adv,
                      "-" if p["p_adjusted"] is None else f"{p['p_adjusted']:.3f}", p["verdict"],
                      "-" if p["suggested_cost"] is None else str(p["suggested_cost"])))
