@@ -78,8 +78,9 @@ def tune_lines(doc: dict) -> list[str]:
             how = f"bought {_pct(c['buy_rate'])} against the base's {_pct(c['base_buy_rate'])}"
         else:
             how = f"advantage {c['advantage']:+.3f}"
+        damped = ", damped" if abs(c["to"] - c["from"]) < round(abs(c["target"] - c["from"])) else ""
         lines.append(f"round {c['round']}: {c['id']} ({c['origin']}) cost {c['from']} -> {c['to']} "
-                     f"({c['verdict']}: {how}; target {c['target']:.1f}, damped)")
+                     f"({c['verdict']}: {how}; target {c['target']:.1f}{damped})")
     lines.append(f"Tuning stopped: {tune['stopped']}.")
     return lines
 
@@ -126,13 +127,19 @@ def check_report(doc: dict) -> Report:
     sections: list[Section] = [Paragraph(f"**{lines[0]}**"), *(Paragraph(line) for line in lines[1:])]
     tuned = tune_lines(doc)
     if tuned:
-        sections.append(Bullets(tuple(tuned[1:]), lead=tuned[0]))
+        sections += [Bullets(tuple(tuned[1:-1]), lead=tuned[0]), Paragraph(tuned[-1])]
+    matchups: list[str] = []
+    for line in matchup_lines(doc):  # a matchup's differences join its line
+        if line.startswith("  ") and matchups:
+            matchups[-1] += ";" + line[1:]
+        else:
+            matchups.append(line)
     sections.append(Bullets((f"Variant `{doc['variant']}` against base `{doc['base']}`, seed {doc['seed']}, "
                              f"band ±{doc['band']:.2f} (about {doc['band_buttons']:.1f} button), at least "
                              f"{doc['min_buys']} buys to judge an advantage, rarely bought under "
                              f"{100 * doc['low_buy_rate']:.0f}% of games",
                              f"Estimators: {doc['estimators']}", f"Tests: {doc['correction']}",
-                             *matchup_lines(doc))))
+                             *matchups)))
     sections.append(ReportTable("Patches", PATCH_HEADER, tuple(patch_rows(doc)), small=True,
                                 intro="Buy rate, the base's buy rate of the same patch on the same deals, the "
                                       "buyers' win rate and their advantage over all buyers, with 95% intervals "
