@@ -13,11 +13,12 @@ import base64
 import json
 import os
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from toolkit.errors import ShapeError, SpecError, ToolkitError, UsageError
-from toolkit.studio.security import inside, shown
+from toolkit.studio import files
+from toolkit.studio.security import relative_parts, shown
 
 SPEC_SUFFIXES = (".yaml", ".yml")
 MAX_LISTED = 400
@@ -29,8 +30,9 @@ PATCH_FIELDS = ("cost", "time", "income", "copies")
 """Numbers a patch may carry; each family reads some of them (the loader refuses the others)."""
 FIELD_RANGE = (0, 99)
 PATCH_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
-CHECK_SUFFIX = "-studio-check"
-"""A spec is checked as a sibling file with this in its name before it replaces the real one."""
+MAX_SPEC_BYTES = 2 * 1024 * 1024
+REFERRING_KEYS = ("extends", "patches", "time_track", "automa", "start_cards")
+"""Keys whose value may name another spec file (the loader follows them)."""
 
 
 # ----- files of FOLDER --------------------------------------------------------------------------
@@ -38,26 +40,12 @@ CHECK_SUFFIX = "-studio-check"
 def walk(root: Path, suffixes: tuple[str, ...]) -> list[str]:
     """Files under `root` with one of the suffixes, relative, sorted; hidden folders, run
     outputs and symlinked folders skipped; at most MAX_LISTED."""
-    found: list[str] = []
-    root = root.resolve()
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_FOLDERS)
-        for name in sorted(files):
-            if name.lower().endswith(suffixes) and not name.startswith(".") and CHECK_SUFFIX not in name:
-                found.append(os.path.relpath(os.path.join(folder, name), root))
-                if len(found) >= MAX_LISTED:
-                    return found
-    return found
+    return files.walk(root, suffixes, SKIPPED_FOLDERS, MAX_LISTED)
 
 
-def _kind_of(path: Path) -> str | None:
+def _kind_in(head: bytes) -> str | None:
     """A spec file's `kind:` as a cheap text scan (the page lists files; loading says the rest)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return None
-    match = re.search(r"^kind:\s*([A-Za-z-]+)", head, re.MULTILINE)
+    match = re.search(r"^kind:\s*([A-Za-z-]+)", head.decode("utf-8", "replace"), re.MULTILINE)
     return match.group(1) if match else None
 
 
@@ -65,42 +53,140 @@ def spec_listing(root: Path) -> dict[str, Any]:
     """The editions a page may open: bundled ones by name, and FOLDER's spec files by path."""
     from toolkit.specs import list_editions, list_variants
 
-    files = []
+    found = []
     for rel in walk(root, SPEC_SUFFIXES):
-        files.append({"path": rel, "kind": _kind_of(root / rel)})
-    return {"bundled": [*list_editions(), *list_variants()], "files": files}
+        found.append({"path": rel, "kind": _kind_in(files.read_head(root, rel, 4096))})
+    return {"bundled": [*list_editions(), *list_variants()], "files": found}
 
 
-def edition_path(root: Path, ref: str) -> str:
-    """What `load_edition` is given for a page's reference: a bundled name as it is, a file of
-    FOLDER as its resolved path (checked to lie inside FOLDER)."""
+def _bundled(ref: Any) -> bool:
+    from toolkit.specs import list_editions, list_variants
+
+    return isinstance(ref, str) and ref in (*list_editions(), *list_variants())
+
+
+def _spec_rel(ref: Any) -> str:
+    """A page's reference to a spec file of FOLDER, as a normalised path from FOLDER."""
     from toolkit.specs import list_editions, list_variants
 
     if not isinstance(ref, str) or not ref:
         raise UsageError("no edition named: pick a bundled edition or a spec file of the folder")
-    bundled = [*list_editions(), *list_variants()]
-    if ref in bundled:
-        return ref
     if not ref.lower().endswith(SPEC_SUFFIXES):
+        bundled = [*list_editions(), *list_variants()]
         raise UsageError(f"{ref[:60]!r} is neither a bundled edition or variant ({', '.join(bundled)}) "
                          "nor a .yaml file of the folder")
-    return str(inside(root, ref, SPEC_SUFFIXES))
+    return "/".join(relative_parts(ref))
+
+
+def _referred(rel: str, key: str, value: str) -> str:
+    """The path from FOLDER of a file a spec refers to (relative to the spec's folder), or
+    UsageError when it leads outside FOLDER."""
+    where = PurePosixPath(value)
+    parts = [*PurePosixPath(rel).parent.parts]
+    for part in where.parts if not where.is_absolute() else ("/",):
+        if part == "..":
+            if not parts:
+                break
+            parts.pop()
+        elif part == "/":
+            break
+        elif part != ".":
+            parts.append(part)
+    else:
+        if parts:
+            return "/".join(parts)
+    named = "an absolute path" if where.is_absolute() else repr(value[:80])
+    raise UsageError(f"{rel}: {key}: {named} leads out of the studio's folder; a spec of the "
+                     "folder may extend or use only bundled specs and files inside the folder")
+
+
+def mirrored(root: Path, ref: str, first: bytes | None = None) -> Path:
+    """The mirror's copy of FOLDER's spec `ref` (with `first` as its content when given) and of
+    every file of FOLDER it refers to, followed as the loader follows them; UsageError when a
+    reference leads out of FOLDER or names something that is not a regular file.
+    Call with the mirror's lock held."""
+    from toolkit.specs.loader import _is_path_ref
+    from toolkit.specs.source import UnreadableSpec, read_tree
+
+    mirror = files.mirror_of(root)
+    top = _spec_rel(ref)
+    queue: list[tuple[str, bytes | None]] = [(top, first)]
+    seen: set[str] = set()
+    while queue:
+        rel, data = queue.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        if data is None:
+            try:
+                data, _ = files.read_bytes(root, rel, MAX_SPEC_BYTES)
+            except files.Missing:
+                if rel == top:
+                    raise
+                continue  # the loader reports it where the spec names it
+        copy = mirror.put(rel, data)
+        try:
+            tree, _ = read_tree(copy)
+        except UnreadableSpec:
+            continue  # the loader reports it
+        if not isinstance(tree, dict):
+            continue
+        for key in REFERRING_KEYS:
+            value = tree.get(key)
+            if isinstance(value, str) and _is_path_ref(value):
+                queue.append((_referred(rel, key, value), None))
+    return mirror.path.joinpath(*PurePosixPath(top).parts)
+
+
+def _from_mirror(root: Path, error: SpecError) -> SpecError:
+    """A SpecError of the mirror's files as the page shows it: files named from FOLDER."""
+    import dataclasses
+
+    mirror = files.mirror_of(root)
+    problems = []
+    for p in error.problems:
+        name = mirror.shown(p.file)
+        if name != p.file:  # a copy: the file of FOLDER it copies
+            name = str(root.resolve().joinpath(*PurePosixPath(name).parts))
+        problems.append(dataclasses.replace(p, file=name, message=mirror.shown(p.message)))
+    return SpecError(problems)
+
+
+def edition_path(root: Path, ref: str) -> str:
+    """What a run is given for a page's reference: a bundled name as it is, a spec file of FOLDER
+    as its path (after checking that it and every file it refers to lie inside FOLDER)."""
+    if _bundled(ref):
+        return ref
+    with files.mirror_of(root).lock:
+        mirrored(root, ref)
+    return str(root.resolve().joinpath(*PurePosixPath(_spec_rel(ref)).parts))
 
 
 def load(root: Path, ref: str):
     from toolkit.specs import load_edition
 
-    return load_edition(edition_path(root, ref))
+    if _bundled(ref):
+        return load_edition(ref)
+    with files.mirror_of(root).lock:
+        copy = mirrored(root, ref)
+        try:
+            return load_edition(copy)
+        except SpecError as error:
+            raise _from_mirror(root, error) from None
 
 
 def problem_json(root: Path, problem) -> dict[str, Any]:
-    name = problem.file
-    if not name.startswith("<") and not os.path.isabs(name):
-        name = os.path.abspath(name)
-    return {"file": shown(root, name), "line": problem.line, "column": problem.column,
-            "key": problem.key_path, "message": problem.message, "severity": problem.severity,
-            "text": f"{shown(root, name)}:{problem.line}:{problem.column}: {problem.key_path}: "
-                    f"{'warning: ' if problem.severity == 'warning' else ''}{problem.message}"}
+    mirror = files.mirror_of(root)
+    name = mirror.shown(problem.file)
+    if name == problem.file:
+        if not name.startswith("<") and not os.path.isabs(name):
+            name = os.path.abspath(name)
+        name = shown(root, name)
+    message = mirror.shown(problem.message)
+    return {"file": name, "line": problem.line, "column": problem.column,
+            "key": problem.key_path, "message": message, "severity": problem.severity,
+            "text": f"{name}:{problem.line}:{problem.column}: {problem.key_path}: "
+                    f"{'warning: ' if problem.severity == 'warning' else ''}{message}"}
 
 
 # ----- shapes -----------------------------------------------------------------------------------
@@ -238,10 +324,10 @@ def deck_view(root: Path, ref: str) -> dict[str, Any]:
     from toolkit.families import family_of
     from toolkit.specs import validate_report
 
-    target = edition_path(root, ref)
     problems = []
-    if target != ref or os.path.isabs(target):
-        problems = [problem_json(root, p) for p in validate_report([Path(target)]).problems]
+    if not _bundled(ref):
+        with files.mirror_of(root).lock:
+            problems = [problem_json(root, p) for p in validate_report([mirrored(root, ref)]).problems]
     try:
         edition = load(root, ref)
     except SpecError as error:
@@ -301,11 +387,17 @@ def preview_patch(root: Path, body: dict[str, Any]) -> dict[str, Any]:
     from toolkit.specs.loader import edition_from_spec, resolved_spec
 
     ref = body.get("deck")
-    target = edition_path(root, ref)
     base = load(root, ref)
     fields = patch_fields(base)
     entry = _patch_entry(body.get("patch"), fields)
-    spec = resolved_spec(target)
+    if _bundled(ref):
+        spec = resolved_spec(ref)
+    else:
+        with files.mirror_of(root).lock:
+            try:
+                spec = resolved_spec(mirrored(root, ref))
+            except SpecError as error:
+                raise _from_mirror(root, error) from None
     patches = [p for p in spec.get("patches", []) if p.get("id") != entry["id"]]
     spec["patches"] = [*patches, entry]
     try:
@@ -366,44 +458,46 @@ def new_variant_text(extends: str, name: str) -> str:
 
 def save_patch(root: Path, body: dict[str, Any]) -> dict[str, Any]:
     """Write a drawn patch into a variant file of FOLDER (a new one extends `extends`), only
-    when `patchwork validate` accepts the result; the file's other lines stay as they were."""
-    from toolkit.fileio import atomic_write_text, read_capped_text
+    when `patchwork validate` accepts the result; the file's other lines, its line endings and
+    its permissions stay as they were. The result is checked in the mirror, never beside the
+    file, so no file of FOLDER but this one is written."""
     from toolkit.specs import validate_report
 
-    target = inside(root, body.get("file"), SPEC_SUFFIXES, must_exist=False)
-    if target.exists():
-        text = read_capped_text(target, 2 * 1024 * 1024, "spec file")
-        if _kind_of(target) != "variant":
-            raise UsageError(f"{shown(root, target)}: patches are saved into a variant file "
-                             "(kind: variant); this file is not one")
+    rel = _spec_rel(body.get("file"))
+    try:
+        data, _ = files.read_bytes(root, rel, MAX_SPEC_BYTES)
+    except files.Missing:
+        data = None
+    if data is not None:
+        bom = data.startswith(b"\xef\xbb\xbf")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise UsageError(f"{rel}: not UTF-8 text; the studio saves only into UTF-8 spec files") from None
+        if _kind_in(data[:4096]) != "variant":
+            raise UsageError(f"{rel}: patches are saved into a variant file (kind: variant); this file is not one")
+        newline = "\r\n" if "\r\n" in text else "\n"
         base_ref = body.get("deck")
     else:
+        bom, newline = False, "\n"
         base_ref = body.get("extends") or body.get("deck")
-        extends = edition_path(root, base_ref)
-        if os.path.isabs(extends):
-            extends = os.path.relpath(extends, target.parent)
-        name = re.sub(r"[^a-z0-9-]+", "-", target.stem.lower()).strip("-") or "studio-variant"
+        extends = base_ref if _bundled(base_ref) else _spec_rel(base_ref)
+        if not _bundled(base_ref):
+            edition_path(root, base_ref)  # it and what it refers to lie inside FOLDER
+            extends = os.path.relpath(extends, PurePosixPath(rel).parent.as_posix() or ".")
+        name = re.sub(r"[^a-z0-9-]+", "-", PurePosixPath(rel).stem.lower()).strip("-") or "studio-variant"
         text = new_variant_text(extends, name)
     fields = patch_fields(load(root, base_ref)) if base_ref else list(PATCH_FIELDS)
     entry = _patch_entry(body.get("patch"), fields)
-    new_text = with_patch(text, entry)
-    check = target.with_name(target.stem + CHECK_SUFFIX + target.suffix)
-    try:
-        atomic_write_text(check, new_text)
-        report = validate_report([check])
-    finally:
-        try:
-            check.unlink()
-        except OSError:
-            pass
-    errors = [problem_json(root, p) for p in report.errors]
-    for problem in errors:
-        problem["file"] = problem["file"].replace(check.name, target.name)
-        problem["text"] = problem["text"].replace(check.name, target.name)
-    if errors:
-        raise ProblemsError(f"{shown(root, target)} was not saved: `patchwork validate` would refuse it", errors)
-    atomic_write_text(target, new_text)
-    return {"saved": shown(root, target), "entry": entry, "text": new_text}
+    new_text = with_patch(text.replace("\r\n", "\n"), entry)
+    with files.mirror_of(root).lock:
+        report = validate_report([mirrored(root, rel, new_text.encode("utf-8"))])
+        errors = [problem_json(root, p) for p in report.errors]
+        if errors:
+            raise ProblemsError(f"{rel} was not saved: `patchwork validate` would refuse it", errors)
+        out = (b"\xef\xbb\xbf" if bom else b"") + new_text.replace("\n", newline).encode("utf-8")
+        saved = files.write_bytes(root, rel, out)
+    return {"saved": saved, "entry": entry, "text": new_text}
 
 
 class ProblemsError(ToolkitError):

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import RecordError, ToolkitError, UsageError
-from toolkit.studio.security import inside, shown
+from toolkit.fileio import MAX_RECORD_BYTES
+from toolkit.studio import files
 
 BOT_RNG_SALT = 1
 """The hint bot draws from seed_state(seed, BOT_RNG_SALT, 99), apart from every seat's bot."""
@@ -290,18 +291,27 @@ class Records:
     def open(self, root: Path, path: str) -> RecordSteps:
         from toolkit import records
 
-        target = inside(root, path, (".json",))
-        stat = target.stat()
-        key = (str(target), stat.st_mtime_ns, stat.st_size)
+        if not isinstance(path, str) or not path.lower().endswith(".json"):
+            raise UsageError(f"{str(path)[:60]}: expected a .json file (a game record of the folder)")
+        raw, rel = files.read_bytes(root, path, MAX_RECORD_BYTES)
+        key = (rel, hash(raw), len(raw))
         with self.lock:
             hit = self.cache.get(key)
         if hit is not None:
             return hit
-        try:
-            data = records.read_record(target)
-        except RecordError as error:
-            raise RecordError(error.render().replace(str(target), shown(root, target))) from None
-        steps = RecordSteps(data, shown(root, target))
+        mirror = files.mirror_of(root)
+        with mirror.lock:
+            copy = mirror.put(rel, raw)
+            try:
+                data = records.read_record(copy)
+            except RecordError as error:
+                raise RecordError(mirror.shown(error.render())) from None
+        ref = data.get("edition")
+        if isinstance(ref, dict) and not isinstance(ref.get("spec"), dict) and (ref.get("path") or ref.get("relative_path")):
+            # a record of the first format names its variant by a path, which may lie anywhere
+            raise RecordError(f"{rel}: this record names its variant by a file path (an old record format); "
+                              "the studio opens only records that hold their edition; replay it with `patchwork replay`")
+        steps = RecordSteps(data, rel)
         with self.lock:
             self.cache[key] = steps
             while len(self.cache) > MAX_RECORDS:
@@ -315,11 +325,7 @@ def record_listing(root: Path) -> list[str]:
 
     found = []
     for rel in walk(root, (".json",)):
-        try:
-            with open(root / rel, "rb") as handle:
-                head = handle.read(2048)
-        except OSError:
-            continue
+        head = files.read_head(root, rel, 2048)
         if b"game-record" in head or b'"actions"' in head:
             found.append(rel)
     return found

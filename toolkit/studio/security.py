@@ -1,5 +1,6 @@
 """The studio's guards: who may ask (the access token), from where (the Host and Origin headers),
-how much (request size), and which files a request may name (only regular files inside FOLDER).
+how much (request size), and which paths a request may name (relative ones inside FOLDER; the
+files themselves are reached by toolkit.studio.files).
 
 The studio is a local tool, but a web page in the same browser can reach 127.0.0.1: a foreign
 page may send requests (no token, a cross-site Origin), or a rebinding DNS name may point at the
@@ -18,7 +19,6 @@ import base64
 import hashlib
 import hmac
 import os
-import stat
 from pathlib import Path, PurePosixPath
 from urllib.parse import parse_qs, urlsplit
 
@@ -170,36 +170,6 @@ def relative_parts(text: str) -> tuple[str, ...]:
     if not parts:
         raise UsageError("no file named: give a path inside the studio's folder")
     return parts
-
-
-def inside(root: Path, text: str, suffixes: tuple[str, ...], must_exist: bool = True) -> Path:
-    """The file `text` names inside `root`, resolved: only the given suffixes, no `..`, no
-    symlink that leads out of `root`, only a regular file (or, with must_exist=False, a file
-    not created yet in a folder inside `root`). UsageError otherwise, naming what is wrong."""
-    parts = relative_parts(text)
-    if not parts[-1].lower().endswith(suffixes):
-        raise UsageError(f"{text}: expected a {' or '.join(suffixes)} file")
-    root = root.resolve()
-    target = root.joinpath(*parts)
-    try:
-        resolved = target.resolve(strict=False)
-    except (OSError, RuntimeError):
-        raise UsageError(f"{text}: the path cannot be resolved (a symlink loop?)") from None
-    if resolved != root and root not in resolved.parents:
-        raise UsageError(f"{text}: leads out of the studio's folder (through a symlink)")
-    try:
-        mode = os.stat(resolved).st_mode
-    except FileNotFoundError:
-        if must_exist:
-            raise UsageError(f"{text}: no such file in the studio's folder") from None
-        if not resolved.parent.is_dir():
-            raise UsageError(f"{text}: its folder does not exist") from None
-        return resolved
-    except OSError as error:
-        raise UsageError(f"{text}: {error.strerror or error}") from None
-    if not stat.S_ISREG(mode):
-        raise UsageError(f"{text}: not a regular file")
-    return resolved
 
 
 def shown(root: Path, path: str | Path) -> str:
