@@ -232,3 +232,20 @@ def test_a_new_file_is_written_with_the_usual_mode(client, folder):
     assert stat.S_IMODE(os.stat(folder / "fresh.yaml").st_mode) == 0o644
     assert "extends: mine.yaml" in (folder / "fresh.yaml").read_text()
     assert client.get("/api/deck", params={"ref": "fresh.yaml"}).json()["edition"]["name"] == "fresh"
+
+
+def test_a_spec_with_a_byte_order_mark_is_saved_into_and_keeps_it(client, folder):
+    (folder / "bom.yaml").write_bytes(b"\xef\xbb\xbfkind: variant\nname: bom\nextends: classic\n")
+    assert {"path": "bom.yaml", "kind": "variant"} in client.get("/api/specs").json()["files"]
+    client.post("/api/shape/save", json={"file": "bom.yaml", "deck": "bom.yaml", "patch": PATCH}).raise_for_status()
+    data = (folder / "bom.yaml").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfkind: variant\n") and b"N01" in data
+
+
+def test_the_mirror_is_private_and_replaced_when_it_is_not(folder):
+    mirror = files.mirror_of(folder)
+    assert stat.S_IMODE(os.stat(mirror.path).st_mode) == 0o700
+    os.chmod(mirror.path, 0o755)
+    again = files.mirror_of(folder)
+    assert again is not mirror and again.sound()
+    mirror.close()

@@ -45,7 +45,7 @@ def walk(root: Path, suffixes: tuple[str, ...]) -> list[str]:
 
 def _kind_in(head: bytes) -> str | None:
     """A spec file's `kind:` as a cheap text scan (the page lists files; loading says the rest)."""
-    match = re.search(r"^kind:\s*([A-Za-z-]+)", head.decode("utf-8", "replace"), re.MULTILINE)
+    match = re.search(r"^kind:\s*([A-Za-z-]+)", head.decode("utf-8", "replace").lstrip("\ufeff"), re.MULTILINE)
     return match.group(1) if match else None
 
 

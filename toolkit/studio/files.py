@@ -270,6 +270,15 @@ class Mirror:
         self.lock = threading.RLock()
         atexit.register(shutil.rmtree, self.path, True)
 
+    def sound(self) -> bool:
+        """True while the mirror's folder is still ours alone (a folder of the system's temporary
+        folder may be cleaned away, and its name taken by someone else)."""
+        try:
+            info = os.lstat(self.path)
+        except OSError:
+            return False
+        return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+
     def put(self, rel: str, data: bytes) -> Path:
         """The copy of FOLDER's `rel` holding `data` (written only when it changed, so the loader's
         cache, which looks at modification times, stays valid)."""
@@ -305,6 +314,6 @@ def mirror_of(root: Path) -> Mirror:
     with _MIRRORS_LOCK:
         key = root.resolve()
         mirror = _MIRRORS.get(key)
-        if mirror is None or not mirror.path.is_dir():
+        if mirror is None or not mirror.sound():
             mirror = _MIRRORS[key] = Mirror()
         return mirror
