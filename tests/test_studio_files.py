@@ -139,6 +139,44 @@ def test_a_folder_swapped_for_a_symlink_out_never_serves_or_takes_a_write_outsid
     assert (outside / "x.yaml").read_text().startswith("kind: variant\nname: outside-secret")
 
 
+def test_the_api_under_a_swapping_folder_never_serves_or_writes_outside(client, folder, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.yaml").write_text("kind: variant\nname: outside-secret\nextends: classic\n")
+    (outside / "y.json").write_text('{"kind": "game-record", "secret": "outside-secret"}')
+    sub = folder / "sub"
+    sub.mkdir()
+    (sub / "x.yaml").write_text("kind: variant\nname: inside\nextends: classic\n")
+    (sub / "y.json").write_text('{"kind": "game-record"}')
+    stop = threading.Event()
+
+    def swap():
+        while not stop.is_set():
+            os.rename(sub, folder / ".parked")
+            os.symlink(outside, sub)
+            time.sleep(0.0005)
+            os.unlink(sub)
+            os.rename(folder / ".parked", sub)
+
+    swapper = threading.Thread(target=swap, daemon=True)
+    swapper.start()
+    answers = 0
+    try:
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline:
+            for response in (client.get("/api/deck", params={"ref": "sub/x.yaml"}),
+                             client.get("/api/record", params={"path": "sub/y.json"}),
+                             client.post("/api/shape/save", json={"file": "sub/new.yaml", "extends": "classic",
+                                                                  "patch": PATCH})):
+                assert "outside-secret" not in response.text and str(outside) not in response.text
+                answers += 1
+    finally:
+        stop.set()
+        swapper.join(5)
+    assert answers > 10
+    assert sorted(p.name for p in outside.iterdir()) == ["x.yaml", "y.json"]
+
+
 def test_a_symlinked_folder_out_is_refused_and_one_inside_is_followed(client, folder, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
