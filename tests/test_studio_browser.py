@@ -184,6 +184,35 @@ def test_another_local_port_never_receives_the_token(page):
     assert not any(TOKEN in json.dumps(cookie) for cookie in page.context.cookies())
 
 
+def test_a_studio_on_every_address_works_from_the_network_link(browser_context, folder):
+    """With --host 0.0.0.0 the page opened by the machine's network address (the link another
+    device would use) loads and calls the API; a loopback stand-in when there is no network."""
+    from toolkit import studio
+
+    sock = studio.bind("0.0.0.0", 0)
+    port = sock.getsockname()[1]
+    server = studio.server(folder, sock, TOKEN)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline, "the studio did not start"
+            time.sleep(0.05)
+        links = studio.links("0.0.0.0", port, TOKEN)
+        link = links[-1] if len(links) > 1 else f"http://127.0.0.2:{port}/?token={TOKEN}"
+        page = browser_context.new_page()
+        page.goto(link)
+        page.wait_for_selector("body[data-ready=yes]", timeout=STEP_MS)
+        tab(page, "deck")
+        page.select_option("#deck-ref", "mine.yaml")
+        page.wait_for_selector("#deck-tiles[data-ref='mine.yaml'] .tile[data-id=P05]", timeout=STEP_MS)
+        page.close()
+    finally:
+        server.should_exit = True
+        thread.join(15)
+
+
 def test_draw_a_shape_by_clicks_and_see_its_facts(page):
     for r, c in ((2, 2), (2, 3), (3, 3), (3, 4)):
         page.click(f"#shape-board rect[data-r='{r}'][data-c='{c}']")
