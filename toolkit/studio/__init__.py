@@ -13,7 +13,6 @@ import socket
 from pathlib import Path
 
 from toolkit.errors import UsageError
-from toolkit.studio.connections import set_nodelay
 
 DEFAULT_HOST = "127.0.0.1"
 
@@ -24,6 +23,8 @@ def new_token() -> str:
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on host:port (port 0: a free one), or UsageError saying why not."""
+    from toolkit.studio.connections import set_nodelay
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP named, so that asyncio sets TCP_NODELAY on every accepted socket too
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
