@@ -160,3 +160,53 @@ def test_a_studio_on_loopback_refuses_its_other_addresses(running):
     server, port = running
     assert get("127.0.0.1", port, host_header=f"127.0.0.2:{port}") == 403
     assert studio.links("127.0.0.1", port, TOKEN) == [f"http://127.0.0.1:{port}/?token={TOKEN}"]
+
+
+class _FakeTransport:
+    def __init__(self):
+        self.closed = False
+
+    def is_closing(self):
+        return self.closed
+
+    def close(self):
+        self.closed = True
+
+
+class _FakeLoop:
+    def call_later(self, delay, callback, *args):
+        return None
+
+
+class _FakeConnection:
+    """What Connections asks of a connection: its client, whether it is busy, its transport."""
+
+    loop = _FakeLoop()
+
+    def __init__(self, client: str, busy: bool = False):
+        self.client = (client, 40000)
+        self.transport = _FakeTransport()
+        self._busy = busy
+
+    def busy(self):
+        return self._busy
+
+
+def test_the_idle_rules_close_the_oldest_idle_connections_never_a_busy_one():
+    from toolkit.studio.connections import Connections
+
+    rules = Connections(idle_seconds=60, per_client=4, total=10)
+    busy = [_FakeConnection("10.0.0.1", busy=True) for _ in range(3)]
+    idle = [_FakeConnection("10.0.0.1") for _ in range(6)]
+    for connection in [*busy, *idle]:
+        rules.opened(connection)
+    # one client keeps at most 4 idle connections: the two oldest were closed, the busy ones never
+    assert [c.transport.closed for c in idle] == [True, True, False, False, False, False]
+    assert not any(c.transport.closed for c in busy)
+    others = [_FakeConnection(f"10.0.0.{n}") for n in range(2, 6)]
+    for connection in others:
+        rules.opened(connection)
+    # 3 busy + 4 idle + 4 others = 11 > 10 in all: the oldest idle connection made room
+    assert idle[2].transport.closed and not idle[3].transport.closed
+    assert not any(c.transport.closed for c in [*busy, *others])
+    assert len(rules.idle_since) == 10
