@@ -2,8 +2,8 @@
 
     python benchmarks/bench_workbench.py [--only price,sweep,sprt,ladder] [--workers 1] [--seed 1]
 
-- price: fair cost of a new 5-cell patch (added by a variant), greedy bots, `--width 1`: play until
-  the 95% interval of the fair cost is no wider than 1 button;
+- price: the cost to print on a new 5-cell patch (added by a variant), greedy bots, the default run:
+  play until the price is decided within 1 button (at most 8,000 games per value);
 - sweep: starting_buttons=3..8 with greedy bots, 400 games per point;
 - sprt: `balance --sprt score` of +10 starting buttons and of an identical variant, greedy bots;
 - ladder: random, greedy and mcts:200 on every time-track edition (the README's table).
@@ -29,17 +29,17 @@ def bench_price(folder: Path, seed: int, workers: int) -> None:
     path = folder / "new-patch.yaml"
     path.write_text(NEW_PATCH)
     edition = load_edition(str(path))
-    values = price.check(edition, "N01", "cost", "0..8:2")
+    values = price.check(edition, "N01", "cost", "0..10")
     bots = parse_bots("greedy,greedy", edition)
-    request = price.PriceRequest(edition, "N01", "cost", values, bots, 12800 // 2, seed)
+    request = price.PriceRequest(edition, "N01", "cost", values, bots, price.MAX_GAMES // 2, seed)
     started = time.perf_counter()
-    body, played = price.run(request, workers, None, width=1.0)
+    body, plays = price.run(request, workers, None)
     elapsed = time.perf_counter() - started
-    fair = body["fair"]
-    print(f"price N01 (5 cells, printed cost 3, time 3, income 1) --values 0..8:2 --bots greedy,greedy --width 1: "
-          f"fair cost {fair['estimate']} [{fair['low']}, {fair['high']}] after {played.games} games per value "
-          f"(width reached: {body['stopping']['reached']}); {elapsed:.1f} s for {played.games * (len(values) + 1)} games",
-          flush=True)
+    fair, stopping = body["fair"], body["stopping"]
+    played = sum(v["games"] for v in body["values"]) + stopping["games"]
+    print(f"price N01 (5 cells, printed cost 3, time 3, income 1), the default run: print {fair['print']} "
+          f"(decided: {fair['decided']}), fair cost {fair['estimate']} [{fair['low']}, {fair['high']}] after "
+          f"{stopping['games']} games per value; {elapsed:.1f} s for {played} games", flush=True)
 
 
 def bench_sweep(seed: int, workers: int) -> None:

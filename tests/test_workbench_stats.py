@@ -8,7 +8,7 @@ import pytest
 
 from toolkit.errors import UsageError
 from toolkit.specs import load_edition
-from toolkit.workbench import ladder, price, setpath, sprt
+from toolkit.workbench import ladder, setpath, sprt
 
 
 # ----- Bradley-Terry ---------------------------------------------------------------------------
@@ -101,93 +101,6 @@ def test_llr_matches_the_normal_formula():
 def test_bad_sequential_plans_are_refused(args, message):
     with pytest.raises(UsageError, match=message):
         sprt.plan(*args)
-
-
-# ----- price estimator -------------------------------------------------------------------------
-
-
-def test_ratio_estimator_and_its_cluster_standard_error():
-    y = np.array([2.0, -1.0, 4.0, 0.0])
-    x = np.array([1, 1, 2, 0])
-    r = price.ratio(y, x)
-    assert r["estimate"] == pytest.approx(5 / 4)
-    resid = y - 1.25 * x
-    se = math.sqrt(4 / 3 * (resid ** 2).sum()) / 4
-    assert r["high"] - r["estimate"] == pytest.approx(1.959964 * se, abs=1e-5)
-    assert price.ratio(np.zeros(3), np.zeros(3))["estimate"] is None
-
-
-def test_weighted_line_and_its_crossing():
-    values = np.array([0.0, 1.0, 2.0, 3.0])
-    line = price.fit_line(values, 3.0 - 1.5 * values, np.array([5.0, 1.0, 0.0, 2.0]))
-    assert line == pytest.approx((3.0, -1.5))
-    assert price.crossing(line) == pytest.approx(2.0)
-    assert price.fit_line(values, values, np.array([0.0, 0.0, 3.0, 0.0])) is None
-
-
-def test_isotonic_fit_is_the_closest_non_increasing_sequence():
-    assert price.isotonic(np.array([3.0, 1.0, 2.0, -1.0]), np.array([1.0, 1.0, 1.0, 1.0])) == pytest.approx([3, 1.5, 1.5, -1])
-    # weights pull the pooled block towards the heavier value
-    assert price.isotonic(np.array([1.0, 4.0]), np.array([3.0, 1.0])) == pytest.approx([1.75, 1.75])
-    already = np.array([5.0, 2.0, 0.0, -3.0])
-    assert price.isotonic(already, np.ones(4)) == pytest.approx(already)
-
-
-def test_crossing_and_the_gap_around_it():
-    values = np.array([0.0, 2.0, 4.0, 6.0])
-    assert price.bracket(values, np.array([3.0, 1.0, -1.0, -2.0])) == pytest.approx((3.0, 2.0, 4.0))
-    assert price.bracket(values, np.array([3.0, 1.0, 0.5, 0.1])) == (math.inf, 6.0, math.inf)
-    assert price.bracket(values, np.array([-1.0, -2.0, -3.0, -4.0])) == (-math.inf, -math.inf, 0.0)
-    assert price.bracket(values, np.array([3.0, 0.0, 0.0, -1.0])) == pytest.approx((3.0, 0.0, 6.0))
-
-
-def _deals(true_advantage, values, deals, noise, seed, buy_rate=None):
-    """Per-deal advantages of a known curve: each deal buys once per value (or with `buy_rate`)
-    and the buyer gains the curve's value plus normal noise."""
-    from toolkit.workbench.advantage import Advantage
-
-    rng = np.random.default_rng(seed)
-    out = []
-    for v in values:
-        rate = 1.0 if buy_rate is None else buy_rate(v)
-        bought = (rng.random(deals) < rate).astype(np.int64)
-        margin = bought * (true_advantage(v) + noise * rng.standard_normal(deals))
-        out.append(Advantage(bought, margin, np.zeros(deals)))
-    return out
-
-
-def test_fair_value_of_a_known_line_is_found_inside_its_interval():
-    values = np.arange(0, 11)
-    fair = price.fair_value(values, _deals(lambda v: 6.0 - v, values, 300, 4.0, 1), seed=0, resamples=200)
-    assert fair["status"] == "bracketed"
-    assert fair["estimate"] == pytest.approx(6.0, abs=0.3)
-    assert fair["low"] <= 6.0 <= fair["high"] and fair["high"] - fair["low"] <= 3
-
-
-def test_a_plateau_after_the_crossing_does_not_move_the_fair_value_with_the_range():
-    """The curve falls to a plateau just below 0 (a selective bot buys a dear patch only when it
-    pays): a line through the plateau moves with the range, the monotone crossing stays."""
-    curve = lambda v: max(4.0 - 1.0 * v, -0.3)  # noqa: E731  crossing at 4
-    short, long = np.arange(0, 7), np.arange(0, 19, 3)
-    a = price.fair_value(short, _deals(curve, short, 400, 3.0, 2), seed=0, resamples=200)
-    b = price.fair_value(long, _deals(curve, long, 400, 3.0, 2), seed=0, resamples=200)
-    assert a["low"] <= 4 <= a["high"] and b["low"] <= 4 <= b["high"]
-    assert max(a["low"], b["low"]) <= min(a["high"], b["high"])
-    assert abs(a["estimate"] - 4) < 1 and abs(b["estimate"] - 4) < 2
-    line = price.crossing(price.fit_line(long.astype(float), np.array([curve(v) for v in long]), np.ones(len(long))))
-    assert line > 6  # the straight line's answer, for contrast
-
-
-def test_an_unbracketed_crossing_names_the_values_to_try():
-    values = np.arange(0, 5)
-    fair = price.fair_value(values, _deals(lambda v: 10.0 - v, values, 200, 2.0, 3), seed=0, resamples=100)
-    assert fair["status"] == "above" and fair["estimate"] is None and fair["high"] is None
-    assert fair["try"] == {"side": "above", "value": 8}
-    from toolkit.reports.workbench import fair_text
-
-    assert fair_text(fair, "cost") == "not bracketed: the buyer still gains at the largest value swept; try values up to 8"
-    never = price.fair_value(values, _deals(lambda v: 1.0, values, 50, 1.0, 4, buy_rate=lambda v: 0.0), seed=0)
-    assert never["status"] == "never bought"
 
 
 # ----- key paths -------------------------------------------------------------------------------

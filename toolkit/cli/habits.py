@@ -19,7 +19,7 @@ from toolkit.cli.console import BOLD, colour_enabled, paint
 from toolkit.cli.examples import EXAMPLES
 
 OPTION_METAVARS: dict[str, str] = {
-    "--seed": "N", "--games": "N", "--players": "N", "--workers": "N", "--sheets": "N", "--count": "N",
+    "--seed": "N", "--games": "N", "--max-games": "N", "--players": "N", "--workers": "N", "--sheets": "N", "--count": "N",
     "--dpi": "N", "--page": "N", "--folds": "K", "--top": "N", "--search-games": "N", "--min-buys": "N",
     "--rounds": "N", "--per-round": "N", "--limit": "N", "--max-nodes": "N", "--port": "PORT",
     "--automa-level": "LEVEL", "--automa-deck": "DECK", "--bots": "BOTS", "--scheduler": "tcp://HOST:PORT",

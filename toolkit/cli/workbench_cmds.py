@@ -43,9 +43,9 @@ def check_run_options(games: int, seed: int, workers: int, scheduler: Optional[s
         check_targets(out / name for name in OUT_FILES)  # before the run, not after it
 
 
-def deals_for(games: int, per_deal: int) -> int:
+def deals_for(games: int, per_deal: int, option: str = "--games") -> int:
     if games % per_deal:
-        raise UsageError(f"--games {games}: each deal is played twice with seats swapped, so the number of games "
+        raise UsageError(f"{option} {games}: each deal is played twice with seats swapped, so the number of games "
                          f"must be even (e.g. {games + 1})")
     return games // per_deal
 
@@ -111,25 +111,41 @@ def _reproducibility(doc: dict, bots) -> dict:
 def price(
     edition: str = typer.Argument(..., help="Edition name or a VARIANT.yaml file (e.g. one that adds your new patch)."),
     patch: str = typer.Argument(..., help="Id of the patch to price, e.g. P05."),
-    values: str = typer.Option("0..10", "--values", callback=values_text, help="Values to try: A..B[:STEP] or a,b,c."),
-    over: str = typer.Option("cost", "--over", help="The stat to sweep: cost, time or income."),
+    values: str = typer.Option("0..10", "--values", callback=values_text, help="Values to start from: A..B[:STEP] or a,b,c "
+                               "(the run adds every whole value around the crossing, and values beyond the range when "
+                               "the crossing lies beyond it)."),
+    over: str = typer.Option("cost", "--over", help="The stat to price: cost, time or income."),
     bots: List[str] = typer.Option(["greedy,greedy"], "--bots", help="Two bots: random, greedy, mcts:N, mcts:Xs; repeat "
                                    "for several skill tiers (e.g. --bots greedy,greedy --bots mcts:200,mcts:200), each priced "
                                    "on the same deals and compared."),
-    games: int = typer.Option(1000, "--games", help="Games per value (and for the out-of-reach reference), even."),
-    search_games: int = typer.Option(200, "--search-games", help="Games per value of a tier with a search bot (mcts)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Play exactly this many games per value (even; one look, "
+                                        "no early stop; with --width, the most to play). Default: play until the "
+                                        "price is decided within 1 button."),
+    max_games: Optional[int] = typer.Option(None, "--max-games", help="Most games per value the default run plays before "
+                                            "it says the price is undecided (default 8000)."),
+    search_games: int = typer.Option(200, "--search-games", help="Games per value (the most, unless --games fixes them) of "
+                                     "a tier with a search bot (mcts)."),
     threads: int = threads_option(),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every value plays the same deals."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
     show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
-    width: Optional[float] = typer.Option(None, "--width", help="Stop as soon as the fair value's 95% interval is no wider "
-                                          "than this; --games is then the most to play per value."),
+    width: Optional[float] = typer.Option(None, "--width", help="Stop as soon as the fair value's interval is no wider "
+                                          "than this, instead of when the price is decided within 1 button."),
     as_json: bool = json_option(),
 ) -> None:
-    """Fair price of one patch: buy rate, timing and the buyer's advantage at each value, and where it is neutral."""
-    check_run_options(games, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
+    """The cost to print on a patch: where the buyer's advantage falls through 0, decided within 1 button."""
+    from toolkit.workbench.price import MAX_GAMES
+
+    if games is not None and max_games is not None:
+        raise UsageError("--max-games caps the default run; --games sets the games itself (with --width, the most to "
+                         "play): give one of them")
+    if max_games is not None and not 0 < max_games <= 10**8:
+        raise UsageError(f"--max-games must be a positive number of games, at most {10**8}, got {max_games}")
+    fixed = games is not None and width is None
+    cap = games if games is not None else (max_games if max_games is not None else MAX_GAMES)
+    check_run_options(cap, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
     if not 0 < search_games <= 10**8:
         raise UsageError(f"--search-games must be a positive number of games, at most {10**8}, got {search_games}")
     if width is not None and not (width > 0 and math.isfinite(width)):
@@ -150,34 +166,33 @@ def price(
     from toolkit.reports.pdf import render_pdf
     from toolkit.workbench.report import header
 
-    gap = min(b - a for a, b in zip(sorted(vals), sorted(vals)[1:]))
-    if width is not None and width < gap:
-        raise UsageError(f"--width {width:g}: the interval spans at least the gap between neighbouring values ({gap}); "
-                         f"sweep a finer grid or ask for a width of {gap} or more")
     tiers = []
     for text in bots:
         specs = _bots(text, ed)
         per_deal = games_per_deal(specs, ed)
-        tier_games = search_games if any(b.iterations for b in specs) else games
-        tiers.append((text, specs, per_deal, pr.PriceRequest(ed, patch, over, vals, specs, deals_for(tier_games, per_deal), seed)))
+        tier_games = search_games if any(b.iterations for b in specs) else cap
+        option = "--search-games" if any(b.iterations for b in specs) else ("--games" if games is not None else "--max-games")
+        deals = deals_for(tier_games, per_deal, option)
+        tiers.append((text, specs, per_deal, pr.PriceRequest(ed, patch, over, vals, specs, deals, seed, fixed, width)))
     if len({text for text, *_ in tiers}) < len(tiers):
         raise UsageError("--bots: each skill tier is named once")
     started = time.perf_counter()
     results = []
     with progress_bar(sum(r.games for *_, r in tiers) * (len(vals) + 1), show_progress) as advance:
         for text, specs, per_deal, request in tiers:
-            results.append(pr.run(request, workers, scheduler, advance, width))
+            results.append(pr.run(request, workers, scheduler, advance))
     elapsed = time.perf_counter() - started
     parts = ["patchwork", "price", edition, patch, "--values", values, "--over", over,
-             *[a for text in bots for a in ("--bots", text)], "--games", str(games)]
+             *[a for text in bots for a in ("--bots", text)]]
+    parts += ["--games", str(games)] if games is not None else ["--max-games", str(cap)]
     if len(tiers) > 1 or any(any(b.iterations for b in specs) for _, specs, _, _ in tiers):
         parts += ["--search-games", str(search_games)]
     parts += ["--seed", str(seed)]
     if width is not None:
         parts += ["--width", f"{width:g}"]
     _, bot_specs, per_deal, _ = tiers[0]
-    body, played = results[0]
-    doc = header("price", shlex.join(parts), bot_specs, played.games, played.deals, per_deal, seed,
+    body, plays = results[0]
+    doc = header("price", shlex.join(parts), bot_specs, plays.deals * per_deal, plays.deals, per_deal, seed,
                  _seats(bot_specs, ed))
     p = ed.patch(patch)
     doc.update({"edition": edition_facts(ed), "over": over,
@@ -185,22 +200,22 @@ def price(
                 "reference": f"the same deals with {patch} at cost {pr.REFERENCE_COST} (out of reach: never bought)",
                 "estimator": pr.ESTIMATOR, "bias": pr.BIAS, **body})
     if len(tiers) > 1:
-        doc["tiers"] = [{"bots": text, "games": tier_played.games, "deals": tier_played.deals, **tier_body}
-                        for (text, *_), (tier_body, tier_played) in zip(tiers, results)]
+        doc["tiers"] = [{"bots": text, "games": tier_plays.deals * tier_per_deal, "deals": tier_plays.deals, **tier_body}
+                        for (text, _, tier_per_deal, _), (tier_body, tier_plays) in zip(tiers, results)]
         doc["agreement"] = pr.agreement(doc["tiers"])
     _reproducibility(doc, [b for _, specs, _, _ in tiers for b in specs])
     if as_json:
         print_document(doc)
-    for k, ((text, *_), (tier_body, tier_played)) in enumerate(zip(tiers, results)):
+    for (text, *_), (tier_body, tier_plays) in zip(tiers, results):
         tier_doc = {**doc, **tier_body}
-        title = f"{patch} in {ed.name}, {text}: {tier_played.games} games per value, seed {seed}"
+        title = f"{patch} in {ed.name}, {text}: seed {seed}"
         _table(title, report.PRICE_HEADER, report.price_rows(tier_doc))
-        typer.echo(f"fair {over} ({text}): {report.fair_text(tier_body['fair'], over)}")
-        if "stopping" in tier_body:
-            typer.echo(report.stopping_text(tier_body["stopping"]))
+        typer.echo(f"{over} to print ({text}): {report.fair_text(tier_body['fair'], over)}")
+        typer.echo(report.stopping_text(tier_body["stopping"]))
     for line in report.agreement_lines(doc):
         typer.echo(line)
-    typer.echo(speed_line(sum(tp.games for _, tp in results) * (len(vals) + 1), elapsed, workers, scheduler))
+    played = sum(sum(v["games"] for v in body["values"]) + body["stopping"]["games"] for body, _ in results)
+    typer.echo(speed_line(played, elapsed, workers, scheduler))
     if out:
         write_out(out, doc, render_markdown(report.price_report(doc)), render_pdf(report.price_report(doc)))
 

@@ -36,35 +36,72 @@ def _fmt(iv: dict, is_rate: bool) -> str:
 
 def price_rows(doc: dict) -> list[list[str]]:
     fitted = {f["value"]: f["advantage"] for f in doc["fair"].get("fitted", [])}
+    signs = {s["value"]: s["sign"] for s in doc["fair"].get("signs", [])}
     rows = []
     for v in doc["values"]:
         ply = v["mean_ply"]["estimate"]
         fit = fitted.get(v["value"])
-        rows.append([v["value"], pct(v["buy_rate"]), "n/a" if ply is None else f"{ply:.1f}",
-                     num(v["advantage"]), "n/a" if fit is None else f"{fit:.2f}",
+        rows.append([v["value"], f"{v['games']:,}", pct(v["buy_rate"]), "n/a" if ply is None else f"{ply:.1f}",
+                     num(v["advantage"]), SIGN_WORDS.get(signs.get(v["value"], "none"), "n/a"),
+                     "" if fit is None else f"{fit:.2f}",
                      pct(v["win_advantage"]) if v["win_advantage"]["estimate"] is not None else "n/a"])
     return rows
 
 
+SIGN_WORDS = {"gains": "gains", "loses": "loses", "even": "not told from 0", "few": "too few buys", "none": "never bought"}
+
+
+def _interval(fair: dict) -> str:
+    low = "open" if fair["low"] is None else f"{fair['low']:.2f}"
+    high = "open" if fair["high"] is None else f"{fair['high']:.2f}"
+    return f"[{low}, {high}]"
+
+
 def fair_text(fair: dict, over: str) -> str:
-    """The fair value in one line: estimate and interval, or why there is none and what to try."""
+    """The price to print in one line: the whole value, whether it is decided, the fair value and its
+    interval, or why there is none and what would give one."""
     status = fair.get("status")
+    unit = "button" if over == "cost" else "space" if over == "time" else "button of income"
     if status == "never bought":
-        return "no fair value: the patch was never bought at any swept value"
+        return "no price: the patch was never bought at any value played"
+    if status == "undecided":
+        return "no price yet: the buyer's advantage is not told from 0 at any value played"
     tried = fair.get("try")
-    if status in ("above", "below"):
-        where = "still gains at the largest" if status == "above" else "already loses at the smallest"
-        text = f"not bracketed: the buyer {where} value swept"
-        if status == "above":
-            return text + f"; try values up to {tried['value']}"
-        return text + (f"; try values down to {tried['value']}" if tried["value"] < fair["high"] else
-                       " (the fair value lies below every value the stat can take)")
-    low = "below the smallest value" if fair["low"] is None else f"{fair['low']:.2f}"
-    high = "above the largest value" if fair["high"] is None else f"{fair['high']:.2f}"
-    text = f"{fair['estimate']:.2f} [{low}, {high}]"
-    if tried:
-        text += f" (some resamples do not bracket it: try values {'up' if tried['side'] == 'above' else 'down'} to {tried['value']})"
+    if status == "above":
+        largest = max(s["value"] for s in fair["signs"])
+        return (f"no price: the buyer's advantage has not fallen to 0 by the largest value played ({largest})"
+                + (f"; try values up to {tried['value']}" if tried and tried["value"] > largest else ""))
+    if status == "below" and fair["estimate"] is None:
+        if tried and tried["value"] < min(s["value"] for s in fair["signs"]):
+            return f"no price: the buyer already loses at the smallest value played; try values down to {tried['value']}"
+        return f"no price: the buyer loses even at the smallest {over} the patch can have"
+    if fair["estimate"] is None:
+        return f"no price yet: fair {over} {_interval(fair)}"
+    verdict = (f"decided within {fair['within']} {unit}" if fair["decided"]
+               else f"not decided within {fair['within']} {unit}")
+    text = f"{fair['print']} ({verdict}; fair {over} {fair['estimate']:.2f} {_interval(fair)})"
+    crossings = fair.get("crossings", [])
+    if len(crossings) > 1:
+        text += (f"; {len(crossings)} crossings: " + ", ".join(f"{c['estimate']:.2f}" if c["estimate"] is not None
+                                                               else f"between {c['between'][0]} and {c['between'][1]}"
+                                                               for c in crossings)
+                 + " (the first is where buying first stops paying)")
     return text
+
+
+def stopping_text(stopping: dict) -> str:
+    """How the run ended: decided, or how many more games would decide it."""
+    games = f"{stopping['games']:,} games per value"
+    if stopping.get("width") is not None:
+        verb = "reached" if stopping["reached"] else "not reached"
+        head = f"interval width {stopping['width']:g} {verb} after {games}"
+    elif stopping["decided"]:
+        head = f"decided after {games}"
+    else:
+        head = f"not decided after {games}" + (" (the cap)" if not stopping["fixed"] else "")
+    if stopping.get("more_games"):
+        head += f"; about {stopping['more_games']:,} more games per value would decide it"
+    return f"{head} ({stopping['rule']})"
 
 
 def agreement_lines(doc: dict) -> list[str]:
@@ -82,25 +119,20 @@ def agreement_lines(doc: dict) -> list[str]:
     return lines
 
 
-def stopping_text(stopping: dict) -> str:
-    verb = "reached" if stopping["reached"] else "not reached"
-    return f"interval width {stopping['width']:g} {verb} after {stopping['games']} games per value ({stopping['rule']})"
-
-
-PRICE_HEADER = ["value", "bought in (95%)", "mean ply of purchase", "buyer's margin advantage (95%)", "monotone fit",
-                "buyer's win advantage (95%)"]
+PRICE_HEADER = ["value", "games", "bought in (95%)", "mean ply of purchase", "buyer's margin advantage (95%)", "buyer",
+                "fit", "buyer's win advantage (95%)"]
 
 
 def price_verdict(doc: dict) -> str:
     """The report's first sentence: the fair value, per bot tier when there are several."""
     over, pid = doc["over"], doc["patch"]["id"]
     if "tiers" not in doc:
-        return f"Fair {over} of {pid}: {fair_text(doc['fair'], over)}."
+        return f"{over.capitalize()} to print on {pid}: {fair_text(doc['fair'], over)}."
     parts = [f"{t['bots']} {fair_text(t['fair'], over)}" for t in doc["tiers"]]
     disagree = [a for a in doc["agreement"] if a["verdict"] == "disagree"]
     tail = ("; the tiers disagree beyond their intervals (" +
             "; ".join(" and ".join(a["tiers"]) for a in disagree) + ")") if disagree else "; the tiers agree within their intervals"
-    return f"Fair {over} of {pid} by bot skill: " + "; ".join(parts) + tail + "."
+    return f"{over.capitalize()} to print on {pid} by bot skill: " + "; ".join(parts) + tail + "."
 
 
 def price_chart(doc: dict) -> IntervalChart:
@@ -128,15 +160,14 @@ def price_report(doc: dict) -> Report:
              f"Patch {p['id']}: cost {p['cost']}, time {p['time']}, income {p['income']}, {p['size']} cells (as printed)",
              *_run_items(doc), f"Reference: {doc['reference']}", f"Estimator: {doc['estimator']}", f"Bias: {doc['bias']}"]
     sections: list[Section] = [Paragraph(f"**{price_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts))]
-    if "stopping" in doc:
-        sections.append(Paragraph(f"Stopping: {stopping_text(doc['stopping'])}"))
+    sections.append(Paragraph(f"Stopping: {stopping_text(doc['stopping'])}"))
     sections.append(Paragraph(f"Model: {doc['fair']['model']}"))
     sections += [price_chart(doc), buy_chart(doc),
                  ReportTable("", tuple(PRICE_HEADER), tuple(tuple(r) for r in price_rows(doc)), small=True)]
     for tier in doc.get("tiers", [])[1:]:
         tier_doc = {**doc, **tier}
-        sections += [Paragraph(f"**{tier['bots']}** ({tier['games']} games per value): fair {doc['over']} "
-                               f"{fair_text(tier['fair'], doc['over'])}"),
+        sections += [Paragraph(f"**{tier['bots']}**: {doc['over']} to print {fair_text(tier['fair'], doc['over'])}; "
+                               f"{stopping_text(tier['stopping'])}"),
                      price_chart(tier_doc),
                      ReportTable("", tuple(PRICE_HEADER), tuple(tuple(r) for r in price_rows(tier_doc)), small=True)]
     return Report(f"Fair {doc['over']} of {p['id']} in {doc['edition']['title']}", tuple(sections))

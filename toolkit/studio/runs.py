@@ -43,7 +43,7 @@ COMMANDS: dict[str, dict[str, Any]] = {
                 "options": {"bots": "--bots", "games": "--games", "seed": "--seed", "sprt": "--sprt"}},
     "price": {"argv": ["price"], "positional": ["edition", "patch"], "out": True,
               "options": {"values": "--values", "over": "--over", "bots": "--bots", "games": "--games",
-                          "seed": "--seed", "width": "--width"}},
+                          "max_games": "--max-games", "seed": "--seed", "width": "--width"}},
     "sweep": {"argv": ["sweep"], "positional": ["base"], "out": True,
               "options": {"set": "--set", "bots": "--bots", "games": "--games", "seed": "--seed"}},
     "deck-check": {"argv": ["deck", "check"], "positional": ["variant"], "out": False,
@@ -55,7 +55,7 @@ COMMANDS: dict[str, dict[str, Any]] = {
 reaches the command line)."""
 SPEC_ARGS = {"base", "variants", "edition", "variant"}
 """Arguments that name an edition: a bundled name or a spec file of FOLDER."""
-INT_OPTIONS = {"games": (1, 10**7), "seed": (0, 2**63 - 1), "search_games": (1, 10**6), "min_buys": (0, 10**6)}
+INT_OPTIONS = {"games": (1, 10**7), "max_games": (1, 10**7), "seed": (0, 2**63 - 1), "search_games": (1, 10**6), "min_buys": (0, 10**6)}
 FLOAT_OPTIONS = {"width": (0.001, 1000.0), "band": (0.0, 1.0)}
 
 

@@ -1,47 +1,67 @@
-"""`patchwork price`: the fair price of one patch, from games where only its price differs.
+"""`patchwork price`: the cost to print on a patch, from games where only its price differs.
 
-The patch's cost (or, with `--over`, its time or income) is set to each value of a range, and
-every value is played on the same deal seeds as a reference edition in which the patch is priced
-out of reach (cost REFERENCE_COST, which no player can afford, so it is never bought).
+The patch's cost (or, with `--over`, its time or income) is set to each value, and every value is
+played on the same deal seeds as a reference edition in which the patch is priced out of reach
+(cost REFERENCE_COST, which no player can afford, so it is never bought).
 
 Buyer's advantage at a value: over the games in which somebody bought the patch, the buyer's
 final margin (own score minus the opponent's) minus the margin of the same seat in the same deal
 and seat order of the reference games; its win-rate twin is the buyer's win minus the same seat's
-win in the reference game. Games are paired by deal, and the deal is the sampling unit: the
-estimate is the ratio (sum of the deals' advantages) / (number of purchases), its standard error
-the cluster (delta-method) one.
+win in the reference game. The deal is the sampling unit (its seat-swapped games are one
+cluster): the estimate is the ratio (sum of the deals' advantages) / (number of purchases), its
+standard error the cluster (delta-method) one, and the bootstrap below resamples deals.
 
-The model of the curve is monotone: the advantage can only fall as the patch gets dearer, so the
-per-value advantages (weighted by their purchases) are fitted by the closest non-increasing
-sequence (isotonic regression), not by a straight line, which a plateau near 0 at high values
-(the bot then buys only when the patch is worth it) would tilt towards wherever the range ends.
-The fair value is where the fitted curve crosses 0, interpolated between the two neighbouring
-values. Its 95% interval covers two kinds of uncertainty: the deals' (the fit is redone on
-BOOTSTRAP resamples of the deals, seeded from --seed) and the model's (between two swept values
-any monotone curve could cross, so each resample contributes the whole gap between the values
-around its crossing, and the interval runs from the 2.5th percentile of the gaps' lower ends to
-the 97.5th of their upper ends). When the fitted advantage never turns negative (or is never
-positive) the crossing is not bracketed: no estimate is made and the result says which values to
-try; when some resamples do not bracket it, that end of the interval is open.
+The fair value is where the advantage falls through 0 as the patch gets dearer (rises through 0
+as it gets richer, with `--over income`). The curve need not be monotone: a selective bot buys a
+dear patch only when it pays, so past the crossing the advantage flattens near 0 and may rise
+again, and a rise through 0 is no price. So the crossing is found in three steps:
+
+1. Signs. Each value's advantage is tested against 0 at the level of a look (below): positive
+   (`+`), negative (`-`) or not told from 0 (`0`); a value bought fewer than MIN_PURCHASES times
+   is not tested.
+2. Windows. A crossing lies after the last `+` of a run of `+`: up to the first `-` that follows,
+   or, when the advantage turns positive again (or the values end) before any `-`, up to the
+   value with the lowest advantage in between if that is below 0 (the curve reaches 0 and
+   flattens there); with no such value the window is open above. A `-` before any `+` opens a
+   window below it. Each further window closed by a `-` is a further crossing: several crossings
+   are reported as such, and the first (the lowest cost at which buying stops paying) is the one
+   to print.
+3. Inside its window the curve is modelled as monotone: the purchase-weighted isotonic
+   (non-increasing) fit, whose zero, interpolated between neighbouring values, is the estimate
+   (where the fit levels off above 0 but within TOLERANCE of it, where it levels off).
+   Every whole value inside a window is played (the run adds the missing ones), so the answer
+   does not depend on the step of `--values`; a buyer who still gains at the largest value (or
+   already loses at the smallest) adds values beyond it, so it does not depend on the range.
+
+The interval redoes step 3 on BOOTSTRAP resamples of the deals (seeded from --seed) and takes
+percentiles; an end beyond a window end that a significant sign closes is clipped to it, and a
+resample whose fit does not cross leaves that end open. The price to print is the whole value
+nearest the estimate; it is *decided* when the interval lies within WITHIN button of it.
+
+Looks. By default deals are played in looks (FIRST_LOOK deals, then doubling up to the cap), only
+the values of the windows are played further, and play stops at the first look at which the price
+is decided. Every look's tests and interval are at the level alpha / looks (Bonferroni over the
+looks the cap allows), so the chance that the reported interval misses, whenever play stops, is
+at most alpha. A fixed `--games` run is one look at alpha and says how many more games would
+decide it.
 
 Bias, stated in every result: the bots choose when to buy, so the advantage is measured in the
 positions where a bot of this strength found the patch worth buying (selection), not at a random
 moment; and the reference game drifts away from the priced game after the purchase, so the
 comparison is of whole games that share only their deal. The estimate is the price at which this
-bot pair is indifferent, which is what a designer asks, but a stronger bot may disagree. A value
-never bought gives no advantage and is left out of the fit.
+bot pair is indifferent, which is what a designer asks, but a stronger bot may disagree.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import TYPE_CHECKING
 
 from toolkit.errors import UsageError
 from toolkit.bots.registry import BotSpec
 from toolkit.sim.botspec import games_per_deal
-from toolkit.stats import Z95, wilson
 from toolkit.families import family_of, require
 from toolkit.specs.models import Edition
 from toolkit.workbench import setpath
@@ -51,30 +71,53 @@ from toolkit.workbench import setpath
 if TYPE_CHECKING:  # numpy too loads where figures are computed, so check() refuses options without it
     import numpy as np
 
-    from toolkit.workbench import runner
+    from toolkit.sim.shards import Games
+    from toolkit.stats import Tally
     from toolkit.workbench.advantage import Advantage
 
 REFERENCE_COST = 999
 """The cost that puts a patch out of reach (the schema's largest cost)."""
-BOOTSTRAP = 400
 OVER = ("cost", "time", "income")
+RICHER = {"cost": False, "time": False, "income": True}
+"""Whether a larger value makes the patch better for its buyer (the advantage then rises with it)."""
+ALPHA = 0.05
+"""Chance that the reported interval misses the fair value, over all the looks of a run."""
+WITHIN = 1
+"""A price is decided when the fair value's interval lies within this many buttons of it."""
+BOOTSTRAP = 2000
+"""Resamples of the deals behind an interval (enough for the tails of a Bonferroni level)."""
+TOLERANCE = 0.5
+"""Points of the buyer's margin that count as no advantage where the curve levels off: past its
+crossing a selective bot buys a dear patch only when it pays, so the advantage can settle just
+above 0 for good; half a point is less than the button by which a price moves."""
+MIN_PURCHASES = 30
+"""Fewer purchases at a value and its advantage's sign is not tested."""
+FIRST_LOOK = 250
+"""Deals of the first look; each later look doubles the deals, up to the cap."""
+MAX_GAMES = 8000
+"""Default cap of a run that plays until the price is decided: games per value."""
+MAX_EXTENSIONS = 3
+"""Times a run may widen the range (each doubles it) to find a crossing beyond it."""
+
 MODEL = (
-    "monotone: purchase-weighted isotonic (non-increasing) fit of the advantage against the value; "
-    "fair value = its crossing of 0, interpolated between neighbouring values; interval = from the "
-    f"2.5th percentile of the lower to the 97.5th percentile of the upper neighbouring value around "
-    f"the crossing over {BOOTSTRAP} bootstrap resamples of the deals (sampling and model uncertainty)"
+    "signs of each value's advantage (two-sided tests at the look's level); the crossing's window runs "
+    "from the last significantly positive value to the first significantly negative one after it (or to "
+    "the lowest advantage below 0 before it rises again); inside it a purchase-weighted isotonic fit, "
+    "whose zero interpolated between neighbouring whole values is the fair value (where the fit levels off "
+    f"above 0 within {TOLERANCE:g} points, where it levels off); interval: percentiles "
+    f"of that zero over {BOOTSTRAP} bootstrap resamples of the deals at the look's level (Bonferroni over looks)"
 )
 ESTIMATOR = (
     "buyer's advantage = mean over the games where the patch was bought of (buyer's margin) minus "
     "(same seat's margin in the same deal and seat order with the patch priced out of reach); "
-    "deals are the sampling unit (ratio estimator, cluster standard error); fair value: " + MODEL
+    "deals are the sampling unit (ratio estimator, cluster standard error, bootstrap over deals); fair value: " + MODEL
 )
 BIAS = (
     "the bots choose when to buy, so the advantage is measured where a bot of this strength buys "
     "the patch (selection) and the price is the one at which this bot pair is indifferent; the "
     "priced and the reference game share only the deal, so the estimate carries the whole game's "
-    "noise; values never bought are left out of the fit; a crossing outside the swept range is not "
-    "estimated (the result names the values to try)"
+    "noise; past the crossing a selective bot buys only when it pays, so the advantage there stays "
+    "near 0 or rises again, which is no price"
 )
 
 
@@ -86,11 +129,28 @@ class PriceRequest:
     values: tuple[int, ...]
     bots: tuple[BotSpec, ...]
     deals: int
+    """Deals per value: all of them with `fixed`, else the most a run plays (its cap)."""
     seed: int
+    fixed: bool = False
+    """Play exactly `deals` deals a value in one look (no early stop)."""
+    width: float | None = None
+    """Stop at the first look where the interval is no wider than this, instead of at a decided price."""
 
     @property
     def games(self) -> int:
         return self.deals * games_per_deal(self.bots, self.edition)
+
+    @property
+    def looks(self) -> list[int]:
+        """Deals played by each look (cumulative)."""
+        if self.fixed:
+            return [self.deals]
+        out, n = [], min(FIRST_LOOK, self.deals)
+        while True:
+            out.append(n)
+            if n >= self.deals:
+                return out
+            n = min(2 * n, self.deals)
 
 
 def check(edition: Edition, patch_id: str, over: str, values_text: str) -> tuple[int, ...]:
@@ -107,51 +167,43 @@ def check(edition: Edition, patch_id: str, over: str, values_text: str) -> tuple
         raise UsageError("--values: a price curve needs at least 2 values, e.g. 0..8")
     if over == "cost" and REFERENCE_COST in values:
         raise UsageError(f"--values: cost {REFERENCE_COST} is the out-of-reach reference itself")
-    return values
+    return tuple(sorted(values))
 
 
-def editions(request: PriceRequest) -> tuple[Edition, ...]:
-    """(reference, one edition per value)."""
-    path = f"patches.{request.patch_id}"
-    reference = setpath.apply(request.edition, f"{path}.cost", REFERENCE_COST)
-    return (reference, *(setpath.apply(request.edition, f"{path}.{request.over}", v) for v in request.values))
+def bounds(edition: Edition, patch_id: str, over: str) -> tuple[int, int]:
+    """The values the stat can take (a cost stops below the out-of-reach reference)."""
+    key, _ = setpath.find_key(f"patches.{patch_id}.{over}", edition)
+    high = min(key.high, REFERENCE_COST - 1) if over == "cost" else key.high
+    return int(key.low), int(high)
+
+
+def reference(request: PriceRequest) -> Edition:
+    return setpath.apply(request.edition, f"patches.{request.patch_id}.cost", REFERENCE_COST)
+
+
+def at(request: PriceRequest, value: int) -> Edition:
+    return setpath.apply(request.edition, f"patches.{request.patch_id}.{request.over}", value)
 
 
 # ----- the estimator --------------------------------------------------------------------------
 
 
-def ratio(y: np.ndarray, x: np.ndarray) -> dict:
-    """Ratio estimate sum(y)/sum(x) over clusters, with its delta-method 95% interval."""
+def ratio(y: np.ndarray, x: np.ndarray, z: float | None = None) -> dict:
+    """Ratio estimate sum(y)/sum(x) over clusters, with its delta-method interval (95% unless `z`)
+    and standard error."""
+    from toolkit.stats import Z95
+
+    z = Z95 if z is None else z
     n, total = y.shape[0], int(x.sum())
     if total == 0:
-        return {"estimate": None, "low": None, "high": None, "n": 0}
+        return {"estimate": None, "low": None, "high": None, "se": None, "n": 0}
     r = float(y.sum()) / total
     if n < 2:
-        return {"estimate": round(r, 6), "low": None, "high": None, "n": total}
+        return {"estimate": round(r, 6) + 0.0, "low": None, "high": None, "se": None, "n": total}
     resid = y - r * x
     se = math.sqrt(n / (n - 1) * float((resid * resid).sum())) / total
-    return {"estimate": round(r, 6) + 0.0, "low": round(r - Z95 * se, 6) + 0.0, "high": round(r + Z95 * se, 6) + 0.0, "n": total}
-
-
-def fit_line(values: np.ndarray, advantages: np.ndarray, weights: np.ndarray) -> tuple[float, float] | None:
-    """Weighted least squares `advantage = a + b * value`; None when it cannot be fitted."""
-    keep = weights > 0
-    if keep.sum() < 2:
-        return None
-    v, a, w = values[keep], advantages[keep], weights[keep]
-    mv, ma = (w * v).sum() / w.sum(), (w * a).sum() / w.sum()
-    sxx = (w * (v - mv) ** 2).sum()
-    if sxx == 0:
-        return None
-    b = (w * (v - mv) * (a - ma)).sum() / sxx
-    return float(ma - b * mv), float(b)
-
-
-def crossing(line: tuple[float, float] | None) -> float | None:
-    """The value where the line crosses 0 (None for a flat line)."""
-    if line is None or line[1] == 0:
-        return None
-    return -line[0] / line[1]
+    return {"estimate": round(r, 6) + 0.0, "low": round(r - z * se, 6) + 0.0, "high": round(r + z * se, 6) + 0.0,
+            "se": round(se, 6) + 0.0, "n": total}
 
 
 def isotonic(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -170,167 +222,469 @@ def isotonic(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.array([b[0] for b in blocks for _ in range(b[2])], dtype=float)
 
 
-def bracket(values: np.ndarray, fitted: np.ndarray) -> tuple[float, float, float]:
-    """(estimate, lowest, highest) fair value of a non-increasing fitted curve at `values`:
-    `lowest`/`highest` are the neighbouring values between which every monotone curve through
-    the fitted points crosses 0, `estimate` the linear interpolation between them. -inf / +inf
-    stand for "below the smallest value" / "above the largest" (the estimate is then that end)."""
+def zero(values: np.ndarray, fitted: np.ndarray) -> float:
+    """Where a non-increasing fitted curve at `values` reaches 0, interpolated linearly between
+    neighbouring values (the middle of a plateau at exactly 0); -inf / +inf when it is below 0 at
+    the first value / above 0 at the last."""
     import numpy as np
 
-    below = np.nonzero(fitted < 0)[0]
-    first_neg = int(below[0]) if below.size else len(values)
     nonpos = np.nonzero(fitted <= 0)[0]
-    first_nonpos = int(nonpos[0]) if nonpos.size else len(values)
-    if first_neg == 0:
-        return -math.inf, -math.inf, float(values[0])
-    if first_nonpos == len(values):
-        return math.inf, float(values[-1]), math.inf
-    high = float(values[first_neg]) if first_neg < len(values) else math.inf
-    if fitted[first_nonpos] == 0:  # a plateau at exactly 0: the middle of it
-        last_zero = first_neg - 1
-        estimate = (float(values[first_nonpos]) + float(values[last_zero])) / 2
-        low = float(values[first_nonpos - 1]) if first_nonpos > 0 else float(values[first_nonpos])
-        return estimate, low, high if math.isfinite(high) else float(values[last_zero])
-    i = first_nonpos - 1
-    v0, v1, a0, a1 = float(values[i]), float(values[first_nonpos]), fitted[i], fitted[first_nonpos]
-    return v0 + (v1 - v0) * a0 / (a0 - a1), v0, v1
+    if not nonpos.size:
+        return math.inf
+    j = int(nonpos[0])
+    if j == 0:
+        return -math.inf if fitted[0] < 0 else float(values[0])
+    if fitted[j] == 0:
+        last = j
+        while last + 1 < len(values) and fitted[last + 1] == 0:
+            last += 1
+        return (float(values[j]) + float(values[last])) / 2
+    v0, v1, a0, a1 = float(values[j - 1]), float(values[j]), float(fitted[j - 1]), float(fitted[j])
+    return v0 + (v1 - v0) * a0 / (a0 - a1)
 
 
-def suggestion(values: np.ndarray, side: str, over: str = "cost") -> int:
-    """The values to try next when the crossing is not bracketed: the range doubled on that side."""
-    span = int(values.max() - values.min()) or 1
-    if side == "above":
-        return int(values.max()) + max(span, 2)
-    return max(0, int(values.min()) - max(span, 2))
+def settles(values: np.ndarray, fitted: np.ndarray) -> float:
+    """The fair value of a non-increasing fitted curve: its zero (see `zero`), or, when from some
+    value on it stays within TOLERANCE of 0 to the end, that value if it comes first."""
+    found = zero(values, fitted)
+    if fitted[-1] >= -TOLERANCE:
+        inside = [k for k in range(len(fitted)) if fitted[k] <= TOLERANCE]
+        if inside:
+            return min(found, float(values[inside[0]]))
+    return found
 
 
-def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, resamples: int = BOOTSTRAP) -> dict:
-    """The fair value: where the monotone (non-increasing) fit of the advantage against the value
-    crosses 0, and an interval covering both the deals' sampling noise and the model's freedom
-    between the swept values (see MODEL)."""
+@dataclass(frozen=True)
+class Window:
+    """Where one crossing lies: between two swept values (indices into the values)."""
+
+    first: int
+    last: int
+    low_closed: bool
+    """The value at `first` is significantly positive: the crossing lies above it."""
+    high_closed: bool
+    """The value at `last` is significantly negative: the crossing lies below it."""
+    how: str
+    """"negative" (closed by a significantly negative value), "lowest" (by the lowest advantage below
+    0 before the curve rises again), "open" (no value above shows the crossing), "below" (a negative
+    value with no positive one before it)."""
+
+
+def windows(signs: list[str], estimates: list[float | None]) -> list[Window]:
+    """The crossings' windows from each value's sign and (oriented) estimate, first the lowest.
+    Every window after the first is closed by a significantly negative value."""
+    n = len(signs)
+    out: list[Window] = []
+    told = [i for i in range(n) if signs[i] in "+-"]
+    if not told:
+        return out
+    i = told[0]
+    if signs[i] == "-":
+        out.append(Window(0, i, False, True, "below"))
+    while True:
+        plus = next((k for k in range(i, n) if signs[k] == "+"), None)
+        if plus is None:
+            return out
+        last_plus, j = plus, plus + 1
+        while j < n:
+            if signs[j] == "-":
+                out.append(Window(last_plus, j, True, True, "negative"))
+                break
+            if signs[j] == "+":
+                dip = _lowest(estimates, signs, last_plus + 1, j)
+                if dip is not None and not out:
+                    out.append(Window(last_plus, dip, True, False, "lowest"))
+                    break
+                last_plus = j
+            j += 1
+        else:
+            if not out:
+                dip = _lowest(estimates, signs, last_plus + 1, n)
+                if dip is not None:
+                    out.append(Window(last_plus, dip, True, False, "lowest"))
+                else:
+                    out.append(Window(last_plus, n - 1, True, False, "open"))
+            return out
+        i = j
+
+
+def _lowest(estimates: list[float | None], signs: list[str], start: int, stop: int) -> int | None:
+    """The index in start..stop-1 of the lowest estimate below 0 among tested values, if any."""
+    best = None
+    for k in range(start, stop):
+        if signs[k] == "0" and estimates[k] is not None and estimates[k] < 0:
+            if best is None or estimates[k] < estimates[best]:
+                best = k
+    return best
+
+
+def level_z(alpha: float) -> float:
+    """Two-sided normal quantile of a level."""
+    return NormalDist().inv_cdf(1 - alpha / 2)
+
+
+def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, over: str = "cost",
+               alpha: float = ALPHA, resamples: int = BOOTSTRAP, span: tuple[int, int] = (0, REFERENCE_COST - 1),
+               looks: int = 1) -> dict:
+    """The fair value of a swept stat and the price to print, from each value's per-deal purchases
+    and advantages (arrays over the same deals; a deal a value did not play counts 0 and 0).
+
+    `alpha` is the level of this look (the run's level over its looks), `span` the values the stat
+    can take, `looks` the looks the run allows (reported). The result's private key `_window`
+    (values of the first window, or None) tells the run what to play next."""
     import numpy as np
 
-    bought = np.stack([a.bought for a in per_value])  # (values, deals)
-    margin = np.stack([a.margin for a in per_value])
-    counts = bought.sum(axis=1).astype(float)
-    keep = counts > 0
-    xs = values.astype(float)[keep]
-    rnd = lambda x: None if x is None or not math.isfinite(x) else round(x, 4) + 0.0  # noqa: E731
-    if keep.sum() == 0:
-        return {"estimate": None, "low": None, "high": None, "status": "never bought", "fitted": [],
-                "try": None, "inside_range": False, "resamples_used": 0, "model": MODEL}
-
-    def fit(b: np.ndarray, m: np.ndarray) -> np.ndarray:
-        c = b.sum(axis=1).astype(float)
-        adv = np.where(c > 0, m.sum(axis=1) / np.maximum(c, 1), 0.0)
-        return isotonic(adv[keep], c[keep])
-
-    fitted = fit(bought, margin)
-    point, lowest, highest = bracket(xs, fitted)
-    deals = bought.shape[1]
-    from toolkit.games.rng import derive_seed
-
-    rng = np.random.Generator(np.random.PCG64(derive_seed(seed, 2**31 - 7)))
-    lows, highs = [], []
-    for _ in range(resamples):
-        idx = rng.integers(0, deals, deals)
-        _, lo, hi = bracket(xs, fit(bought[:, idx], margin[:, idx]))
-        lows.append(lo)
-        highs.append(hi)
-    low = min(float(np.percentile(np.array(lows), 2.5, method="lower")), lowest)
-    high = max(float(np.percentile(np.array(highs), 97.5, method="higher")), highest)
-    if math.isinf(point):
-        status = "above" if point > 0 else "below"
-    elif math.isinf(high) or math.isinf(low):
+    sign = -1.0 if RICHER[over] else 1.0  # oriented: the advantage falls as the value rises
+    bought = np.stack([a.bought for a in per_value]).astype(float)  # (values, deals)
+    margin = sign * np.stack([a.margin for a in per_value]).astype(float)
+    counts = bought.sum(axis=1)
+    z = level_z(alpha)
+    level = {"level": round(1 - alpha * looks, 6), "looks": looks, "alpha_per_look": round(alpha, 6),
+             "decided": f"the interval lies within {WITHIN} button of the price to print"}
+    base = {"estimate": None, "low": None, "high": None, "print": None, "decided": False, "within": WITHIN,
+            "crossings": [], "signs": [], "fitted": [], "try": None, "inside_range": False,
+            "resamples_used": 0, "confidence": level, "model": MODEL, "_window": None}
+    if counts.sum() == 0:
+        return {**base, "status": "never bought"}
+    estimates, signs = [], []
+    for k in range(len(values)):
+        r = ratio(margin[k], bought[k], z)
+        est = r["estimate"]
+        estimates.append(est)
+        if counts[k] == 0:
+            signs.append("none")
+        elif counts[k] < MIN_PURCHASES or r["low"] is None:
+            signs.append("few")
+        else:
+            signs.append("+" if r["low"] > 0 else "-" if r["high"] < 0 else "0")
+    base["signs"] = [{"value": int(v), "sign": s if s in ("none", "few") else
+                      {"+": "gains", "-": "loses", "0": "even"}[s]} for v, s in zip(values, signs)]
+    found = windows(signs, estimates)
+    if not found:
+        return {**base, "status": "undecided", "_window": [int(v) for v in values]}
+    rng = np.random.Generator(np.random.PCG64(_bootstrap_seed(seed)))
+    crossings = []
+    for w in found:
+        crossings.append(_crossing(values, bought, margin, w, rng, resamples, alpha))
+    first = crossings[0]
+    w = found[0]
+    estimate, low, high = first["estimate"], first["low"], first["high"]
+    if estimate is None:
+        status = "below" if w.how == "below" else "above"
+    elif len(crossings) > 1:
+        status = "several"
+    elif low is None or high is None:
         status = "open"
     else:
         status = "bracketed"
-    side = "above" if math.isinf(high) else "below" if math.isinf(low) else None
+    price = None if estimate is None else min(max(int(math.floor(estimate + 0.5)), span[0]), span[1])
+    decided = (price is not None and low is not None and high is not None
+               and low >= price - WITHIN and high <= price + WITHIN)
+    side = None
+    if status == "above" or (status == "open" and high is None):
+        side = "above"
+    elif status == "below" or (status == "open" and low is None):
+        side = "below"
+    tried = None
+    if side is not None:
+        tried = {"side": side, "value": suggestion(values, side, span)}
     return {
-        "estimate": rnd(point),
-        "low": rnd(low),
-        "high": rnd(high),
+        **base,
+        "estimate": estimate,
+        "low": low,
+        "high": high,
+        "print": price,
+        "decided": bool(decided),
         "status": status,
-        "try": None if side is None else {"side": side, "value": suggestion(values, side)},
-        "fitted": [{"value": int(v), "advantage": rnd(float(a))} for v, a in zip(values[keep], fitted)],
+        "crossings": [{k: c[k] for k in ("estimate", "low", "high", "between", "closed_by")} for c in crossings],
+        "fitted": first["fitted"],
+        "try": tried,
         "inside_range": status == "bracketed",
         "resamples_used": resamples,
-        "model": MODEL,
+        "_window": [int(values[k]) for k in range(w.first, w.last + 1)],
     }
 
 
-FIRST_LOOK = 200
-"""Deals before a `--width` run first looks at the fair value's interval."""
+def _bootstrap_seed(seed: int) -> int:
+    from toolkit.games.rng import derive_seed
+
+    return derive_seed(seed, 2**31 - 7)
+
+
+def _crossing(values: np.ndarray, bought: np.ndarray, margin: np.ndarray, w: Window, rng, resamples: int,
+              alpha: float) -> dict:
+    """The zero of the isotonic fit on one window and its bootstrap interval (see the module)."""
+    import numpy as np
+
+    rows = slice(w.first, w.last + 1)
+    xs, b, m = values[rows].astype(float), bought[rows], margin[rows]
+    c = b.sum(axis=1)
+    keep = c > 0
+    xs, b, m, c = xs[keep], b[keep], m[keep], c[keep]
+
+    def cross(bs: np.ndarray, ms: np.ndarray) -> float:
+        cs = bs
+        adv = np.where(cs > 0, ms / np.maximum(cs, 1), 0.0)
+        return settles(xs, isotonic(adv, cs))
+
+    fitted = isotonic(m.sum(axis=1) / c, c)
+    point = settles(xs, fitted)
+    deals = b.shape[1]
+    found = np.empty(resamples)
+    chunk = max(1, min(resamples, 2_000_000 // max(1, deals * len(xs))))
+    done = 0
+    while done < resamples:
+        size = min(chunk, resamples - done)
+        idx = rng.integers(0, deals, (size, deals))
+        bs, ms = b[:, idx].sum(axis=2), m[:, idx].sum(axis=2)  # (values, size)
+        for r in range(size):
+            found[done + r] = cross(bs[:, r], ms[:, r])
+        done += size
+    lo_edge, hi_edge = float(values[w.first]), float(values[w.last])
+    if w.low_closed:
+        found = np.maximum(found, lo_edge)
+        point = max(point, lo_edge)
+    if w.high_closed:
+        found = np.minimum(found, hi_edge)
+        point = min(point, hi_edge)
+    low = float(np.percentile(found, 100 * alpha / 2, method="lower"))
+    high = float(np.percentile(found, 100 * (1 - alpha / 2), method="higher"))
+    rnd = lambda x: None if not math.isfinite(x) else round(x, 4) + 0.0  # noqa: E731
+    return {"estimate": rnd(point), "low": rnd(low), "high": rnd(high),
+            "between": [int(values[w.first]), int(values[w.last])], "closed_by": w.how,
+            "fitted": [{"value": int(v), "advantage": rnd(float(a))} for v, a in zip(xs, fitted)]}
+
+
+def suggestion(values: np.ndarray, side: str, span: tuple[int, int] = (0, REFERENCE_COST - 1)) -> int:
+    """The values to try next when the crossing lies beyond the range: the range doubled on that side."""
+    width = int(values.max() - values.min()) or 1
+    if side == "above":
+        return min(int(values.max()) + max(width, 2), span[1])
+    return max(span[0], int(values.min()) - max(width, 2))
+
+
+def more_games(fair: dict, games: int) -> int | None:
+    """About how many more games a value would decide the price, were the interval to shrink as
+    1/sqrt(games) around its estimate; None when it has no finite interval or is decided."""
+    est, low, high, price = fair["estimate"], fair["low"], fair["high"], fair["print"]
+    if fair["decided"] or est is None or low is None or high is None or price is None:
+        return None
+    factor = 1.0
+    if high > price + WITHIN:
+        room = price + WITHIN - est
+        factor = max(factor, (high - est) / room if room > 0 else math.inf)
+    if low < price - WITHIN:
+        room = est - (price - WITHIN)
+        factor = max(factor, (est - low) / room if room > 0 else math.inf)
+    if not math.isfinite(factor):
+        return None
+    return int(math.ceil(games * (factor * factor - 1) / 100.0)) * 100
+
+
+# ----- playing ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Played:
+    """One value's (or the reference's) games so far: deals 0..deals, in deal order."""
+
+    edition: Edition
+    deals: int = 0
+    parts: list = field(default_factory=list)
+    tally: Tally | None = None
+
+    def games(self) -> Games:
+        from toolkit.sim.shards import Games
+
+        return Games.concat(self.parts)
+
+
+class Plays:
+    """Everything a price run has played: the reference on deals 0..n and each value on its own
+    deals 0..n_v <= n (values join a run late and leave it once their sign is known)."""
+
+    def __init__(self, request: PriceRequest, workers: int, scheduler: str | None,
+                 progress: Callable[[int], None] | None):
+        self.request, self.workers, self.scheduler, self.progress = request, workers, scheduler, progress
+        self.reference = _Played(reference(request))
+        self.values: dict[int, _Played] = {}
+        self.per_deal = games_per_deal(request.bots, request.edition)
+
+    def add(self, values) -> None:
+        for v in values:
+            if v not in self.values:
+                self.values[v] = _Played(at(self.request, v))
+
+    def play(self, values, upto: int) -> None:
+        """Play every named value (and the reference) up to deal `upto`, each from where it stands."""
+        from toolkit.workbench import runner
+
+        starts: dict[int, list[int]] = {}
+        for v in sorted(values):
+            if self.values[v].deals < upto:
+                starts.setdefault(self.values[v].deals, []).append(v)
+        if self.reference.deals < upto:
+            starts.setdefault(self.reference.deals, [])
+        for start in sorted(starts):
+            members = [self.reference] if self.reference.deals == start < upto else []
+            members += [self.values[v] for v in starts[start]]
+            played = runner.play(tuple(m.edition for m in members), self.request.bots, self.request.seed, start, upto,
+                                 self.workers, self.scheduler, watch=self.request.patch_id, progress=self.progress)
+            for m, games, tally in zip(members, played.per_game, played.tallies):
+                m.parts.append(games)
+                m.tally = tally if m.tally is None else m.tally.merge(tally)
+                m.deals = upto
+
+    @property
+    def deals(self) -> int:
+        return self.reference.deals
+
+    def advantages(self) -> tuple[list[int], list[Advantage]]:
+        """Each value's per-deal purchases and advantages over the reference's deals (0 past its own)."""
+        import numpy as np
+
+        from toolkit.sim.shards import Games
+        from toolkit.workbench.advantage import Advantage, advantage_by_deal
+
+        ref = self.reference.games()
+        out_values, out = [], []
+        for v in sorted(self.values):
+            p = self.values[v]
+            if p.deals == 0:
+                continue
+            n = p.deals * self.per_deal
+            head = Games(*(getattr(ref, f)[:n] for f in Games.__dataclass_fields__))
+            adv = advantage_by_deal(p.games(), head, self.per_deal)
+            pad = lambda x: np.concatenate([x, np.zeros(self.deals - p.deals, dtype=x.dtype)])  # noqa: E731
+            out_values.append(v)
+            out.append(Advantage(pad(adv.bought), pad(adv.margin), pad(adv.win)))
+        return out_values, out
 
 
 def run(request: PriceRequest, workers: int, scheduler: str | None,
-        progress: Callable[[int], None] | None = None, width: float | None = None) -> tuple[dict, runner.Played]:
-    """Play the reference and every value on the same deals; the `values`/`fair` part of the result.
-
-    With `width`, deals are played in growing batches (as the sequential tests do) and play stops at
-    the first look where the fair value's 95% interval is no wider than `width`; `request.deals`
-    is then the most to play, and `body["stopping"]` says where and whether the width was reached.
-    """
-    from toolkit.workbench import runner
-
-    eds = editions(request)
-    if width is None:
-        played = runner.play(eds, request.bots, request.seed, 0, request.deals, workers, scheduler,
-                             watch=request.patch_id, progress=progress)
-        return summarise(request, played), played
-    parts = []
-    for start, stop in runner.batches(min(FIRST_LOOK, request.deals), request.deals):
-        parts.append(runner.play(eds, request.bots, request.seed, start, stop, workers, scheduler,
-                                 watch=request.patch_id, progress=progress))
-        played = runner.combine(parts)
-        body = summarise(request, played)
-        fair = body["fair"]
-        reached = fair["low"] is not None and fair["high"] is not None and fair["high"] - fair["low"] <= width
-        if reached:
-            break
-    body["stopping"] = {"width": width, "reached": reached, "games": played.games,
-                        "rule": f"looks after {min(FIRST_LOOK, request.deals)} deals, then batches growing by half; "
-                                "stop at the first look where the fair value's 95% interval is no wider than the width"}
-    return body, played
-
-
-def summarise(request: PriceRequest, played: runner.Played) -> dict:
+        progress: Callable[[int], None] | None = None) -> tuple[dict, Plays]:
+    """Play the reference and the values on the same deals, look by look; the `values`/`fair`/
+    `stopping` part of the result (see the module for the looks, the added values and the stop)."""
     import numpy as np
 
-    from toolkit.workbench.advantage import advantage_by_deal
+    looks = request.looks
+    alpha = ALPHA / len(looks)
+    span = bounds(request.edition, request.patch_id, request.over)
+    plays = Plays(request, workers, scheduler, progress)
+    plays.add(request.values)
+    active = set(request.values)
+    extended = 0
+    fair: dict = {}
+    reached = False
+    for look, upto in enumerate(looks, start=1):
+        plays.play(active, upto)
+        while True:
+            values, per_value = plays.advantages()
+            fair = fair_value(np.array(values), per_value, request.seed, request.over, alpha,
+                              span=span, looks=len(looks))
+            new, extended = _wanted(fair, values, span, extended)
+            if not new:
+                break
+            plays.add(new)
+            plays.play(new, upto)
+        window = fair["_window"]
+        reached = _reached(fair, request.width)
+        if reached or look == len(looks):
+            break
+        active = set(window) if window else set(values)
+    body = summarise(request, plays, fair)
+    games = plays.deals * plays.per_deal
+    if request.fixed:
+        rule = "one look: every value plays the same number of games"
+    else:
+        target = (f"the fair value's interval is no wider than {request.width:g}" if request.width is not None
+                  else f"the price is decided within {WITHIN} button")
+        rule = (f"looks after {', '.join(f'{n:,}' for n in looks)} deals, each at level {ALPHA:g}/{len(looks)} "
+                f"(Bonferroni over the looks); only the values of the crossing's window play on; stop at the "
+                f"first look where {target}")
+    body["stopping"] = {"width": request.width, "reached": reached, "decided": fair["decided"], "games": games,
+                        "looks": len(looks), "cap": request.games, "fixed": request.fixed, "rule": rule,
+                        "more_games": None if reached else more_games(fair, games)}
+    return body, plays
 
-    reference = played.per_game[0]
-    if int((reference.buy_seat >= 0).sum()):
+
+def _reached(fair: dict, width: float | None) -> bool:
+    if width is None:
+        return bool(fair["decided"]) and fair["status"] != "several"
+    return fair["low"] is not None and fair["high"] is not None and fair["high"] - fair["low"] <= width
+
+
+def _wanted(fair: dict, values: list[int], span: tuple[int, int], extended: int) -> tuple[list[int], int]:
+    """Values to add before the next look: every whole value inside a crossing's window, and
+    values beyond the range when the crossing lies beyond it."""
+    have = set(values)
+    new: set[int] = set()
+    for c in fair["crossings"]:
+        a, b = c["between"]
+        new |= set(range(a + 1, b)) - have
+    width = max(max(values) - min(values), 2)  # each widening doubles the range played
+    step = max(1, width // 4)  # a coarse look beyond it; the crossing's window is filled in once found
+    if fair["status"] == "above" and extended < MAX_EXTENSIONS and max(values) < span[1]:
+        top = max(values)
+        new |= set(range(top + step, min(top + width, span[1]) + 1, step)) | {min(top + width, span[1])}
+        extended += 1
+    elif fair["status"] == "below" and extended < MAX_EXTENSIONS and min(values) > span[0]:
+        bottom = min(values)
+        new |= set(range(bottom - step, max(bottom - width, span[0]) - 1, -step)) | {max(bottom - width, span[0])}
+        extended += 1
+    new -= have
+    room = setpath.MAX_VALUES - len(have)
+    return sorted(new)[:max(room, 0)], extended
+
+
+def summarise(request: PriceRequest, plays: Plays, fair: dict) -> dict:
+    """The per-value rows and the fair value of what was played."""
+    from toolkit.stats import deal_rate, wilson
+
+    ref_games = plays.reference.games()
+    if int((ref_games.buy_seat >= 0).sum()):
         raise UsageError(f"price: {request.patch_id} was bought at cost {REFERENCE_COST}; the out-of-reach reference failed")
-    rows, per_value = [], []
-    for k, value in enumerate(request.values, start=1):
-        games = played.per_game[k]
-        adv = advantage_by_deal(games, reference, played.per_deal)
-        per_value.append(adv)
-        n_bought = int(adv.bought.sum())
-        tally = played.tallies[k]
-        index = [p.id for p in request.edition.all_patches()].index(request.patch_id)
-        edition = setpath.apply(request.edition, f"patches.{request.patch_id}.{request.over}", value)
-        family = family_of(edition)
-        figures = family.figures(tally, edition, family.seating(tuple(request.bots), edition, ""))
+    values, per_value = plays.advantages()
+    index = [p.id for p in request.edition.all_patches()].index(request.patch_id)
+    rows = []
+    for value, adv in zip(values, per_value):
+        played = plays.values[value]
+        games = played.deals * plays.per_deal
+        bought = adv.bought[:played.deals]
+        n_bought = int(bought.sum())
+        family = family_of(played.edition)
+        figures = family.figures(played.tally, played.edition, family.seating(tuple(request.bots), played.edition, ""))
         patch_row = figures["patches"][index]
+        if plays.per_deal > 1:
+            buy_rate = deal_rate(n_bought, games, plays.per_deal, int((bought * bought).sum())).as_dict()
+        else:
+            buy_rate = wilson(n_bought, games).as_dict()
         rows.append({
             "value": value,
-            "buy_rate": wilson(n_bought, played.games).as_dict(),
+            "games": games,
+            "deals": played.deals,
+            "buy_rate": buy_rate,
             "bought": n_bought,
             "mean_ply": patch_row["mean_ply"],
             "by_bot": patch_row["by_bot"],
-            "advantage": ratio(adv.margin, adv.bought),
-            "win_advantage": ratio(adv.win, adv.bought),
+            "advantage": _public(ratio(adv.margin[:played.deals], bought)),
+            "win_advantage": _public(ratio(adv.win[:played.deals], bought)),
             "buyer_win_rate": patch_row["buyer_win_rate"],
         })
-    fair = fair_value(np.array(request.values), per_value, request.seed)
-    return {"values": rows, "fair": fair}
+    public = {k: v for k, v in fair.items() if not k.startswith("_")}
+    if RICHER[request.over]:  # the fit was made on the advantage turned round; report it as measured
+        for f in public["fitted"]:
+            f["advantage"] = None if f["advantage"] is None else -f["advantage"] + 0.0
+    return {"values": rows, "fair": public}
+
+
+def _public(r: dict) -> dict:
+    return {k: v for k, v in r.items() if k != "se"}
 
 
 def _span(fair: dict) -> tuple[float, float] | None:
     """The fair value's interval as numbers (open ends infinite); None when there is no value."""
-    if fair["status"] == "never bought":
+    if fair["status"] in ("never bought", "undecided"):
         return None
     low = -math.inf if fair["low"] is None else fair["low"]
     high = math.inf if fair["high"] is None else fair["high"]
@@ -349,5 +703,5 @@ def agreement(tiers: list[dict]) -> list[dict]:
             else:
                 verdict = "agree" if max(sa[0], sb[0]) <= min(sa[1], sb[1]) else "disagree"
             out.append({"tiers": [a["bots"], b["bots"]], "verdict": verdict,
-                        "rule": "disagree when the two 95% intervals do not overlap"})
+                        "rule": "disagree when the two intervals do not overlap"})
     return out
