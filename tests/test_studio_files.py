@@ -287,3 +287,20 @@ def test_the_mirror_is_private_and_replaced_when_it_is_not(folder):
     again = files.mirror_of(folder)
     assert again is not mirror and again.sound()
     mirror.close()
+
+
+@pytest.mark.parametrize("key", ["extends", "patches", "time_track", "automa", "start_cards"])
+def test_every_key_the_loader_follows_is_checked_before_loading(client, folder, tmp_path, key):
+    """The studio checks the references of REFERRING_KEYS; each is one the loader follows (a
+    reference to a missing file is the loader's problem), and each is refused when it leads out."""
+    from toolkit.studio.design import REFERRING_KEYS
+
+    assert key in REFERRING_KEYS
+    classic = (SPECS / "editions" / "classic.yaml").read_text()
+    kind = "variant" if key == "extends" else "edition"
+    head = f"kind: {kind}\nname: probe\n" if kind == "variant" else classic.replace("name: classic", "name: probe")
+    lines = [line for line in head.splitlines() if not line.startswith(f"{key}:")]
+    (folder / "missing.yaml").write_text("\n".join([*lines, f"{key}: ./nowhere.yaml"]) + "\n")
+    assert "nowhere.yaml" in client.get("/api/deck", params={"ref": "missing.yaml"}).text
+    (folder / "out.yaml").write_text("\n".join([*lines, f"{key}: ../elsewhere.yaml"]) + "\n")
+    assert "leads out of the studio's folder" in error_of(client.get("/api/deck", params={"ref": "out.yaml"}))

@@ -32,7 +32,9 @@ FIELD_RANGE = (0, 99)
 PATCH_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
 MAX_SPEC_BYTES = 2 * 1024 * 1024
 REFERRING_KEYS = ("extends", "patches", "time_track", "automa", "start_cards")
-"""Keys whose value may name another spec file (the loader follows them)."""
+"""Keys whose value may name another spec file: the ones the loader follows (`extends` and the
+references it inlines); a key the loader learns to follow must be listed here too, or a spec of
+FOLDER could refer through it to a file the mirror does not hold."""
 
 
 # ----- files of FOLDER --------------------------------------------------------------------------
