@@ -6,6 +6,7 @@ with its access token and serves until Ctrl-C, which stops the runs the studio s
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import typer
@@ -51,6 +52,8 @@ def _serve(folder: Path, host: str, port: int, open_browser: bool) -> None:
                    "token can use the studio (docs/studio.md says what it exposes)")
     for link in urls:
         typer.echo(f"open {link}")
+        if _network_link(link) and sys.stdout.isatty():  # for a phone's camera; a log gets the link alone
+            typer.echo(studio_mod.qr.terminal(link))
     typer.echo("(Ctrl-C stops the studio and its runs)")
     if open_browser:
         import webbrowser
@@ -65,6 +68,12 @@ def _serve(folder: Path, host: str, port: int, open_browser: bool) -> None:
         reported()  # said in its own words: no error line after it
         raise typer.Exit(INTERRUPT_EXIT) from None
     typer.echo("studio stopped")
+
+
+def _network_link(link: str) -> bool:
+    """True for a link another device may open (not a loopback address)."""
+    host = link.split("//", 1)[1].rsplit(":", 1)[0].strip("[]")
+    return not (host.startswith("127.") or host in ("localhost", "::1"))
 
 
 def register(app: typer.Typer) -> None:

@@ -13,6 +13,7 @@ import socket
 from pathlib import Path
 
 from toolkit.errors import UsageError
+from toolkit.studio import qr  # noqa: F401  (the command draws its network links' QR codes)
 
 DEFAULT_HOST = "127.0.0.1"
 
