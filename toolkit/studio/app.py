@@ -52,9 +52,9 @@ class Studio:
         self._signature: tuple | None = None
         self._changed: asyncio.Event | None = None
         self.closing = False
-        self.static_prefix = "/static/"
-        """Where the page's scripts and styles are served (a key derived from the token follows)."""
         """Set when the server stops: waiting requests answer at once."""
+        self.static_prefix = "/static/"
+        """Where the page's scripts and styles are served (create_app adds the token's key)."""
 
     def signature(self) -> tuple:
         """(path, mtime, size) of every spec file and record of FOLDER."""
