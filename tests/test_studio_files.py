@@ -304,3 +304,30 @@ def test_every_key_the_loader_follows_is_checked_before_loading(client, folder, 
     assert "nowhere.yaml" in client.get("/api/deck", params={"ref": "missing.yaml"}).text
     (folder / "out.yaml").write_text("\n".join([*lines, f"{key}: ../elsewhere.yaml"]) + "\n")
     assert "leads out of the studio's folder" in error_of(client.get("/api/deck", params={"ref": "out.yaml"}))
+
+
+def test_a_run_is_refused_when_its_folder_would_lie_outside(client, folder, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (folder / "studio-runs").symlink_to(outside)
+    response = client.post("/api/runs", json={"command": "deck-check", "args": {"variant": "mine.yaml"}})
+    assert "leads out of the studio's folder" in error_of(response)
+    assert list(outside.iterdir()) == [] and client.get("/api/runs").json()["runs"] == []
+
+
+def test_a_runs_result_files_are_its_own_regular_files(folder, tmp_path):
+    from toolkit.studio import runs
+
+    (folder / "studio-runs" / "r1").mkdir(parents=True)
+    (folder / "studio-runs" / "r1" / "report.md").write_text("# the report\n")
+    (tmp_path / "secret.png").write_bytes(b"outside")
+    (folder / "studio-runs" / "r1" / "chart.png").symlink_to(tmp_path / "secret.png")
+    os.mkfifo(folder / "studio-runs" / "r1" / "results.json")
+    run = runs.Run.__new__(runs.Run)  # the run's files only, no process
+    run.root, run.rel = folder.resolve(), "studio-runs/r1"
+    assert run.files() == ["report.md"]
+    assert run.read("report.md", 1000) == b"# the report\n"
+    with pytest.raises(UsageError, match="leads out"):
+        run.read("chart.png", 1000)
+    with pytest.raises(UsageError, match="FIFO"):
+        run.read("results.json", 1000)

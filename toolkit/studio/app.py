@@ -24,8 +24,8 @@ from starlette.staticfiles import StaticFiles
 
 from toolkit.errors import SpecError, ToolkitError, UsageError
 from toolkit.fileio import check_json_depth
-from toolkit.studio import files
-from toolkit.studio.security import LOOPBACK_NAMES, MAX_BODY_BYTES, Guard, shown, static_key
+from toolkit.studio.runs import MAX_REPORT_BYTES
+from toolkit.studio.security import LOOPBACK_NAMES, MAX_BODY_BYTES, Guard, static_key
 
 STATIC = Path(__file__).parent / "static"
 WATCH_SECONDS = 0.5
@@ -348,7 +348,6 @@ async def run_report(request: Request, studio: Studio):
     return await run_in_threadpool(studio.runs.report, request.path_params["run"])
 
 
-MAX_RUN_FILE_BYTES = 64 * 1024 * 1024
 RUN_FILE_TYPES = {".png": "image/png", ".pdf": "application/pdf", ".json": "application/json",
                   ".md": "text/markdown; charset=utf-8"}
 
@@ -359,9 +358,7 @@ async def run_file(request: Request, studio: Studio):
     if name not in run.files() or not any(name.endswith(s) for s in RUN_FILE_TYPES):
         raise UsageError(f"no file {name[:60]!r} in this run's results")
     suffix = "." + name.rsplit(".", 1)[-1]
-    # read as every file of FOLDER is: no symlink out, no FIFO (studio-runs lies inside FOLDER)
-    rel = f"{shown(studio.root, run.folder)}/{name}"
-    data, _ = await run_in_threadpool(files.read_bytes, studio.root, rel, MAX_RUN_FILE_BYTES)
+    data = await run_in_threadpool(run.read, name, MAX_REPORT_BYTES)
     return Response(data, media_type=RUN_FILE_TYPES[suffix], headers={"cache-control": "no-store"})
 
 

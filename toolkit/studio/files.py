@@ -242,6 +242,38 @@ def write_bytes(root: Path, text: str, data: bytes, mode: int | None = None) -> 
         return where.shown
 
 
+_IN_FOLDER = ".in-folder"
+"""A name placed after a folder's path, so that `place` walks into the folder itself (and refuses
+it when it is not one) and holds it open."""
+
+
+def make_folders(root: Path, text: str) -> str:
+    """Create a folder of FOLDER and the ones above it (as `mkdir -p`), each made in the folder
+    held open before it; UsageError when the way leads out of FOLDER. Returns its path from FOLDER."""
+    parts = relative_parts(text)
+    for depth in range(1, len(parts) + 1):
+        with place(root, "/".join(parts[:depth])) as where:
+            try:
+                os.mkdir(where.name, 0o777, dir_fd=where.folder_fd)
+            except FileExistsError:
+                pass
+            except OSError as error:
+                raise UsageError(f"{text}: cannot make the folder: {error.strerror}") from None
+    with place(root, f"{text}/{_IN_FOLDER}") as where:  # refused unless a folder inside FOLDER
+        return "/".join(where.rel[:-1])
+
+
+def file_names(root: Path, text: str) -> list[str]:
+    """The regular files (not hidden, not links) directly in a folder of FOLDER, sorted; [] when
+    there is no such folder."""
+    try:
+        with place(root, f"{text}/{_IN_FOLDER}") as where:
+            with os.scandir(where.folder_fd) as entries:
+                return sorted(e.name for e in entries if not e.name.startswith(".") and e.is_file(follow_symlinks=False))
+    except (UsageError, OSError):
+        return []
+
+
 def walk(root: Path, suffixes: tuple[str, ...], skipped: tuple[str, ...], limit: int) -> list[str]:
     """Files under FOLDER with one of the suffixes, relative, sorted; hidden names, the skipped
     folders and symlinked folders left out; at most `limit`."""

@@ -24,9 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import UsageError
+from toolkit.studio import files
 from toolkit.studio.security import shown
 
 RUNS_FOLDER = "studio-runs"
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+"""Largest result file of a run the studio reads (a report PDF with its charts is far smaller)."""
 MAX_RUNNING = 2
 """Runs playing at once (each takes a core)."""
 MAX_KEPT = 50
@@ -143,10 +146,11 @@ class Run:
         self.id = f"r{next(_counter)}-{time.strftime('%Y%m%d-%H%M%S')}"
         self.root = root
         self.name = name
-        self.folder = root / RUNS_FOLDER / self.id
-        self.folder.mkdir(parents=True, exist_ok=True)
+        # made from FOLDER one held folder at a time: a studio-runs that leads out of FOLDER is refused
+        self.rel = files.make_folders(root, f"{RUNS_FOLDER}/{self.id}")
+        self.folder = root / self.rel
         if takes_out:
-            argv = [*argv, "--out", shown(root, self.folder)]
+            argv = [*argv, "--out", self.rel]
         else:
             argv = [*argv, "--json"]
         self.argv = argv
@@ -218,10 +222,11 @@ class Run:
         threading.Thread(target=reap, daemon=True).start()
 
     def files(self) -> list[str]:
-        try:
-            return sorted(p.name for p in self.folder.iterdir() if p.is_file() and not p.name.startswith("."))
-        except OSError:
-            return []
+        return files.file_names(self.root, self.rel)
+
+    def read(self, name: str, limit: int) -> bytes:
+        """A result file of this run, read as every file of FOLDER is (no link out, no FIFO)."""
+        return files.read_bytes(self.root, f"{self.rel}/{name}", limit)[0]
 
     @staticmethod
     def _text(buffer: bytearray) -> str:
@@ -234,7 +239,7 @@ class Run:
         return {"id": self.id, "command_name": self.name, "command": self.command, "state": state, "pid": self.process.pid,
                 "exit_code": self.process.poll(), "done": self.done, "total": self.total,
                 "seconds": round((self.ended or time.time()) - self.started, 1),
-                "folder": shown(self.root, self.folder), "files": self.files(),
+                "folder": self.rel, "files": self.files(),
                 "stdout": self._text(self.stdout), "stderr": self._text(self.stderr).strip()}
 
 
@@ -284,36 +289,36 @@ class Runs:
 
     def report(self, run_id: str) -> dict[str, Any]:
         """The run's report: report.md as written, its chart PNGs, and the number of PDF pages."""
-        from toolkit.fileio import read_capped_text
-
         run = self.get(run_id)
-        files = run.files()
-        md = read_capped_text(run.folder / "report.md", 2 * 1024 * 1024, "report") if "report.md" in files else None
+        names = run.files()
+        md = run.read("report.md", MAX_REPORT_BYTES).decode("utf-8", "replace") if "report.md" in names else None
         pages = 0
-        if "report.pdf" in files:
-            pages = len(_pdf_pages(run.folder / "report.pdf"))
-        return {"id": run.id, "markdown": md, "images": [f for f in files if f.endswith(".png")],
-                "pdf_pages": pages, "json": run._text(run.stdout) if not files or "results.json" not in files else None}
+        if "report.pdf" in names:
+            pages = len(_pdf_pages(run))
+        return {"id": run.id, "markdown": md, "images": [f for f in names if f.endswith(".png")],
+                "pdf_pages": pages, "json": run._text(run.stdout) if not names or "results.json" not in names else None}
 
 
-_PAGE_CACHE: dict[tuple[str, int], list[bytes]] = {}
+_PAGE_CACHE: dict[tuple[str, str], list[bytes]] = {}
 
 
-def _pdf_pages(path: Path, dpi: int = 60) -> list[bytes]:
-    """The report PDF's pages as PNG (the charts as the PDF draws them), cached per file."""
+def _pdf_pages(run: Run, dpi: int = 60) -> list[bytes]:
+    """The report PDF's pages as PNG (the charts as the PDF draws them), cached per content."""
+    import hashlib
+
     from toolkit.render.png import pdf_to_pngs
 
-    stat = path.stat()
-    key = (str(path), stat.st_mtime_ns)
+    data = run.read("report.pdf", MAX_REPORT_BYTES)
+    key = (run.rel, hashlib.sha256(data).hexdigest())
     if key not in _PAGE_CACHE:
         if len(_PAGE_CACHE) > 8:
             _PAGE_CACHE.clear()
-        _PAGE_CACHE[key] = pdf_to_pngs(path.read_bytes(), dpi)
+        _PAGE_CACHE[key] = pdf_to_pngs(data, dpi)
     return _PAGE_CACHE[key]
 
 
 def report_page(run: Run, page: int) -> bytes:
-    pages = _pdf_pages(run.folder / "report.pdf")
+    pages = _pdf_pages(run)
     if not 0 <= page < len(pages):
         raise UsageError(f"page: 0..{len(pages) - 1}")
     return pages[page]
