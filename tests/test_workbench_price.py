@@ -200,8 +200,8 @@ def _higher(better: dict, worse: dict) -> bool:
 def test_a_strictly_better_twin_gets_a_higher_fair_value():
     classic = load_edition("classic")
     richer = setpath.apply(classic, "patches.P05.income", 1)
-    assert _higher(_run(richer, values="0..12:3", bots="greedy,greedy")["fair"],
-                   _run(classic, values="0..12:3", bots="greedy,greedy")["fair"])
+    assert _higher(_run(richer, values="0..12:3", bots="greedy,greedy", games=400)["fair"],
+                   _run(classic, values="0..12:3", bots="greedy,greedy", games=400)["fair"])
     cheap = setpath.apply(classic, "patches.P05.cost", 0)
     dear = setpath.apply(classic, "patches.P05.cost", 6)
     assert _higher(_run(cheap, over="time", values="0..10")["fair"], _run(dear, over="time", values="0..10")["fair"])
@@ -317,3 +317,15 @@ def test_the_default_run_plays_until_the_price_is_decided(tmp_path):
         assert stopping["games"] == 4000 and "not decided after 4,000 games per value (the cap)" in result.output
     games = {v["value"]: v["games"] for v in doc["values"]}
     assert max(games.values()) == stopping["games"] and min(games.values()) < stopping["games"]
+
+
+def test_the_looks_grow_geometrically_to_the_cap_and_the_help_names_it():
+    classic = load_edition("classic")
+    bots = parse_bots("greedy,greedy", classic)
+    looks = lambda deals, fixed=False: price.PriceRequest(classic, "P05", "cost", (0, 1), bots, deals, 0, fixed).looks  # noqa: E731
+    assert looks(price.MAX_GAMES // 2) == [250, 629, 1581, 3976, 10000]
+    assert looks(2000) == [250, 500, 1000, 2000] and looks(100) == [100] and looks(2000, fixed=True) == [2000]
+    from pathlib import Path
+
+    commands = (Path(__file__).resolve().parents[1] / "docs" / "reference" / "commands.md").read_text()
+    assert f"says the price is undecided (default {price.MAX_GAMES})" in commands

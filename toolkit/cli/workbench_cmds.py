@@ -122,7 +122,7 @@ def price(
                                         "no early stop; with --width, the most to play). Default: play until the "
                                         "price is decided within 1 button."),
     max_games: Optional[int] = typer.Option(None, "--max-games", help="Most games per value the default run plays before "
-                                            "it says the price is undecided (default 8000)."),
+                                            "it says the price is undecided (default 20000)."),
     search_games: int = typer.Option(200, "--search-games", help="Games per value (the most, unless --games fixes them) of "
                                      "a tier with a search bot (mcts)."),
     threads: int = threads_option(),

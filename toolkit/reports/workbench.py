@@ -101,6 +101,8 @@ def stopping_text(stopping: dict) -> str:
         head = f"not decided after {games}" + (" (the cap)" if not stopping["fixed"] else "")
     if stopping.get("more_games"):
         head += f"; about {stopping['more_games']:,} more games per value would decide it"
+    elif stopping.get("why"):
+        head += f": {stopping['why']}"
     return f"{head} ({stopping['rule']})"
 
 

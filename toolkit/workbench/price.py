@@ -38,9 +38,9 @@ percentiles; an end beyond a window end that a significant sign closes is clippe
 resample whose fit does not cross leaves that end open. The price to print is the whole value
 nearest the estimate; it is *decided* when the interval lies within WITHIN button of it.
 
-Looks. By default deals are played in looks (FIRST_LOOK deals, then doubling up to the cap), only
-the values of the windows are played further, and play stops at the first look at which the price
-is decided. Every look's tests and interval are at the level alpha / looks (Bonferroni over the
+Looks. By default deals are played in at most MAX_LOOKS looks (FIRST_LOOK deals, then growing
+geometrically, at least doubling, to the cap), only the values of the windows are played further,
+and play stops at the first look at which the price is decided. Every look's tests and interval are at the level alpha / looks (Bonferroni over the
 looks the cap allows), so the chance that the reported interval misses, whenever play stops, is
 at most alpha. A fixed `--games` run is one look at alpha and says how many more games would
 decide it.
@@ -93,9 +93,11 @@ above 0 for good; half a point is less than the button by which a price moves.""
 MIN_PURCHASES = 30
 """Fewer purchases at a value and its advantage's sign is not tested."""
 FIRST_LOOK = 250
-"""Deals of the first look; each later look doubles the deals, up to the cap."""
-MAX_GAMES = 8000
-"""Default cap of a run that plays until the price is decided: games per value."""
+"""Deals of the first look."""
+MAX_LOOKS = 5
+"""Most looks of a run: the later ones grow geometrically (at least doubling) up to the cap."""
+MAX_GAMES = 20000
+"""Default cap of a run that plays until the price is decided: games per value (as `balance`)."""
 MAX_EXTENSIONS = 3
 """Times a run may widen the range (each doubles it) to find a crossing beyond it."""
 
@@ -142,15 +144,19 @@ class PriceRequest:
 
     @property
     def looks(self) -> list[int]:
-        """Deals played by each look (cumulative)."""
-        if self.fixed:
+        """Deals played by each look (cumulative): at most MAX_LOOKS, growing geometrically (at
+        least doubling) from FIRST_LOOK deals to the cap."""
+        first = min(FIRST_LOOK, self.deals)
+        if self.fixed or first == self.deals:
             return [self.deals]
-        out, n = [], min(FIRST_LOOK, self.deals)
-        while True:
+        ratio = max(2.0, (self.deals / first) ** (1 / (MAX_LOOKS - 1)))
+        out = []
+        for k in range(MAX_LOOKS):
+            n = min(self.deals, round(first * ratio ** k))
+            if n >= self.deals or k == MAX_LOOKS - 1:
+                return [*out, self.deals]
             out.append(n)
-            if n >= self.deals:
-                return out
-            n = min(2 * n, self.deals)
+        return out
 
 
 def check(edition: Edition, patch_id: str, over: str, values_text: str) -> tuple[int, ...]:
@@ -604,8 +610,30 @@ def run(request: PriceRequest, workers: int, scheduler: str | None,
                 f"first look where {target}")
     body["stopping"] = {"width": request.width, "reached": reached, "decided": fair["decided"], "games": games,
                         "looks": len(looks), "cap": request.games, "fixed": request.fixed, "rule": rule,
-                        "more_games": None if reached else more_games(fair, games)}
+                        "more_games": None if reached else more_games(fair, games),
+                        "why": None if fair["decided"] else _why(fair)}
     return body, plays
+
+
+def _why(fair: dict) -> str | None:
+    """Why the price is not decided, when more games are not simply the answer."""
+    status = fair["status"]
+    if status == "several":
+        return "the advantage falls through 0 more than once"
+    if status == "never bought":
+        return "the patch was never bought"
+    if status == "undecided":
+        return "no value's advantage is told from 0"
+    if status == "above":
+        return "the buyer's advantage has not fallen to 0 at the largest value played"
+    if status == "below":
+        return "the buyer loses already at the smallest value played"
+    if fair["high"] is None:
+        return (f"the interval is open above: past the crossing the advantage is not shown to stay below "
+                f"{TOLERANCE:g} points (a selective bot buys it there only when it pays)")
+    if fair["low"] is None:
+        return "the interval is open below"
+    return None
 
 
 def _reached(fair: dict, width: float | None) -> bool:

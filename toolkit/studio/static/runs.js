@@ -9,7 +9,7 @@ const FORMS = {
     ["bots", "bots", "greedy,greedy"], ["games", "games", "400"], ["seed", "seed", "1"], ["sprt", "sprt (optional)", ""]],
   price: [["edition", "edition", "classic"], ["patch", "patch id", "P05"], ["values", "values", "0..6:2"],
     ["over", "over", "cost"], ["bots", "bots", "greedy,greedy"], ["games", "games per value (empty: until decided)", ""],
-    ["max_games", "most games per value (empty: 8000)", ""], ["seed", "seed", "1"]],
+    ["max_games", "most games per value (empty: 20000)", ""], ["seed", "seed", "1"]],
   sweep: [["base", "base edition", "classic"], ["set", "--set (one per line)", "starting_buttons=4..6"],
     ["bots", "bots", "greedy,greedy"], ["games", "games per point", "200"], ["seed", "seed", "1"]],
   "deck-check": [["variant", "variant file", ""], ["base", "base (optional)", ""], ["games", "games", "100"],
