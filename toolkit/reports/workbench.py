@@ -48,7 +48,8 @@ def price_rows(doc: dict) -> list[list[str]]:
     return rows
 
 
-SIGN_WORDS = {"gains": "gains", "loses": "loses", "even": "not told from 0", "few": "too few buys", "none": "never bought"}
+SIGN_WORDS = {"gains": "gains", "loses": "loses", "unclear": "not told from 0", "few": "too few buys",
+              "none": "never bought"}
 
 
 def _interval(fair: dict) -> str:

@@ -337,7 +337,8 @@ def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, over: 
 
     `alpha` is the level of this look (the run's level over its looks), `span` the values the stat
     can take, `looks` the looks the run allows (reported). The result's private key `_window`
-    (values of the first window, or None) tells the run what to play next."""
+    (the values of the first crossing's window, or every value while none is found) tells the run
+    which values to play on."""
     import numpy as np
 
     sign = -1.0 if RICHER[over] else 1.0  # oriented: the advantage falls as the value rises
@@ -364,7 +365,7 @@ def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, over: 
         else:
             signs.append("+" if r["low"] > 0 else "-" if r["high"] < 0 else "0")
     base["signs"] = [{"value": int(v), "sign": s if s in ("none", "few") else
-                      {"+": "gains", "-": "loses", "0": "even"}[s]} for v, s in zip(values, signs)]
+                      {"+": "gains", "-": "loses", "0": "unclear"}[s]} for v, s in zip(values, signs)]
     found = windows(signs, estimates)
     if not found:
         return {**base, "status": "undecided", "_window": [int(v) for v in values]}
