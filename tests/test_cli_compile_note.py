@@ -51,6 +51,7 @@ def test_a_command_that_goes_ahead_says_it_will_compile(compile_pending):
     ("balance", "classic", "doodle"),
     ("balance", "classic", "six-buttons", "--sprt", "wins"),
     ("balance", "classic", "six-buttons", "--sprt-delta", "1"),
+    ("balance", "classic", "six-buttons", "--games", "100", "--sprt-delta", "0.1"),
     ("balance", "doodle", "doodle-4-rounds", "--sprt", "margin"),
     ("deal", "classic", "--seed", "1", "--players", "3"),
     ("play", "classic", "--seed", "1", "--bots", "expert,random"),

@@ -99,6 +99,9 @@ def plan(figure: str, delta: float | None, alpha: float, beta: float, edition: E
         delta = FIGURES[figure][1]
     if not (delta > 0 and math.isfinite(delta)):
         raise UsageError(f"--sprt-delta must be a positive difference, got {delta:g}")
+    if figure == "seat-win" and delta >= 1:
+        raise UsageError(f"--sprt-delta {delta:g}: the seat 0 win rate is a share of games, so its difference lies "
+                         "below 1 (0.05 is 5 percentage points)")
     return SprtPlan(figure, float(delta), float(alpha), float(beta))
 
 
