@@ -36,45 +36,35 @@ def tally_time_track(out: dict[str, np.ndarray], swap: np.ndarray) -> Tally:
     bot_seat = np.stack([swap, 1 - swap], axis=1)
     score_bot = np.take_along_axis(score, bot_seat, axis=1)
     t.add("games", n)
-    seat_won = np.stack([winner == 0, winner == 1], axis=1).astype(np.int64)
-    bot_won = np.stack([winner == bot_seat[:, 0], winner == bot_seat[:, 1]], axis=1).astype(np.int64)
-    t.add("seat.wins", seat_won.sum(axis=0))
-    t.add("seat.wins_dsq", dsq(seat_won))
-    t.add("bot.wins", bot_won.sum(axis=0))
-    t.add("bot.wins_dsq", dsq(bot_won))
-    t.add("seat.score", score.sum(axis=0))
-    t.add("seat.score_sq", (score * score).sum(axis=0))
-    t.add("seat.score_dsq", dsq(score))
-    t.add("bot.score", score_bot.sum(axis=0))
-    t.add("bot.score_sq", (score_bot * score_bot).sum(axis=0))
-    t.add("bot.score_dsq", dsq(score_bot))
+
+    def moments(name: str, values: np.ndarray, squares: bool = True) -> None:
+        """Sum of `values` over the games, with the sum of squares over the games (`_sq`, means
+        only) and over the deals of the per-deal totals (`_dsq`)."""
+        t.add(name, values.sum(axis=0))
+        if squares:
+            t.add(f"{name}_sq", (values * values).sum(axis=0))
+        t.add(f"{name}_dsq", dsq(values))
+
+    def per_seat(flags: list[np.ndarray]) -> np.ndarray:
+        return np.stack(flags, axis=1).astype(np.int64)
+
+    moments("seat.wins", per_seat([winner == 0, winner == 1]), squares=False)
+    moments("bot.wins", per_seat([winner == bot_seat[:, 0], winner == bot_seat[:, 1]]), squares=False)
+    moments("seat.score", score)
+    moments("bot.score", score_bot)
     margin = score[:, 0] - score[:, 1]
     bot_margin = score_bot[:, 0] - score_bot[:, 1]
-    t.add("seat.margin", margin.sum())
-    t.add("seat.margin_sq", (margin * margin).sum())
-    t.add("seat.margin_dsq", dsq(margin))
-    t.add("bot.margin", bot_margin.sum())
-    t.add("bot.margin_sq", (bot_margin * bot_margin).sum())
-    t.add("bot.margin_dsq", dsq(bot_margin))
+    moments("seat.margin", margin)
+    moments("bot.margin", bot_margin)
     t.add("ties", (margin == 0).sum())
-    t.add("plies", plies.sum())
-    t.add("plies_sq", (plies * plies).sum())
-    t.add("plies_dsq", dsq(plies))
-    first = np.stack([out["first_finisher"] == 0, out["first_finisher"] == 1], axis=1).astype(np.int64)
-    t.add("seat.first_finisher", first.sum(axis=0))
-    t.add("seat.first_finisher_dsq", dsq(first))
-    seat_bonus = np.stack([bonus == 0, bonus == 1], axis=1).astype(np.int64)
-    bot_bonus = np.stack([bonus == bot_seat[:, 0], bonus == bot_seat[:, 1]], axis=1).astype(np.int64)
-    t.add("seat.bonus", seat_bonus.sum(axis=0))
-    t.add("seat.bonus_dsq", dsq(seat_bonus))
-    t.add("bot.bonus", bot_bonus.sum(axis=0))
-    t.add("bot.bonus_dsq", dsq(bot_bonus))
+    moments("plies", plies)
+    moments("seat.first_finisher", per_seat([out["first_finisher"] == 0, out["first_finisher"] == 1]), squares=False)
+    moments("seat.bonus", per_seat([bonus == 0, bonus == 1]), squares=False)
+    moments("bot.bonus", per_seat([bonus == bot_seat[:, 0], bonus == bot_seat[:, 1]]), squares=False)
     t.add("bonus_dsq", dsq((bonus >= 0).astype(np.int64)))
     for key in ("buttons", "empty", "leather", "income"):
         values = out[key].astype(np.int64)
-        t.add(f"seat.{key}", values.sum(axis=0))
-        t.add(f"seat.{key}_sq", (values * values).sum(axis=0))
-        t.add(f"seat.{key}_dsq", dsq(values))
+        moments(f"seat.{key}", values)
         per_bot = np.take_along_axis(values, bot_seat, axis=1)
         t.add(f"bot.{key}", per_bot.sum(axis=0))
     for seat in range(2):
