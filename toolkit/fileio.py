@@ -58,6 +58,19 @@ def path_kind(path: str | os.PathLike) -> str | None:
 
 # ----- reading ---------------------------------------------------------------------------------
 
+def read_upto(fd: int, limit: int) -> bytes:
+    """At most `limit` + 1 bytes from the open file `fd`: one byte more than allowed tells the
+    caller the file is too large (or grew while read). OSError as os.read raises it."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def read_capped_bytes(path: str | os.PathLike, limit: int, what: str) -> bytes:
     """The content of the regular file `path`, at most `limit` bytes, else InputError.
 
@@ -85,19 +98,11 @@ def read_capped_bytes(path: str | os.PathLike, limit: int, what: str) -> bytes:
             raise InputError(f"{shown}: is {kind}, not a {what}")
         if info.st_size > limit:
             raise InputError(f"{shown}: is {info.st_size:,} bytes; a {what} is at most {limit:,} bytes")
-        chunks = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        data = read_upto(fd, limit)
     except OSError as error:
         raise InputError(f"{shown}: cannot read: {_reason(error)}") from None
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > limit:  # it grew while being read
         raise InputError(f"{shown}: is larger than {limit:,} bytes; a {what} is at most that")
     return data

@@ -29,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterator
 
 from toolkit.errors import UsageError
+from toolkit.fileio import read_upto
 from toolkit.studio.security import relative_parts
 
 MAX_LINKS = 32
@@ -155,20 +156,14 @@ def _read_at(where: Place, text: str, limit: int) -> bytes:
             raise UsageError(f"{text}: is {_kind(info.st_mode)}, not a regular file")
         if info.st_size > limit:
             raise UsageError(f"{text}: is {info.st_size:,} bytes; the studio reads files of at most {limit:,}")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        data = read_upto(fd, limit)
     except OSError as error:
         raise UsageError(f"{text}: cannot read: {error.strerror}") from None
     finally:
         os.close(fd)
-    if size > limit:
+    if len(data) > limit:
         raise UsageError(f"{text}: grew beyond {limit:,} bytes while read")
-    return b"".join(chunks)
+    return data
 
 
 def read_bytes(root: Path, text: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes, str]:
