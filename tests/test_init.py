@@ -35,9 +35,25 @@ def test_every_kind_from_every_family_validates_cleanly(tmp_path, monkeypatch, k
     assert "patchwork validate mine.yaml --watch" in text
 
 
-def test_a_variant_adds_one_new_patch_and_lists_the_rules_to_change(tmp_path, monkeypatch):
+def test_a_variant_changes_nothing_until_a_rule_is_uncommented(tmp_path, monkeypatch):
+    # a rules-only variant is the default, so that `balance` measures the one rule changed
     monkeypatch.chdir(tmp_path)
-    assert run("init", "variant", "my-variant").exit_code == 0
+    result = run("init", "variant", "my-variant")
+    assert result.exit_code == 0, result.output
+    assert "changes nothing yet" in result.stdout and "--with-patch" in result.stdout
+    text = (tmp_path / "my-variant.yaml").read_text()
+    assert "# add_patches:\n#   - {id: N01," in text and "\nadd_patches:" not in text
+    variant, classic = load_edition(str(tmp_path / "my-variant.yaml")), load_edition("classic")
+    assert [(p.id, p.cost, p.shape) for p in variant.all_patches()] == \
+        [(p.id, p.cost, p.shape) for p in classic.all_patches()]
+    uncommented = text.replace("# add_patches:\n#   - {id: N01,", "add_patches:\n  - {id: N01,")
+    (tmp_path / "my-variant.yaml").write_text(uncommented)
+    assert load_edition(str(tmp_path / "my-variant.yaml")).patch("N01").cost == 3
+
+
+def test_with_patch_a_variant_adds_one_new_patch_and_lists_the_rules_to_change(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("init", "variant", "my-variant", "--with-patch").exit_code == 0
     text = (tmp_path / "my-variant.yaml").read_text()
     # each key carries the schema's own words, and the rules of the parent are there to uncomment
     assert "# Buttons each player starts with.\n# starting_buttons: 5\n" in text
@@ -54,7 +70,7 @@ def test_a_variant_adds_one_new_patch_and_lists_the_rules_to_change(tmp_path, mo
 
 def test_a_doodle_variant_adds_a_card_without_a_price(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert run("init", "variant", "my-doodle", "--from", "doodle").exit_code == 0
+    assert run("init", "variant", "my-doodle", "--from", "doodle", "--with-patch").exit_code == 0
     patch = yaml.safe_load((tmp_path / "my-doodle.yaml").read_text())["add_patches"][0]
     assert set(patch) == {"id", "shape"}
 
@@ -90,7 +106,35 @@ def test_a_path_names_the_file_and_existing_files_are_kept(tmp_path, monkeypatch
     assert "extends: express" in (tmp_path / "specs" / "v1.yaml").read_text()
 
 
+def test_each_file_written_says_what_it_is_for(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    lines = run("init", "deck", "my-deck").stdout.splitlines()
+    assert lines[0].startswith("wrote my-deck.yaml: the variant") and "play" in lines[0]
+    assert lines[1].startswith("wrote my-deck-patches.yaml: the patch set")
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_link_is_never_written_through(tmp_path, monkeypatch, force):
+    # with --force too: writing through link.yaml would change notes.txt, a file of another name
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine\n")
+    (tmp_path / "link.yaml").symlink_to("notes.txt")
+    result = run("init", "variant", "link.yaml", *(["--force"] if force else []))
+    assert result.exit_code == 2 and "symbolic link" in result.stderr, result.output
+    assert (tmp_path / "notes.txt").read_text() == "mine\n" and (tmp_path / "link.yaml").is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.yaml", "notes.txt"]
+
+
+def test_a_deck_is_refused_whole_when_one_of_its_files_exists(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my-deck-patches.yaml").write_text("mine\n")
+    result = run("init", "deck", "my-deck")
+    assert result.exit_code == 2 and "my-deck-patches.yaml exists" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my-deck-patches.yaml"]
+
+
 @pytest.mark.parametrize("args, message", [
+    (["init", "deck", "x", "--with-patch"], "--with-patch"),
     (["init", "rules", "x"], "unknown kind 'rules'"),
     (["init", "variant", "My Variant"], "lower-case letters"),
     (["init", "variant", "x", "--from", "nosuch"], "unknown edition 'nosuch'"),

@@ -6,6 +6,7 @@ validated before the command says it is done; the README's examples use them.
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -38,19 +39,24 @@ def init(
                                     "A path ending in .yaml names the file itself."),
     source: str = typer.Option("classic", "--from", metavar="EDITION",
                                help="The bundled edition or variant (or spec file) to start from."),
+    with_patch: bool = typer.Option(False, "--with-patch",
+                                    help=f"variant: also add a new patch, {NEW_PATCH_ID}, to draw and price."),
     force: bool = typer.Option(False, "--force", help="Overwrite files that exist."),
 ) -> None:
-    """Write a commented starting file: a variant (with a new patch to price), a deck (its own
-    patch set and a variant that plays it) or a whole edition; `validate` accepts it as written."""
+    """Write a commented starting file: a variant (its rules to uncomment; --with-patch adds a new
+    patch to price), a deck (its own patch set and a variant that plays it) or a whole edition;
+    `validate` accepts it as written."""
     from toolkit.cli.app import fail
 
     try:
-        written, summary = write_init(kind, name, source, force)
+        written, summary = write_init(kind, name, source, force, with_patch)
     except ToolkitError as error:
         fail(error)
         return
-    typer.echo(f"wrote {', '.join(str(p) for p in written)}: {summary}")
-    main = written[0]
+    for path, role in written:
+        typer.echo(f"wrote {path}: {role}")
+    typer.echo(summary)
+    main = written[0][0]
     typer.echo(f"next: patchwork validate {main} --watch   (edit it; each save is checked)")
 
 
@@ -69,37 +75,74 @@ def target_of(name: str) -> tuple[str, Path]:
     return stem, path
 
 
-def write_init(kind: str, name: str, source: str, force: bool = False) -> tuple[list[Path], str]:
-    """Write the starting files of `kind`; returns (files written, what they hold)."""
-    from toolkit.fileio import atomic_write_text, check_target
+def write_init(kind: str, name: str, source: str, force: bool = False,
+               with_patch: bool = False) -> tuple[list[tuple[Path, str]], str]:
+    """Write the starting files of `kind`; returns ((file, what it is for) for each file written,
+    a summary). Every target is checked before anything is written, and the files are written
+    together: a refusal or a failure leaves what was there before."""
+    from toolkit.fileio import write_files
     from toolkit.specs import load_edition
-    from toolkit.specs.loader import validate_report
 
     if kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}: expected one of {', '.join(KINDS)}")
+    if with_patch and kind != "variant":
+        raise UsageError(f"--with-patch: a new patch is added to a variant; a {kind} copies its patches already")
     stem, path = target_of(name)
     parent = load_edition(source)
+    play = f"the variant to edit, play and print (patchwork play {path})"
     if kind == "variant":
-        files = {path: variant_text(stem, source, parent)}
-        summary = f"a variant of {parent.name} with a new patch {NEW_PATCH_ID}"
+        files = {path: (variant_text(stem, source, parent, with_patch), play)}
+        summary = (f"a variant of {parent.name} with a new patch {NEW_PATCH_ID}; nothing else changes until you "
+                   "uncomment a rule" if with_patch else
+                   f"a variant of {parent.name} that changes nothing yet: uncomment the rules to change"
+                   f" (--with-patch also adds a new patch to price)")
     elif kind == "deck":
         patches = path.with_name(f"{stem}-patches.yaml")
-        files = {path: deck_variant_text(stem, source, parent, patches.name),
-                 patches: patch_set_text(f"{stem}-patches", source, parent)}
-        summary = f"a deck of {len(parent.all_patches())} patches copied from {parent.name}, and a variant that plays it"
+        files = {path: (deck_variant_text(stem, source, parent, patches.name),
+                        "the variant that plays the deck: play, check and print this one"),
+                 patches: (patch_set_text(f"{stem}-patches", source, parent),
+                           f"the patch set: {len(parent.all_patches())} patches copied from {parent.name}, to edit")}
+        summary = f"a deck of your own: edit {patches}, then play-test it with patchwork deck check {path}"
     else:
-        files = {path: edition_text(stem, source, parent)}
+        files = {path: (edition_text(stem, source, parent), "the edition to edit, play and print")}
         summary = f"an edition of the {parent.family.value} family, starting from {parent.name}"
     for target in files:
-        if target.exists() and not force:
-            raise UsageError(f"{target} exists; choose another name or add --force")
-        check_target(target)
-    for target, text in files.items():
-        atomic_write_text(target, text)
+        _check_init_target(target, force)
+    before = {target: target.read_bytes() for target in files if target.exists()}
+    write_files({target: text.encode("utf-8") for target, (text, _) in files.items()})
+    problems = _validation_errors(path)
+    if problems:  # a bug of this command, not of the user: put back what was there and say it plainly
+        for target in files:
+            if target in before:
+                write_files({target: before[target]})
+            else:
+                target.unlink(missing_ok=True)
+        raise UsageError("the written file does not validate: " + problems)
+    return [(target, role) for target, (_, role) in files.items()], summary
+
+
+def _check_init_target(target: Path, force: bool) -> None:
+    """UsageError/OutputError before anything is written: an existing file without --force, and
+    (with --force too) anything that is not a plain file: a link is not followed, since writing
+    through it would change a file of another name."""
+    from toolkit.fileio import check_target, path_kind
+
+    if os.path.islink(target):
+        raise UsageError(f"{target} is a symbolic link; init writes only plain files: "
+                         "remove it or choose another name")
+    kind = path_kind(target)
+    if kind is not None:
+        raise UsageError(f"{target} is {kind}, not a file; choose another name")
+    if target.exists() and not force:
+        raise UsageError(f"{target} exists; choose another name or add --force")
+    check_target(target)
+
+
+def _validation_errors(path: Path) -> str:
+    from toolkit.specs.loader import validate_report
+
     report = validate_report([path])
-    if report.errors:  # a bug of this command, not of the user: say it plainly
-        raise UsageError("the written file does not validate: " + "; ".join(str(p) for p in report.errors))
-    return list(files), summary
+    return "; ".join(str(p) for p in report.errors)
 
 
 # ----- writing YAML with the schema's words ----------------------------------------------------------
@@ -180,8 +223,7 @@ def _rule_keys(source: str) -> list[tuple[str, Any]]:
             if key in spec and not field.cosmetic and isinstance(spec[key], (int, bool)) and key != "players"]
 
 
-def variant_text(name: str, source: str, parent) -> str:
-    patch = new_patch(parent)
+def variant_text(name: str, source: str, parent, with_patch: bool = False) -> str:
     lines = _header([
         f"{name}: a variant of {parent.title} ({parent.name}), written by `patchwork init variant {name}`.",
         "",
@@ -199,11 +241,17 @@ def variant_text(name: str, source: str, parent) -> str:
     lines += _key("variant", "extends", source)
     for key, value in _rule_keys(source):
         lines += _key("variant", key, value, commented=True)
-    lines += [f"# {_doc('variant', 'add_patches')} {NEW_PATCH_ID} is new; see it among the others with",
-              f"#   patchwork shape '{patch['shape']}' --deck {name}.yaml"]
-    if "cost" in patch:
-        lines += ["# and find its fair cost with", f"#   patchwork price {name}.yaml {NEW_PATCH_ID} --values 0..8:2"]
-    lines += ["add_patches:", _patch_line(patch), ""]
+    if with_patch:
+        patch = new_patch(parent)
+        lines += [f"# {_doc('variant', 'add_patches')} {NEW_PATCH_ID} is new; see it among the others with",
+                  f"#   patchwork shape '{patch['shape']}' --deck {name}.yaml"]
+        if "cost" in patch:
+            lines += ["# and find its fair cost with", f"#   patchwork price {name}.yaml {NEW_PATCH_ID} --values 0..8:2"]
+        lines += ["add_patches:", _patch_line(patch), ""]
+    else:
+        example_new = new_patch(parent)
+        lines += [f"# {_doc('variant', 'add_patches')} (`init variant {name} --with-patch` writes one to start from)",
+                  "# add_patches:", f"# {_patch_line(example_new)}", ""]
     example = parent.all_patches()[0]
     change = {"cost": example.cost} if _prices_patches(parent) else {"shape": example.shape.format()}
     lines += [f"# {_doc('variant', 'patch_changes')}", "# patch_changes:",
