@@ -91,3 +91,30 @@ def test_refusals_are_decided_before_numba_is_imported(tmp_path):
     for args, code, loaded in rows:
         assert code != 0, args
         assert not loaded, f"{' '.join(args)} loaded numba before refusing"
+
+
+def test_deck_generate_never_overwrites_a_file_it_did_not_write(tmp_path, monkeypatch):
+    # `init deck my-deck` then `deck generate --out my-deck.yaml` once replaced the variant silently
+    from typer.testing import CliRunner
+
+    from toolkit.cli.app import app
+    from toolkit.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(app, ["init", "deck", "my-deck"]).exit_code == 0
+    before = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    for out in ("my-deck.yaml", "my-deck-patches.yaml"):
+        result = runner.invoke(app, ["deck", "generate", "--count", "5", "--out", out])
+        message = str(result.exception)  # the command line prints it as one line, exit 2
+        assert isinstance(result.exception, UsageError) and "--force" in message and "not written by" in message
+        assert {p.name: p.read_text() for p in tmp_path.iterdir()} == before
+    # NAME-patches.yaml pairs with NAME.yaml, as `init deck NAME` names them; drawing again is allowed
+    for seed in ("1", "2"):
+        result = runner.invoke(app, ["deck", "generate", "--count", "5", "--seed", seed, "--out", "drawn-patches.yaml"])
+        assert result.exit_code == 0, result.output
+    assert "wrote drawn-patches.yaml: the patch set" in result.stdout
+    assert "wrote drawn.yaml: the variant that plays it" in result.stdout
+    assert "patches: \"drawn-patches.yaml\"" in (tmp_path / "drawn.yaml").read_text()
+    forced = runner.invoke(app, ["deck", "generate", "--count", "5", "--out", "my-deck-patches.yaml", "--force"])
+    assert forced.exit_code == 0 and "kind: patch-set" in (tmp_path / "my-deck-patches.yaml").read_text()

@@ -105,13 +105,17 @@ def generate(
     count: int = typer.Option(33, "--count", help="Number of new patches."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Seed of every random draw (same seed, same bytes)."),
     out: Path = typer.Option(..., "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
-                             help="The patch-set file to write, e.g. my-deck.yaml."),
-    variant: Optional[Path] = typer.Option(None, "--variant", metavar="FILE", parser=path_text, callback=output_file, help="The variant file to write (default: <out>-variant.yaml next to --out)."),
+                             help="The patch-set file to write, e.g. drawn-patches.yaml (its variant is then "
+                                  "drawn.yaml, as `init deck drawn` names them)."),
+    variant: Optional[Path] = typer.Option(None, "--variant", metavar="FILE", parser=path_text, callback=output_file,
+                                           help="The variant file to write, the one to play and print (default: "
+                                                "NAME.yaml for --out NAME-patches.yaml, else <out>-variant.yaml)."),
     sizes: Optional[str] = typer.Option(None, "--sizes", help="Patch sizes to draw, e.g. 3..8 (default: the reference deck's mix)."),
     allow_holes: bool = typer.Option(False, "--allow-holes", help="Allow shapes that enclose empty cells."),
     allow_twins: bool = typer.Option(False, "--allow-twins", help="Allow a shape twice, or equal to a base patch."),
     mode: str = typer.Option("replace", "--mode", help="replace: the new patches are the whole deck; extend: they join the base patches."),
     check_after: bool = typer.Option(False, "--check", help="Then play-test the variant as `deck check` does (default bots and games)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite files that `deck generate` did not write."),
 ) -> None:
     """Draw new free polyominoes, give them time, income and a model price, write a patch set and a variant."""
     from toolkit.decks import generate as gen
@@ -120,7 +124,7 @@ def generate(
     request = gen.Request(like, count, seed, gen.parse_sizes(sizes), allow_holes, allow_twins, mode)
     if out.suffix.lower() not in (".yaml", ".yml"):
         raise UsageError(f"--out {out}: expected a .yaml file name")
-    variant_path = variant or gen.default_variant_path(out)
+    variant_path = variant or _default_variant(out)
     if variant_path.suffix.lower() not in (".yaml", ".yml"):
         raise UsageError(f"--variant {variant_path}: expected a .yaml file name")
     if variant_path.resolve() == out.resolve():
@@ -129,6 +133,8 @@ def generate(
         from toolkit.fileio import check_target
 
         check_target(variant_path)
+    for path in (out, variant_path):
+        _refuse_other_file(path, force)
     generated = gen.generate(request)
     files = gen.render_files(generated, out, variant_path)
     # both files or neither: a variant that cannot be written leaves no orphan patch set
@@ -149,7 +155,10 @@ def generate(
                    "--allow-twins or --allow-holes widen the choice")
     typer.echo(f"priced by the model fitted on {generated.base.name}: R2 {generated.fit.r2:.3f}, "
                f"CV error {generated.fit.cv_error:.2f} buttons")
-    typer.echo(f"wrote {files.deck_path} and {files.variant_path} ({time.perf_counter() - started:.1f} s)")
+    typer.echo(f"wrote {files.deck_path}: the patch set (the new patches, to edit) "
+               f"({time.perf_counter() - started:.1f} s)")
+    typer.echo(f"wrote {files.variant_path}: the variant that plays it, to play, check and print "
+               f"(patchwork deck check {files.variant_path})")
     if check_after:
         from toolkit.workbench import deckcheck as chk
 
@@ -157,6 +166,35 @@ def generate(
         with _GamesBar(True) as bar:
             report = chk.check(str(variant_path), like, matchups, seed, progress=bar)
         _print_check(report)
+
+
+def _default_variant(out: Path) -> Path:
+    """NAME.yaml beside --out NAME-patches.yaml (the pair `init deck NAME` writes), else
+    <out>-variant.yaml."""
+    from toolkit.decks import generate as gen
+
+    if out.stem.endswith("-patches") and len(out.stem) > len("-patches"):
+        return out.with_name(out.stem[: -len("-patches")] + out.suffix)
+    return gen.default_variant_path(out)
+
+
+def _refuse_other_file(path: Path, force: bool) -> None:
+    """UsageError when `path` holds a file that `deck generate` did not write (its first line says
+    so), unless --force: a deck drawn again over its own files is the usual loop; a hand-edited
+    deck or an `init deck` file is not overwritten by accident."""
+    from toolkit.decks.generate import patch_set_text
+
+    mark = patch_set_text("x", "x", "x", []).splitlines()[0]  # the first line of every file it writes
+    if force or not path.is_file():
+        return
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(len(mark) + 2).decode("utf-8", "replace").strip()
+    except OSError:
+        return  # check_target has said what it could; the write will name any failure
+    if first != mark:
+        raise UsageError(f"{path} exists and was not written by deck generate; choose another --out "
+                         "(or --variant) or add --force")
 
 
 # ----- check -----------------------------------------------------------------------------------
