@@ -80,11 +80,11 @@ def test_interrupted_build_leaves_the_old_kit_untouched(tmp_path, monkeypatch):
     calls = {"n": 0}
     real_encode = build_module.encode
 
-    def failing_encode(document, fmt, flip=None):
+    def failing_encode(document, fmt, flip=None, **options):
         calls["n"] += 1
         if calls["n"] == 2:  # the classic kit, second file of the build
             raise RuntimeError("printer on fire")
-        return real_encode(document, fmt, flip)
+        return real_encode(document, fmt, flip, **options)
 
     monkeypatch.setattr(build_module, "encode", failing_encode)
     monkeypatch.setattr(build_module, "PAD_SHEETS", 2)

@@ -183,10 +183,10 @@ def test_out_that_cannot_be_written_gives_one_clear_line(capsys, tmp_path):
 def test_a_failed_write_is_one_error_line(capsys, tmp_path, monkeypatch):
     from toolkit.render import output
 
-    def refuse(path, data):
-        raise PermissionError(13, "Permission denied", str(path))
+    def refuse(files):
+        raise PermissionError(13, "Permission denied", str(next(iter(files))))
 
-    monkeypatch.setattr(output, "atomic_write_bytes", refuse)
+    monkeypatch.setattr(output, "write_files", refuse)
     code, _, err = run_cli(capsys, "render", "sheet", "--out", str(tmp_path / "s.pdf"))
     assert code != 0
     _one_error(err, "s.pdf", "Permission denied")

@@ -161,4 +161,5 @@ def test_no_cut_lines_leaves_neither_layer_nor_cut_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["t.pdf"]
     assert b"CutContour" not in (tmp_path / "t.pdf").read_bytes()
     ok("render", "tiles", "express", "--out", str(tmp_path / "u.pdf"))
-    assert sorted(p.name for p in tmp_path.glob("u*")) == ["u-cut-01.svg", "u-cut-02.svg", "u-cut-03.svg", "u.pdf"]
+    assert sorted(p.name for p in tmp_path.glob("u*")) == ["u.pdf"]
+    assert sorted(p.name for p in (tmp_path / "cut").iterdir()) == ["u-cut-01.svg", "u-cut-02.svg", "u-cut-03.svg"]

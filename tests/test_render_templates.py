@@ -58,7 +58,7 @@ def test_die_cut_tiles_come_one_a_page_with_their_cut_files(tmp_path):
     result = ok("render", "tiles", "express", "--template", "tiles-diecut", "--out", str(tmp_path / "t.pdf"))
     reader = PdfReader(tmp_path / "t.pdf")
     assert len(reader.pages) == 29  # 23 patches and 6 leather patches
-    cuts = sorted(tmp_path.glob("t-cut-*.svg"))
+    cuts = sorted((tmp_path / "cut").glob("t-cut-*.svg"))
     assert len(cuts) == 29 and "CutContour" in result.output
     first = reader.pages[0]
     trim = [float(v) * 25.4 / 72 for v in first.trimbox]
@@ -73,7 +73,7 @@ def test_die_cut_tile_pictures_are_clear_outside_their_bleed(tmp_path):
         corners = [image.getpixel(p) for p in ((0, 0), (image.width - 1, 0), (0, image.height - 1),
                                                (image.width - 1, image.height - 1))]
     assert any(c[3] == 0 for c in corners), "an L-shaped tile leaves a clear corner"
-    assert sorted(p.name for p in tmp_path.iterdir())[0].endswith("-cut.svg")
+    assert sorted(p.name for p in (tmp_path / "cut").iterdir())[0].endswith("-cut.svg")
 
 
 @pytest.mark.parametrize("args, needle", [

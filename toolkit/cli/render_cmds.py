@@ -59,9 +59,13 @@ SOLO_OPT = typer.Option(False, "--solo", help="For solo play against the Automa:
                                                "with the level spaces marked, the level marker, the solo rules "
                                                "(kit: and both Automa decks).")
 CUT_LINES_OPT = typer.Option(True, "--cut-lines/--no-cut-lines",
-                             help="Cut lines of tiles and round tokens: on a CutContour layer of the PDF and, "
-                                  "beside each page of them, an SVG cut file for a cutting plotter or laser "
-                                  "(--no-cut-lines: neither, for a shop that wants none in the file).")
+                             help="Cut lines of tiles and round tokens: an SVG cut file of each page of them, "
+                                  "in a cut/ folder beside the output, for a cutting plotter or laser "
+                                  "(--no-cut-lines: none, and none in the PDF).")
+CUT_LAYER_OPT = typer.Option(None, "--cut-layer/--no-cut-layer",
+                             help="The cut lines in the PDF too, as a CutContour spot-colour layer for a print "
+                                  "shop's cutter (default: on with --template and --layout single, off for "
+                                  "printing at home, where a printer would draw it as a magenta line).")
 TEMPLATE_OPT = typer.Option(None, "--template", metavar="NAME",
                             help="A print-on-demand template: poker-png, bridge-png, mini-png, tarot-png "
                                  "(one 300 dpi PNG per card face, 1/8 in bleed), poker-pdf; tiles: tiles-diecut, "
@@ -153,7 +157,7 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
          force: bool = False, dpi: Optional[int] = None, cmyk: bool = False, margin: str = "5mm",
          layout: Optional[str] = None, gutter: Optional[str] = None, page: Optional[int] = None,
          bleed: Optional[str] = None, template: Optional[str] = None, cut_lines: bool = True,
-         theme: Optional[Path] = None, **extra) -> None:
+         cut_layer: Optional[bool] = None, theme: Optional[Path] = None, **extra) -> None:
     from toolkit.render.output import FORMATS  # the options first: the drawing loads once they are read
     from toolkit.render.paper import parse_paper
 
@@ -173,6 +177,11 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
         from toolkit.fileio import check_suffix
 
         check_suffix(out, fmt)  # PNG bytes in x.pdf open nowhere: refused before anything is drawn
+    if cut_layer and not cut_lines:
+        raise UsageError("--cut-layer puts the cut lines in the PDF; --no-cut-lines leaves them out: choose one")
+    if cut_layer and fmt != "pdf":
+        raise UsageError(f"--cut-layer is a layer of a PDF; --format {fmt} draws no cut line (its cut files "
+                         "are written with --cut-lines)")
     if cmyk and fmt == "svg":
         raise UsageError("--cmyk applies to pdf and png output; SVG colours are RGB by definition")
     paper_value = parse_paper(paper)
@@ -213,9 +222,11 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
                                  chosen.name if chosen else None)
     two_sided = (options.backs or (kind == "pad" and options.double_sided) or kind == "challenge") and page is None
     duplex = flip if two_sided else None
+    if cut_layer is None:  # a print shop's file carries its cut lines; a home print shows none
+        cut_layer = cut_lines and (chosen is not None or options.layout.mode == "single")
     written = write_document(document, fmt, target, duplex, cmyk=cmyk, dpi=dpi or 300, force=force,
                              labelled=chosen is not None and fmt != "pdf", cut_files=cut_lines,
-                             transparent=chosen is not None and chosen.transparent)
+                             transparent=chosen is not None and chosen.transparent, cut_layer=cut_layer)
     cuts = [w for w in written if w.cut == "cut file"]
     printed = [w for w in written if w.cut != "cut file"]
     total = sum(w.size for w in printed)
@@ -223,8 +234,14 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
     typer.echo(f"wrote {where}: {len(document.pages)} page(s), {total} bytes")
     if cuts:
         where = cuts[0].path if len(cuts) == 1 else f"{cuts[0].path} .. {cuts[-1].path.name}"
+        if fmt != "pdf":
+            inside = ""
+        elif cut_layer:
+            inside = "; also in the PDF on its CutContour layer"
+        else:
+            inside = "; the PDF prints none: --cut-layer adds them on a CutContour layer"
         typer.echo(f"cut lines: {where} ({len(cuts)} SVG cut file{'s' if len(cuts) > 1 else ''} for a cutting "
-                   f"plotter or laser; in the PDF on the CutContour layer)")
+                   f"plotter or laser){inside}")
     for note in document.notes:
         typer.echo(f"note: {note}")
     if chosen is not None:
@@ -299,10 +316,12 @@ def tiles(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_O
           out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT, flip: str = FLIP_OPT,
           back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT, margin: str = MARGIN_OPT,
           bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
-          template: Optional[str] = TEMPLATE_OPT, cut_lines: bool = CUT_LINES_OPT, force: bool = FORCE_OPT,
+          template: Optional[str] = TEMPLATE_OPT, cut_lines: bool = CUT_LINES_OPT,
+          cut_layer: Optional[bool] = CUT_LAYER_OPT, force: bool = FORCE_OPT,
           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Patch tiles at true quilt scale (19 mm squares), plus leather patches and the bonus tile."""
-    _run("tiles", edition, format, paper, out, force=force, theme=theme, cut_lines=cut_lines, template=template,
+    _run("tiles", edition, format, paper, out, force=force, theme=theme, cut_lines=cut_lines, cut_layer=cut_layer,
+         template=template,
          bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout, backs=backs, proof=proof,
          flip=flip, back_offset=back_offset)
 
@@ -325,11 +344,13 @@ def tokens(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
            out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT, flip: str = FLIP_OPT,
            back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT, gutter: Optional[str] = GUTTER_OPT,
            margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
-           solo: bool = SOLO_OPT, cut_lines: bool = CUT_LINES_OPT, force: bool = FORCE_OPT,
-           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           solo: bool = SOLO_OPT, cut_lines: bool = CUT_LINES_OPT, cut_layer: Optional[bool] = CUT_LAYER_OPT,
+           force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+           page: Optional[int] = PAGE_OPT) -> None:
     """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided; the round
     ones with cut lines for a die, laser or cutting plotter."""
     _run("tokens", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_lines=cut_lines,
+         cut_layer=cut_layer,
          bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs,
          proof=proof, flip=flip, back_offset=back_offset)
 
@@ -361,11 +382,12 @@ def kit(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT
         out: Optional[Path] = OUT_OPT, backs: bool = BACKS_OPT, proof: bool = PROOF_OPT, flip: str = FLIP_OPT,
         back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
         bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, cut_lines: bool = CUT_LINES_OPT,
-        solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
-        page: Optional[int] = PAGE_OPT) -> None:
+        cut_layer: Optional[bool] = CUT_LAYER_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
+        dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules);
     --solo: the solo kit, with both Automa decks, the level marker and the solo rules."""
-    _run("kit", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_lines=cut_lines, bleed=bleed,
+    _run("kit", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_lines=cut_lines,
+         cut_layer=cut_layer, bleed=bleed,
          dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter, backs=backs, proof=proof, flip=flip,
          back_offset=back_offset)
 
@@ -411,6 +433,9 @@ def build(
     margin: str = MARGIN_OPT,
     gutter: Optional[str] = GUTTER_OPT,
     bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
+    cut_layer: bool = typer.Option(False, "--cut-layer", help="The cut lines in the kits' PDFs too, as a "
+                                   "CutContour spot-colour layer (off: a home printer would draw it; the cut "
+                                   "lines are always in cut/ as SVG files)."),
 ) -> None:
     """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, the solo kit (with the Automa decks), SVGs.
 
@@ -441,16 +466,15 @@ def build(
 
     with console.status("building") as status:
         if edition is not None:
-            from toolkit.decks.printing import build_edition
-
+            from toolkit.render.build import edition_kit
             from toolkit.specs import load_edition
 
-            built = staged(out, lambda folder: build_edition(edition, folder, paper_value, sheet_layout,
-                                                             bleed=bleed_mm, **look), note, overwrite=False)
+            built = staged(out, lambda folder: edition_kit(edition, folder, paper_value, sheet_layout, cut_layer,
+                                                           bleed=bleed_mm, **look), note, overwrite=False)
             written = describe(built, out, load_edition(edition))
         else:
             written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note,
-                                         sheet_layout, bleed_mm, **look), out)
+                                         sheet_layout, bleed_mm, cut_layer=cut_layer, **look), out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]
@@ -466,7 +490,8 @@ def build(
         folders = sorted({item.path.parent.relative_to(out).as_posix() for item in cuts})
         where = ", ".join("the output folder" if f == "." else f"{f}/" for f in folders)
         typer.echo(f"  cut lines of every page of tiles and round tokens: {len(cuts)} SVG cut files in {where} "
-                   f"(for a cutting plotter or laser; the PDFs hold them on their CutContour layer)")
+                   f"(for a cutting plotter or laser; "
+                   f"{'the PDFs also hold them on a CutContour layer' if cut_layer else 'the PDFs print none'})")
     svgs = [item for item in written if not item.sheets and item.cut != "cut file"]
     typer.echo(f"{len(written)} files ({len(svgs)} SVGs of single components for editing, not for printing) "
                f"in {time.perf_counter() - started:.1f} s")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from toolkit.render.documents import (
     encode,
     piece_document,
     render_component,
+    write_document,
 )
 from toolkit.render.components import require_solo_opponent, solo_editions
 from toolkit.render.imposition import BLEED_MM, Duplex, Layout, Piece
@@ -159,8 +161,7 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
     return jobs
 
 
-CUT_FOLDER = "cut"
-"""Where build puts the SVG cut file of every page of tiles or round tokens (`cut/<kit>-cut-<page>.svg`)."""
+from toolkit.render.documents import CUT_FOLDER  # noqa: E402  (build's cut/<kit>-cut-<page>.svg files)
 
 
 def write_cut_files(document: Document, pdf: Path, folder: Path) -> list[Written]:
@@ -360,14 +361,36 @@ def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
     return written
 
 
+def edition_kit(ref: str, out_dir: str | Path, paper: Paper, layout: Layout = Layout(), cut_layer: bool = False,
+                **options) -> list[Written]:
+    """The kit of one edition or variant (e.g. a custom deck) in `out_dir`: its score pad when its
+    family prints one, then its kit with backs, each one duplex PDF, with the cut files in `cut/`.
+    `options` are further RenderOptions fields every file shares (e.g. `bleed`, `theme`)."""
+    edition = load_edition(ref)
+    out = Path(out_dir)
+    name = re.sub(r"[^a-z0-9]+", "-", edition.name.lower()).strip("-") or "edition"
+    jobs = [("kit", RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, **options))]
+    if "pad" in family_of(edition).info.components:
+        jobs.insert(0, ("pad", RenderOptions(paper=paper, sheets=PAD_SHEETS, double_sided=True, layout=layout, **options)))
+    written: list[Written] = []
+    for kind, kind_options in jobs:
+        document = render_component(kind, edition, kind_options)
+        written += write_document(document, "pdf", out / f"{name}-{kind}.pdf", "long", cut_layer=cut_layer,
+                                  force=True)
+    return written
+
+
 def build(out_dir: str | Path, paper: Paper,
           progress: Callable[[str], None] | None = None,
           notice: Callable[[str], None] | None = None,
-          layout: Layout = Layout(), bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> list[Written]:
+          layout: Layout = Layout(), bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME,
+          cut_layer: bool = False) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
 
     `layout` sets the printer margin and the gutters of every printed sheet, `bleed` how far art
     runs past every cut line, `theme` the look (a designer's theme file; the bundled look).
+    The kits print no cut line (their cut lines are the SVG files in `cut/`); `cut_layer` puts
+    them in the PDFs too, on a CutContour layer, for a cutter that reads it.
 
     Every target is checked before the first file is written (OutputError when one cannot be
     written); the set is written through `staged`, so it appears only when complete.
@@ -395,7 +418,7 @@ def build(out_dir: str | Path, paper: Paper,
             if progress:
                 progress(relative)
             document, fmt = make()
-            blobs = encode(document, fmt, "long" if fmt == "pdf" else None)
+            blobs = encode(document, fmt, "long" if fmt == "pdf" else None, cut_layer=cut_layer)
             assert len(blobs) == 1, "build renders one SVG per component"
             write_bytes(folder / relative, blobs[0])
             written.append(Written(folder / relative, len(document.pages), len(blobs[0]), notes=document.notes))

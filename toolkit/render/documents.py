@@ -34,7 +34,7 @@ from toolkit.render.imposition import (
     one_up,
     split_to_fit,
 )
-from toolkit.render.output import FORMATS, check_targets, write_bytes  # noqa: F401  (FORMATS: callers read it here too)
+from toolkit.render.output import FORMATS, check_targets, write_all, write_bytes  # noqa: F401  (FORMATS: callers read it here too)
 from toolkit.render.paper import Paper, parse_paper
 from toolkit.render.scene import MIN_TEXT_PT, Document, Group, Page, Rect, rescaled, translate
 from toolkit.render.theme import DEFAULT_THEME, Theme
@@ -377,13 +377,14 @@ class Written:
 
 
 def encode(document: Document, fmt: str, flip: str | None = None, *, cmyk: bool = False,
-           dpi: int = DEFAULT_DPI, transparent: bool = False) -> list[bytes]:
+           dpi: int = DEFAULT_DPI, transparent: bool = False, cut_layer: bool = True) -> list[bytes]:
     """The bytes of a document: one PDF, or one SVG or PNG per page (`transparent`: RGBA PNGs,
-    clear where nothing is drawn)."""
+    clear where nothing is drawn). `cut_layer`: a PDF carries its pages' cut lines on a
+    CutContour layer (for a print shop's cutter; a home printer would print them)."""
     if fmt == "pdf":
         from toolkit.render.pdf import document_pdf
 
-        return [document_pdf(document, flip, cmyk)]
+        return [document_pdf(document, flip, cmyk, cut_layer)]
     if fmt == "svg":
         from toolkit.render.svg import document_svgs
 
@@ -414,18 +415,23 @@ def _slug(text: str) -> str:
 
 
 
+CUT_FOLDER = "cut"
+"""The subfolder beside the printed files that holds their SVG cut files."""
+
+
 def cut_paths(document: Document, fmt: str, paths: list[Path]) -> list[tuple[int, Path]]:
-    """(page index, path) of the cut file of every page with cut lines: beside a PDF
-    `<stem>-cut-<page>.svg` (page as numbered in the PDF; `<stem>-cut.svg` for a one-page PDF),
-    beside a picture or SVG of a page `<its stem>-cut.svg`."""
+    """(page index, path) of the cut file of every page with cut lines, in a `cut/` folder beside
+    the output: for a PDF `<stem>-cut-<page>.svg` (page as numbered in the PDF; `<stem>-cut.svg`
+    for a one-page PDF), for a picture or SVG of a page `<its stem>-cut.svg`."""
     pages = [i for i, page in enumerate(document.pages) if page.cut]
     if fmt != "pdf":
-        return [(i, paths[i].with_name(f"{paths[i].stem}-cut.svg")) for i in pages]
+        return [(i, paths[i].parent / CUT_FOLDER / f"{paths[i].stem}-cut.svg") for i in pages]
     out = paths[0]
+    folder = out.parent / CUT_FOLDER
     if len(document.pages) == 1:
-        return [(i, out.with_name(f"{out.stem}-cut.svg")) for i in pages]
+        return [(i, folder / f"{out.stem}-cut.svg") for i in pages]
     digits = max(2, len(str(len(document.pages))))
-    return [(i, out.with_name(f"{out.stem}-cut-{i + 1:0{digits}d}.svg")) for i in pages]
+    return [(i, folder / f"{out.stem}-cut-{i + 1:0{digits}d}.svg") for i in pages]
 
 
 def cut_file(document: Document, index: int) -> bytes:
@@ -438,10 +444,13 @@ def cut_file(document: Document, index: int) -> bytes:
 
 def write_document(document: Document, fmt: str, out: str | Path, flip: str | None = None, *,
                    cmyk: bool = False, dpi: int = DEFAULT_DPI, force: bool = False,
-                   labelled: bool = False, cut_files: bool = True, transparent: bool = False) -> list[Written]:
+                   labelled: bool = False, cut_files: bool = True, transparent: bool = False,
+                   cut_layer: bool = False) -> list[Written]:
     """Encode everything in memory first, check every target, then write each file atomically.
     `labelled`: SVG and PNG files are named by what each page holds (see `page_paths`);
-    `cut_files`: pages with die-cut pieces also get an SVG cut file each (see `cut_paths`).
+    `cut_files`: pages with die-cut pieces also get an SVG cut file each (see `cut_paths`);
+    `cut_layer`: a PDF also carries them on its CutContour layer (off by default: a home printer
+    prints that layer as a magenta hairline on every outline; print shops' outputs turn it on).
 
     Without `force`, refuses (before writing anything) when a target already exists. Raises
     OutputError (before writing anything) when a target cannot be written.
@@ -464,15 +473,15 @@ def write_document(document: Document, fmt: str, out: str | Path, flip: str | No
             more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
             raise UsageError(f"{existing[0]}{more} already exists; use --force to overwrite or --out to "
                              f"choose another name")
-    blobs = encode(document, fmt, flip, cmyk=cmyk, dpi=dpi, transparent=transparent)
+    blobs = encode(document, fmt, flip, cmyk=cmyk, dpi=dpi, transparent=transparent, cut_layer=cut_layer)
     cut_blobs = [cut_file(document, index) for index, _ in cuts]
     check_targets(paths_and_cuts)
-    written = []
-    for number, (path, blob) in enumerate(zip(paths, blobs)):
-        write_bytes(path, blob)
-        written.append(Written(path, len(document.pages) if fmt == "pdf" else 1, len(blob),
-                               notes=document.notes if number == 0 else ()))
-    for (index, path), blob in zip(cuts, cut_blobs):
-        write_bytes(path, blob)
-        written.append(Written(path, 1, len(blob), holds=f"cut lines of page {index + 1}", cut="cut file"))
+    files = dict(zip(paths, blobs))
+    files.update((path, blob) for (_, path), blob in zip(cuts, cut_blobs))
+    write_all(files)  # every file or none: a full disk leaves no card faces half the deck
+    written = [Written(path, len(document.pages) if fmt == "pdf" else 1, len(blob),
+                       notes=document.notes if number == 0 else ())
+               for number, (path, blob) in enumerate(zip(paths, blobs))]
+    written += [Written(path, 1, len(blob), holds=f"cut lines of page {index + 1}", cut="cut file")
+                for (index, path), blob in zip(cuts, cut_blobs)]
     return written

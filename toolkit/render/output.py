@@ -12,12 +12,12 @@ import tempfile  # noqa: F401  (tests make the probe fail through this module)
 from pathlib import Path
 
 from toolkit.errors import OutputError
-from toolkit.fileio import atomic_write_bytes, check_targets
+from toolkit.fileio import atomic_write_bytes, check_targets, write_files
 
 FORMATS = ("pdf", "svg", "png")
 """The formats a printed document is written in."""
 
-__all__ = ["OutputError", "check_targets", "write_bytes"]
+__all__ = ["OutputError", "check_targets", "write_all", "write_bytes"]
 
 
 def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
@@ -28,3 +28,12 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
         where = error.filename
         detail = error.strerror if not where or str(where) == str(path) else f"{where}: {error.strerror}"
         raise OutputError(f"cannot write {path}: {detail or error.__class__.__name__}") from None
+
+
+def write_all(files: dict[Path, bytes]) -> list[Path]:
+    """Write every file or none (fileio.write_files: temporary files renamed once all are
+    complete), with an OS failure reported as one OutputError naming the file."""
+    try:
+        return write_files(files)
+    except OSError as error:
+        raise OutputError(f"cannot write {error.filename or 'the output'}: {error.strerror or error}") from None
