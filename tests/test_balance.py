@@ -90,12 +90,12 @@ def test_the_verdict_sentence_names_what_moved_and_whether_it_changes_who_wins()
     from toolkit.reports.simulation import variant_verdict
 
     variant = {"ref": "six-buttons", "differences": [
-        _difference("mean score, seat 0", "score0", 3.1, True), _difference("mean score, seat 1", "score1", 2.9, True),
-        _difference("seat 0 win rate", "seat0_win", 0.01, False)]}
-    assert variant_verdict(variant) == ("six-buttons: mean score, seat 0 up by about 3.10, mean score, seat 1 up by "
+        _difference("mean score, player 1", "score0", 3.1, True), _difference("mean score, player 2", "score1", 2.9, True),
+        _difference("player 1 win rate", "seat0_win", 0.01, False)]}
+    assert variant_verdict(variant) == ("six-buttons: mean score, player 1 up by about 3.10, mean score, player 2 up by "
                                         "about 2.90, and no change in who wins is found.")
-    variant["differences"][2] = _difference("seat 0 win rate", "seat0_win", -0.04, True)
-    assert variant_verdict(variant).endswith("seat 0 win rate down by about 4.0 percentage points, and changes who wins.")
+    variant["differences"][2] = _difference("player 1 win rate", "seat0_win", -0.04, True)
+    assert variant_verdict(variant).endswith("player 1 win rate down by about 4.0 percentage points, and changes who wins.")
     assert variant_verdict({"ref": "same", "differences": []}) == "same: no figure differs significantly from the base after Holm's adjustment."
 
 
@@ -178,5 +178,5 @@ def test_a_fixed_run_says_how_large_a_difference_its_games_could_find():
     from cli_helpers import ok
 
     output = ok("balance", "classic", "six-buttons", "--games", "20", "--no-progress").output
-    assert "smallest differences these 20 games could detect (5 %, power 80 %): seat 0 win rate" in output
+    assert "smallest differences these 20 games could detect (5 %, power 80 %): player 1 win rate" in output
     assert "does not change who wins" not in output  # 20 games cannot say that

@@ -3,6 +3,7 @@ they answer in a fraction of a second on a cold machine."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -118,3 +119,33 @@ def test_deck_generate_never_overwrites_a_file_it_did_not_write(tmp_path, monkey
     assert "patches: \"drawn-patches.yaml\"" in (tmp_path / "drawn.yaml").read_text()
     forced = runner.invoke(app, ["deck", "generate", "--count", "5", "--out", "my-deck-patches.yaml", "--force"])
     assert forced.exit_code == 0 and "kind: patch-set" in (tmp_path / "my-deck-patches.yaml").read_text()
+
+
+@pytest.mark.parametrize("low, verdict", [(0.44996, "undecided"), (0.45004, "meets"), (0.45, "meets")])
+def test_tune_prints_an_interval_that_agrees_with_its_verdict(low, verdict):
+    # '53.1% [45.0, 56.2]' beside a band from 45.0% reads as met; it must be printed so it is not
+    from toolkit.reports.workbench import _target_clause
+
+    target = {"figure": "seat-win", "value": 0.5, "scale": 0.05}
+    iv = {"estimate": 0.531, "low": low, "high": 0.5624, "verdict": verdict, "more_games": None}
+    text = _target_clause(target, iv)
+    shown_low = float(re.search(r"\[([\d.]+),", text).group(1))
+    value, scale = re.search(r"([\d.]+)% \+- ([\d.]+) pp", text).groups()
+    assert (shown_low >= float(value) - float(scale) - 1e-9) == (verdict == "meets"), text
+
+
+def test_players_are_player_1_and_player_2_in_what_simulate_and_balance_print(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from toolkit.cli.app import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "160")
+    runner = CliRunner()
+    for args in (["simulate", "classic", "--games", "20", "--bots", "greedy,random", "--no-progress"],
+                 ["balance", "classic", "six-buttons", "--games", "20", "--no-progress"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert "player 1 win rate" in result.output and "player 2" in result.output, result.output
+        assert not re.search(r"seats? [01]\b", result.output), result.output
+        assert "points of percentage" not in result.output

@@ -66,7 +66,7 @@ def test_sweep_cli_writes_a_grid_with_figures_charts_and_the_same_bytes_for_any_
     names = sorted(p.name for p in outs[0].iterdir())
     assert {"results.json", "report.md", "report.pdf"} <= set(names)
     pngs = [n for n in names if n.endswith(".png")]
-    assert "chart-P05-buy-rate.png" in pngs and "chart-seat-0-win-rate.png" in pngs
+    assert "chart-P05-buy-rate.png" in pngs and "chart-player-1-win-rate.png" in pngs
     for name in names:
         assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
     doc = json.loads((outs[0] / "results.json").read_text())
@@ -148,9 +148,9 @@ def _doc_of_grid(firsts, seconds):
 def test_a_2_key_sweep_draws_one_line_per_value_of_the_second_key(monkeypatch):
     from toolkit.reports import charts, workbench as report
 
-    monkeypatch.setattr(report, "headline", lambda p, family, patches: [("seat 0 win rate", p["figures"]["seats"][0]["win_rate"], True)])
+    monkeypatch.setattr(report, "headline", lambda p, family, patches: [("player 1 win rate", p["figures"]["seats"][0]["win_rate"], True)])
     (stem, chart), = report.sweep_charts(_doc_of_grid((3, 4, 5), (0, 7)))
-    assert isinstance(chart, charts.SeriesChart) and stem == "chart-seat-0-win-rate"
+    assert isinstance(chart, charts.SeriesChart) and stem == "chart-player-1-win-rate"
     assert chart.labels == ("3", "4", "5") and chart.names == ("bonus.points=0", "bonus.points=7")
     assert chart.estimates == tuple(tuple(pytest.approx(f / 10 + s / 100) for f in (3, 4, 5)) for s in (0, 7))
     marks = charts.layout(chart)
@@ -161,7 +161,7 @@ def test_a_2_key_sweep_draws_one_line_per_value_of_the_second_key(monkeypatch):
 def test_a_2_key_sweep_with_many_values_of_the_second_key_is_a_heatmap(monkeypatch):
     from toolkit.reports import charts, workbench as report
 
-    monkeypatch.setattr(report, "headline", lambda p, family, patches: [("seat 0 win rate", p["figures"]["seats"][0]["win_rate"], True)])
+    monkeypatch.setattr(report, "headline", lambda p, family, patches: [("player 1 win rate", p["figures"]["seats"][0]["win_rate"], True)])
     seconds = tuple(range(charts.MAX_LINES + 1))
     (_, chart), = report.sweep_charts(_doc_of_grid((3, 4), seconds))
     assert isinstance(chart, charts.HeatmapChart)
@@ -178,7 +178,7 @@ def test_the_2_key_sweep_cli_writes_line_charts(tmp_path):
     out = tmp_path / "lines"
     ok("sweep", "express", "--set", "starting_buttons=3,5", "--set", "empty_penalty=1,2", "--games", "4",
        "--out", str(out), "--no-progress")
-    assert (out / "chart-seat-0-win-rate.png").read_bytes()[:4] == b"\x89PNG"
+    assert (out / "chart-player-1-win-rate.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_a_sweep_opens_with_a_verdict_naming_what_moves_and_what_does_not(tmp_path):
@@ -187,7 +187,7 @@ def test_a_sweep_opens_with_a_verdict_naming_what_moves_and_what_does_not(tmp_pa
     verdict = next(line for line in result.output.splitlines() if line.startswith("Over starting_buttons = 2, 8:"))
     # two more buttons each make the game shorter (fewer passes) by far more than 200 games' noise
     assert "game length (plies) goes from" in verdict and "at starting_buttons=8 to" in verdict
-    assert "seat 0 win rate is nearest 50% at starting_buttons=" in verdict
+    assert "player 1 win rate is nearest 50% at starting_buttons=" in verdict
     report = (tmp_path / "s" / "report.md").read_text()
     assert report.splitlines()[2] == f"**{verdict}**"
 

@@ -211,7 +211,7 @@ def variant_verdict(variant: dict) -> str:
         detect = [d for d in variant["differences"] if d["metric"] == "seat0_win" and d["difference"].get("detectable")]
         hint = ""
         if detect:
-            hint = (f" (the smallest seat 0 win rate difference these {variant['figures']['games']:,} games could "
+            hint = (f" (the smallest player 1 win rate difference these {variant['figures']['games']:,} games could "
                     f"detect: {100 * detect[0]['difference']['detectable']:.1f} pp)")
         return f"{ref}: no figure differs significantly from the base after Holm's adjustment{hint}."
     parts = []

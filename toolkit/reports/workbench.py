@@ -270,7 +270,7 @@ def sweep_widening(points: int, figures: int) -> float:
 
 
 def sweep_verdict(doc: dict) -> str:
-    """One sentence over the grid: where seat 0's win rate is nearest even, and which figures move
+    """One sentence over the grid: where player 1's win rate is nearest even, and which figures move
     beyond their intervals between their lowest and highest point (the rest named as not moving)."""
     points = doc["points"]
     family = doc["edition"]["family"]
@@ -283,9 +283,9 @@ def sweep_verdict(doc: dict) -> str:
         known = [i for i, iv in enumerate(ivs) if iv and iv.get("estimate") is not None and iv.get("low") is not None]
         if len(known) < 2:
             continue
-        if label == "seat 0 win rate":
+        if label == "player 1 win rate":
             near = min(known, key=lambda i: abs(ivs[i]["estimate"] - 0.5))
-            parts.append(f"seat 0 win rate is nearest 50% at {labels[near]} ({_fmt(ivs[near], True)})")
+            parts.append(f"player 1 win rate is nearest 50% at {labels[near]} ({_fmt(ivs[near], True)})")
             continue
         lo = min(known, key=lambda i: ivs[i]["estimate"])
         hi = max(known, key=lambda i: ivs[i]["estimate"])
@@ -355,10 +355,40 @@ TUNE_HEADER = ["figure", "target +- tolerance", "measured on fresh deals (95%, d
 TUNE_RATES = ("seat-win", "bonus", "buy-rate")
 
 
-def _target_text(t: dict) -> str:
+def _tune_digits(t: dict, iv: dict) -> int:
+    """Decimals at which the printed interval ends and the printed band edges (and the target)
+    compare as the exact figures do, so that what the reader sees agrees with the verdict (53.1%
+    [45.0, 56.2] beside a band from 45.0% would hide that the low end lies below the edge)."""
+    rate = t["figure"] in TUNE_RATES
+    factor, digits = (100.0, 1) if rate else (1.0, 2)
+    ends = [iv[k] for k in ("low", "high") if iv.get(k) is not None]
+    marks = [t["value"] - t["scale"], t["value"], t["value"] + t["scale"]]
+    for places in range(digits, digits + 5):
+        shown = lambda x: round(factor * x, places)  # noqa: E731 -- as the f-string below rounds
+        if all((shown(a) > shown(b)) == (a > b) and (shown(a) < shown(b)) == (a < b) for a in ends for b in marks):
+            return places
+    return digits + 4
+
+
+def _tune_interval(t: dict, iv: dict) -> str:
+    if iv.get("estimate") is None:
+        return "n/a"
+    places = _tune_digits(t, iv)
+    rate = t["figure"] in TUNE_RATES
+    factor = 100.0 if rate else 1.0
+    text = f"{factor * iv['estimate']:.{places}f}" + ("%" if rate else "")
+    if iv.get("low") is not None:
+        text += f" [{factor * iv['low']:.{places}f}, {factor * iv['high']:.{places}f}]"
+    return text
+
+
+def _target_text(t: dict, iv: dict | None = None) -> str:
+    places = _tune_digits(t, iv or {})
     if t["figure"] in TUNE_RATES:
-        return f"{100 * t['value']:.1f}% +- {100 * t['scale']:.1f} pp"
-    return f"{t['value']:g} +- {t['scale']:g}"
+        return f"{100 * t['value']:.{places}f}% +- {100 * t['scale']:.{places}f} pp"
+    if iv is None:
+        return f"{t['value']:g} +- {t['scale']:g}"
+    return f"{t['value']:.{places}f} +- {t['scale']:.{places}f}"
 
 
 def _verdict_cell(iv: dict) -> str:
@@ -371,13 +401,13 @@ def tune_rows(doc: dict) -> list[list[str]]:
     rows = []
     for t in doc["targets"]:
         iv = doc["validation"]["figures"][t["figure"]]
-        rows.append([t["figure"], _target_text(t), _fmt(iv, t["figure"] in TUNE_RATES), _verdict_cell(iv)])
+        rows.append([t["figure"], _target_text(t, iv), _tune_interval(t, iv), _verdict_cell(iv)])
     return rows
 
 
 def _target_clause(t: dict, iv: dict) -> str:
-    measured = _fmt(iv, t["figure"] in TUNE_RATES)
-    band = _target_text(t)
+    measured = _tune_interval(t, iv)
+    band = _target_text(t, iv)
     if iv["verdict"] == "meets":
         return f"{t['figure']} meets its target ({measured} lies within {band})"
     if iv["verdict"] == "misses":
@@ -486,7 +516,7 @@ def feel_verdict(doc: dict) -> str:
         parts = []
         for key, d in moved:
             label, rate = labels[key]
-            size = f"{abs(d['mean']) * 100:.1f} points of percentage" if rate else f"{abs(d['mean']):.2f}"
+            size = f"{abs(d['mean']) * 100:.1f} percentage points" if rate else f"{abs(d['mean']):.2f}"
             parts.append(f"{label} {'up' if d['mean'] > 0 else 'down'} by about {size} (Holm p {d['p_adjusted']:.3g})")
         out.append(f"{e['ref']}: " + ", ".join(parts) + f" against {base} on the same seeds; the rest does not "
                    f"differ ({family}).")

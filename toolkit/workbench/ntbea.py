@@ -214,10 +214,10 @@ class Figure:
 
 
 FIGURES = {
-    "seat-win": Figure("seat-win", "share of games won by the first seat (seat 0); a tie counts as no win", 0.05, True),
+    "seat-win": Figure("seat-win", "share of games won by player 1, who moves first; a tie counts as no win", 0.05, True),
     "length": Figure("length", "mean actions per game (plies)", 5.0, False),
     "score": Figure("score", "mean final score over all seats", 2.0, False),
-    "margin": Figure("margin", "mean final score of seat 0 minus seat 1", 2.0, False),
+    "margin": Figure("margin", "mean final score of player 1 minus player 2", 2.0, False),
     "bonus": Figure("bonus", "share of games in which the bonus tile (7x7 square) is taken", 0.05, True),
     "buy-rate": Figure("buy-rate", "share of games in which the watched patch (--watch) is bought", 0.05, True),
 }

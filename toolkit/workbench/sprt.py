@@ -39,9 +39,9 @@ from toolkit.specs.models import Edition
 from toolkit.workbench import runner
 
 FIGURES = {
-    "seat-win": ("seat 0 win rate", 0.05),
+    "seat-win": ("player 1 win rate", 0.05),
     "score": ("mean score per player", 2.0),
-    "margin": ("margin seat 0 - seat 1", 2.0),
+    "margin": ("margin player 1 - player 2", 2.0),
 }
 """--sprt figure -> (label, default smallest difference that matters)."""
 MIN_DEALS = 50
@@ -100,7 +100,7 @@ def plan(figure: str, delta: float | None, alpha: float, beta: float, edition: E
     if not (delta > 0 and math.isfinite(delta)):
         raise UsageError(f"--sprt-delta must be a positive difference, got {delta:g}")
     if figure == "seat-win" and delta >= 1:
-        raise UsageError(f"--sprt-delta {delta:g}: the seat 0 win rate is a share of games, so its difference lies "
+        raise UsageError(f"--sprt-delta {delta:g}: the player 1 win rate is a share of games, so its difference lies "
                          "below 1 (0.05 is 5 percentage points)")
     return SprtPlan(figure, float(delta), float(alpha), float(beta))
 

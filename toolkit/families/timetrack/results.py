@@ -119,10 +119,10 @@ def time_track_outcomes(out: dict[str, np.ndarray], per_deal: int) -> dict[str, 
 def time_track_metrics(per_deal: int) -> list[Metric]:
     scale = 1.0 / per_deal
     return [
-        Metric("seat0_win", "seat 0 win rate", scale),
-        Metric("score_seat0", "mean score, seat 0", scale),
-        Metric("score_seat1", "mean score, seat 1", scale),
-        Metric("margin", "margin (seat 0 - seat 1)", scale),
+        Metric("seat0_win", "player 1 win rate", scale),
+        Metric("score_seat0", "mean score, player 1", scale),
+        Metric("score_seat1", "mean score, player 2", scale),
+        Metric("margin", "margin (player 1 - player 2)", scale),
         Metric("plies", "game length (plies)", scale),
         Metric("bonus", "bonus taken (rate)", scale),
     ]
@@ -245,37 +245,38 @@ def summary_rows(figures: dict) -> list[tuple[str, str]]:
     """The headline figures as (label, value) rows, for the terminal and the reports."""
     rows: list[tuple[str, str]] = []
     for s in figures["seats"]:
-        rows.append((f"seat {s['seat']} win rate", pct(s["win_rate"])))
+        rows.append((f"player {s['seat'] + 1} win rate", pct(s["win_rate"])))
     for b, bot in enumerate(figures["bots"]):
         rows.append((f"bot {b} ({bot['bot']}) win rate", pct(bot["win_rate"])))
     for s in figures["seats"]:
-        rows.append((f"seat {s['seat']} mean score", num(s["mean_score"])))
+        rows.append((f"player {s['seat'] + 1} mean score", num(s["mean_score"])))
     for b, bot in enumerate(figures["bots"]):
         rows.append((f"bot {b} ({bot['bot']}) mean score", num(bot["mean_score"])))
-    rows.append(("margin seat 0 - seat 1", num(figures["margin"]["seat0_minus_seat1"])))
+    rows.append(("margin player 1 - player 2", num(figures["margin"]["seat0_minus_seat1"])))
     rows.append(("margin bot 0 - bot 1", num(figures["margin"]["bot0_minus_bot1"])))
     rows.append(("game length (plies)", num(figures["game_length"]["plies"])))
     bonus = figures["bonus"]
     if bonus["available"]:
-        rows.append(("bonus taken", f"{pct(bonus['taken'])}; by seat {bonus['by_seat']}, by bot {bonus['by_bot']}"))
+        rows.append(("bonus taken", f"{pct(bonus['taken'])}; by player 1/2 {'/'.join(map(str, bonus['by_seat']))}, "
+                                     f"by bot 0/1 {'/'.join(map(str, bonus['by_bot']))}"))
     else:
         rows.append(("bonus taken", "no bonus tile in this edition"))
     for s in figures["seats"]:
-        rows.append((f"seat {s['seat']} leather / income", f"{num(s['mean_leather'])} / {num(s['mean_income'])}"))
+        rows.append((f"player {s['seat'] + 1} leather / income", f"{num(s['mean_leather'])} / {num(s['mean_income'])}"))
     rows.append(("intervals over", unit_text(figures)))
     return rows
 
 
 def unit_text(figures: dict) -> str:
     """What the intervals rest on: the deals, and how far the seat-swapped games of a deal are
-    from independent (the seat 0 win rate's design effect)."""
+    from independent (player 1's win rate's design effect)."""
     win = figures["seats"][0]["win_rate"]
     if win.get("deals") is None or not figures["seat_swap"]:
         return f"{figures['games']} games, each its own deal"
     deff = win.get("design_effect")
     text = f"{win['deals']} deals x 2 seat-swapped games"
     if deff is not None:
-        text += f"; seat 0 win design effect {deff:.2f} (interval {deff ** 0.5:.2f}x wider than counting games)"
+        text += f"; player 1 win design effect {deff:.2f} (interval {deff ** 0.5:.2f}x wider than counting games)"
     return text
 
 
@@ -284,7 +285,7 @@ def report_sections(figures: dict) -> list:
     rows = []
     for s in figures["seats"]:
         sm = s["score_summary"]
-        rows.append((f"seat {s['seat']}", num(s["mean_score"]), sm["min"], sm["q1"], sm["median"], sm["q3"],
+        rows.append((f"player {s['seat'] + 1}", num(s["mean_score"]), sm["min"], sm["q1"], sm["median"], sm["q3"],
                      sm["max"], num(s["mean_buttons"]), num(s["mean_empty"])))
     for b, bot in enumerate(figures["bots"]):
         sm = bot["score_summary"]
@@ -296,7 +297,7 @@ def report_sections(figures: dict) -> list:
         intro=(f"Game length: {num(figures['game_length']['plies'])} plies (min {gl['min']}, median "
                f"{gl['median']}, max {gl['max']}). Ties on score: {figures['margin']['ties']}."))
     patches = ReportTable(
-        "Patches", ("patch", "cost", "time", "income", "cells", "bought", "by seat 0/1", "by bot 0/1",
+        "Patches", ("patch", "cost", "time", "income", "cells", "bought", "by player 1/2", "by bot 0/1",
                     "mean ply", "buyer wins"),
         tuple((p["id"], p["cost"], p["time"], p["income"], p["size"], pct(p["buy_rate"]),
                "/".join(map(str, p["by_seat"])), "/".join(map(str, p["by_bot"])), num(p["mean_ply"], 1),
@@ -308,8 +309,8 @@ def report_sections(figures: dict) -> list:
     return [
         scores,
         ReportChart("histogram", "Score distribution per bot", (dist["score_bot0"], dist["score_bot1"]), names),
-        ReportChart("histogram", "Score distribution per seat", (dist["score_seat0"], dist["score_seat1"]),
-                    ("seat 0", "seat 1")),
+        ReportChart("histogram", "Score distribution per player", (dist["score_seat0"], dist["score_seat1"]),
+                    ("player 1", "player 2")),
         ReportChart("histogram", "Margin: bot 0 - bot 1", (dist["margin_bot"],), ("margin",)),
         ReportChart("histogram", "Game length (plies)", (dist["plies"],), ("plies",)),
         patches,
@@ -318,13 +319,13 @@ def report_sections(figures: dict) -> list:
 
 def comparison_chart(base: dict, variant: dict) -> ReportChart:
     series = (base["distributions"]["margin_seat"], variant["distributions"]["margin_seat"])
-    return ReportChart("histogram", "Margin seat 0 - seat 1: base and variant", series, ("base", "variant"))
+    return ReportChart("histogram", "Margin player 1 - player 2: base and variant", series, ("base", "variant"))
 
 
 def headline(f: dict, patches: list[str]) -> list[tuple[str, dict, bool]]:
     """(label, interval, is_rate) a sweep shows per point: seats, length, bonus, touched patches."""
-    rows = [("seat 0 win rate", f["seats"][0]["win_rate"], True),
-            ("margin seat 0 - seat 1", f["margin"]["seat0_minus_seat1"], False),
+    rows = [("player 1 win rate", f["seats"][0]["win_rate"], True),
+            ("margin player 1 - player 2", f["margin"]["seat0_minus_seat1"], False),
             ("game length (plies)", f["game_length"]["plies"], False),
             ("bonus taken", f["bonus"]["taken"], True)]
     for pid in patches:
