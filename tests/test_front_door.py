@@ -149,3 +149,37 @@ def test_players_are_player_1_and_player_2_in_what_simulate_and_balance_print(tm
         assert "player 1 win rate" in result.output and "player 2" in result.output, result.output
         assert not re.search(r"seats? [01]\b", result.output), result.output
         assert "points of percentage" not in result.output
+
+
+@pytest.mark.slow
+def test_version_names_the_commit_after_pip_install_from_a_clone(tmp_path):
+    # `pip install .` builds from a copy: the commit is recorded at build time (setup.py), since the
+    # installed package has no .git to ask
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(root / name, clone / name)
+    for folder in ("toolkit", "specs"):
+        shutil.copytree(root / folder, clone / folder, ignore=shutil.ignore_patterns("__pycache__", "BUILD_COMMIT"))
+    git = ["git", "-C", str(clone), "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "clone"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    site = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(clone)],
+                          capture_output=True, text=True, timeout=600)
+    if done.returncode != 0 and ("NewConnectionError" in done.stderr or "No matching distribution" in done.stderr):
+        pytest.skip("pip cannot fetch the build backend here")
+    assert done.returncode == 0, done.stderr
+    assert (site / "toolkit" / "BUILD_COMMIT").read_text().strip() == commit
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); from typer.testing import CliRunner; "
+             "from toolkit.cli.app import app; import toolkit; assert toolkit.__file__.startswith(sys.argv[1]); "
+             "print(CliRunner().invoke(app, ['--version']).output)")
+    shown = subprocess.run([sys.executable, "-c", probe, str(site)], capture_output=True, text=True, cwd=tmp_path,
+                           timeout=120)
+    assert f"(commit {commit[:12]})" in shown.stdout, shown.stdout + shown.stderr
