@@ -27,7 +27,7 @@ export function fillEditionSelects() {
       el("optgroup", { label: "this folder" }, ...files.map((f) => el("option", { value: f.path, text: f.path }))),
       el("optgroup", { label: "bundled" }, ...specs.bundled.map((n) => el("option", { value: n, text: n }))),
     ];
-    select.replaceChildren(...(select.id === "shape-deck" ? [el("option", { value: "", text: "(none)" })] : []), ...groups);
+    select.replaceChildren(...groups);
     const values = [...select.options].map((o) => o.value);
     select.value = values.includes(current) ? current : (select.dataset.initial && values.includes(select.dataset.initial) ? select.dataset.initial : values[0]);
   }

@@ -122,7 +122,10 @@ async function save() {
 }
 
 export function initShape(studio) {
-  $("shape-deck").dataset.initial = "";
+  // a deck from the start, so the first Save has an edition to extend: the family's default edition
+  const deck = $("shape-deck");
+  const usable = studio.info.families.map((f) => f.default_edition).filter((name) => [...deck.options].some((o) => o.value === name));
+  if (usable.length) deck.value = deck.dataset.initial = usable[0];
   redrawGrid();
   $("shape-clear").addEventListener("click", () => { cells.clear(); redrawGrid(); refresh(); });
   $("shape-deck").addEventListener("change", refresh);
