@@ -300,6 +300,18 @@ def piece_images(edition) -> dict[str, str]:
     return images
 
 
+_SVG_TAG = re.compile(rb"<svg\b[^>]*>")
+_SVG_LENGTH = re.compile(rb'\b(width|height)="([0-9.]+)mm"')
+
+
+def image_mm(data_url: str) -> list[float] | None:
+    """[width, height] in mm of a piece image as printed: the page draws every piece of a deck at
+    one scale, so a 2-cell patch looks a third the size of a 6-cell one, as on the table."""
+    tag = _SVG_TAG.search(base64.b64decode(data_url.split(",", 1)[1])[:2048])
+    sizes = {name: float(value) for name, value in _SVG_LENGTH.findall(tag.group(0))} if tag else {}
+    return [sizes[b"width"], sizes[b"height"]] if len(sizes) == 2 else None
+
+
 # ----- the deck view ----------------------------------------------------------------------------
 
 def _residuals(edition) -> dict[str, float]:
@@ -341,8 +353,9 @@ def deck_view(root: Path, ref: str) -> dict[str, Any]:
     residuals = _residuals(edition)
     patches = []
     for patch in edition.all_patches():
+        image = images.get(patch.id)
         row = {"id": patch.id, "shape": patch.shape.format(), "rows": patch.shape.rows(),
-               "size": patch.shape.size, "image": images.get(patch.id)}
+               "size": patch.shape.size, "image": image, "image_mm": image_mm(image) if image else None}
         for name in fields:
             row[name] = getattr(patch, name)
         if patch.id in residuals:

@@ -3,6 +3,8 @@ import { get, q, el, problemList, showError, clearError } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 let current = null;
+const PIECE_PX = 170;
+const MAX_PX_PER_MM = 2;
 let asked = 0;
 
 function render() {
@@ -16,11 +18,18 @@ function render() {
     return (desc ? -order : order) || a.id.localeCompare(b.id);
   });
   const fields = current.fields || [];
+  // one scale for the whole deck (px per printed mm), so every cell is drawn the same size: the
+  // largest piece fits PIECE_PX, and a 2-cell patch looks a third of a 6-cell one
+  const largest = Math.max(1, ...rows.filter((p) => p.image_mm).map((p) => Math.max(...p.image_mm)));
+  // (on a phone two tiles share a row)
+  const scale = Math.min(MAX_PX_PER_MM, Math.min(PIECE_PX, Math.floor(innerWidth / 2) - 40) / largest);
+  $("deck-tiles").dataset.pxPerMm = scale.toFixed(4);
   $("deck-tiles").replaceChildren(...rows.map((p) => {
     const numbers = [...fields.map((f) => `${f} ${p[f]}`), `size ${p.size}`];
     if (p.residual !== undefined) numbers.push(`residual ${p.residual > 0 ? "+" : ""}${p.residual}`);
     return el("div", { class: "tile", "data-id": p.id },
-      p.image ? el("img", { src: p.image, alt: p.id }) : null,
+      p.image ? el("img", { src: p.image, alt: p.id, width: p.image_mm ? Math.round(p.image_mm[0] * scale) : null,
+        height: p.image_mm ? Math.round(p.image_mm[1] * scale) : null }) : null,
       el("div", { class: "id", text: p.id }),
       el("div", { class: "numbers", text: numbers.join(" · ") }));
   }));
