@@ -33,6 +33,8 @@ MAX_REPORT_BYTES = 64 * 1024 * 1024
 MAX_RUNNING = 2
 """Runs playing at once (each takes a core)."""
 MAX_KEPT = 50
+REPORT_DPI = 110
+"""Resolution of the report pages the page shows (the PDF itself is a link beside them)."""
 STOP_GRACE_SECONDS = 5.0
 TAIL_BYTES = 64 * 1024
 _PROGRESS = re.compile(r"(\d+)/(\d+)")
@@ -42,12 +44,12 @@ _WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/,=\[\]+-]{0,200}$")
 _counter = itertools.count(1)
 
 COMMANDS: dict[str, dict[str, Any]] = {
-    "balance": {"argv": ["balance"], "positional": ["base", "variants"], "out": True,
+    "balance": {"argv": ["balance"], "positional": ["base", "variants"], "out": True, "games_per": "edition",
                 "options": {"bots": "--bots", "games": "--games", "seed": "--seed", "sprt": "--sprt"}},
     "price": {"argv": ["price"], "positional": ["edition", "patch"], "out": True,
               "options": {"values": "--values", "over": "--over", "bots": "--bots", "games": "--games",
                           "max_games": "--max-games", "seed": "--seed", "width": "--width"}},
-    "sweep": {"argv": ["sweep"], "positional": ["base"], "out": True,
+    "sweep": {"argv": ["sweep"], "positional": ["base"], "out": True, "games_per": "point",
               "options": {"set": "--set", "bots": "--bots", "games": "--games", "seed": "--seed"}},
     "deck-check": {"argv": ["deck", "check"], "positional": ["variant"], "out": False,
                    "options": {"base": "--base", "bots": "--bots", "games": "--games",
@@ -55,7 +57,8 @@ COMMANDS: dict[str, dict[str, Any]] = {
                                "min_buys": "--min-buys"}},
 }
 """What the page may start: each command's positional arguments and options (nothing else
-reaches the command line)."""
+reaches the command line). `games_per` names what `--games` counts for: the command's progress bar
+counts the games of all of them (balance --games 4000 over a base and one variant: 8000)."""
 SPEC_ARGS = {"base", "variants", "edition", "variant"}
 """Arguments that name an edition: a bundled name or a spec file of FOLDER."""
 INT_OPTIONS = {"games": (1, 10**7), "max_games": (1, 10**7), "seed": (0, 2**63 - 1), "search_games": (1, 10**6), "min_buys": (0, 10**6)}
@@ -171,6 +174,13 @@ class Run:
                          threading.Thread(target=self._read, args=(self.process.stderr, self.stderr, True), daemon=True)]
         for reader in self._readers:
             reader.start()
+        # the end is noted when the process ends, not when someone next looks at the run
+        threading.Thread(target=self._wait, daemon=True).start()
+
+    def _wait(self) -> None:
+        self.process.wait()
+        if self.ended is None:
+            self.ended = time.time()
 
     def _read(self, pipe, buffer: bytearray, progress: bool) -> None:
         while True:
@@ -234,10 +244,18 @@ class Run:
         # a progress bar redraws its line after a carriage return: keep the last drawing only
         return "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
 
+    @property
+    def games(self) -> int | None:
+        """The run's --games, or None when it has none (price deciding by itself)."""
+        if "--games" in self.argv[:-1]:
+            return int(self.argv[self.argv.index("--games") + 1])
+        return None
+
     def view(self) -> dict[str, Any]:
         state = self.state
         return {"id": self.id, "command_name": self.name, "command": self.command, "state": state, "pid": self.process.pid,
                 "exit_code": self.process.poll(), "done": self.done, "total": self.total,
+                "games": self.games, "games_per": COMMANDS[self.name].get("games_per"),
                 "seconds": round((self.ended or time.time()) - self.started, 1),
                 "folder": self.rel, "files": self.files(),
                 "stdout": self._text(self.stdout), "stderr": self._text(self.stderr).strip()}
@@ -302,7 +320,7 @@ class Runs:
 _PAGE_CACHE: dict[tuple[str, str], list[bytes]] = {}
 
 
-def _pdf_pages(run: Run, dpi: int = 60) -> list[bytes]:
+def _pdf_pages(run: Run, dpi: int = REPORT_DPI) -> list[bytes]:
     """The report PDF's pages as PNG (the charts as the PDF draws them), cached per content."""
     import hashlib
 

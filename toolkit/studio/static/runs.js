@@ -35,11 +35,20 @@ function formArgs() {
   return args;
 }
 
+// "3200/8000 games (4000 for each of 2 editions)": the progress bar counts every game of the run,
+// --games counts them per edition, value or point
+export function gamesText(run) {
+  if (!run.total) return "";
+  const each = run.games && run.games_per && run.total % run.games === 0 && run.total > run.games
+    ? ` (${run.games} for each of ${run.total / run.games} ${run.games_per}s)` : "";
+  return `${run.done}/${run.total} games${each}`;
+}
+
 function runBox(run) {
   const progress = run.total ? el("progress", { max: run.total, value: run.done }) : el("progress");
   const box = el("div", { class: "run", id: `run-${run.id}`, "data-state": run.state },
     el("div", {}, el("strong", { text: `${run.command_name} — ${run.state}` }),
-      ` ${run.total ? `${run.done}/${run.total} games` : ""} · ${run.seconds} s`),
+      el("span", { class: "games", text: ` ${gamesText(run)}` }), ` · ${run.seconds} s`),
     el("code", { text: run.command }),
     run.state === "running" ? progress : null,
     run.state === "running" ? el("button", { class: "stop", onclick: () => stop(run.id), text: "Stop" }) : null,
@@ -79,11 +88,15 @@ async function report(id) {
   const rep = await guarded(() => get(`/api/runs/${id}/report`));
   if (!rep) return;
   const parts = [el("h3", { text: `Result of ${id}` })];
+  if (rep.pdf_pages) parts.push(el("p", {}, el("a", { class: "pdf", href: withToken(`/api/runs/${id}/files/report.pdf`), target: "_blank", rel: "noopener" }, "report.pdf"),
+    ` (${rep.pdf_pages} page${rep.pdf_pages > 1 ? "s" : ""}; the pages below are pictures of it)`));
   for (const image of rep.images) parts.push(el("img", { src: withToken(`/api/runs/${id}/files/${encodeURIComponent(image)}`), alt: image }));
   for (let page = 0; page < rep.pdf_pages; page++) parts.push(el("img", { src: withToken(`/api/runs/${id}/pages/${page}`), alt: `report page ${page + 1}` }));
   if (rep.markdown) parts.push(el("pre", { class: "markdown", text: rep.markdown }));
   if (rep.json) parts.push(el("pre", { class: "json", text: rep.json }));
   $("run-report").replaceChildren(el("div", { class: "report" }, ...parts));
+  // the result is drawn under the list of runs: bring it into view
+  $("run-report").scrollIntoView({ block: "start" });
 }
 
 export function initRuns(studio) {
