@@ -361,7 +361,7 @@ def test_a_placement_ghost_covers_the_cells_the_rules_draw(client):
     entry = piece["orientations"][0]
     r, c, text = entry["at"][0]
     after = client.post(f"/api/play/{view['id']}/act", json={"action": text}).json()
-    mine = {(row, col) for row, col, _ in after["boards"][0]["cells"]}
+    mine = {(row, col) for row, col, *_ in after["boards"][0]["cells"]}
     assert mine == {(r + dr, c + dc) for dr, dc in entry["cells"]}
     assert after["bot_moves"] and after["bot_moves"][0].startswith("player 2 (greedy)")
 

@@ -91,29 +91,75 @@ def studio_url(folder):
     assert not thread.is_alive()
 
 
+DESKTOP = {"viewport": {"width": 1360, "height": 900}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+"""A phone held upright (an iPhone 12 to 15's CSS pixels): a touch screen, no hover, no keys."""
+
+
 @pytest.fixture(scope="module")
-def browser_context():
-    profile = tempfile.mkdtemp(prefix="studio-chromium-")
+def chromium():
     with playwright_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1360, "height": 900})
-        yield context
-        context.close()
+        yield p.chromium
+
+
+def launch(chromium, screen: dict):
+    profile = tempfile.mkdtemp(prefix="studio-chromium-")
+    context = chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
+                                                 args=CHROMIUM_ARGS, **screen)
+    return context, profile
+
+
+@pytest.fixture(scope="module")
+def browser_context(chromium):
+    context, profile = launch(chromium, DESKTOP)
+    yield context
+    context.close()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def phone_context(chromium):
+    context, profile = launch(chromium, PHONE)
+    yield context
+    context.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def open_studio(context, url: str):
+    """A page of the studio; the errors its scripts raise are collected in page.errors."""
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: page.errors.append(message.text) if "Content Security Policy" in message.text else None)
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=yes]", timeout=STEP_MS)
+    return page
 
 
 @pytest.fixture
 def page(browser_context, studio_url):
-    page = browser_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None)
-    page.goto(studio_url)
-    page.wait_for_selector("body[data-ready=yes]", timeout=STEP_MS)
+    page = open_studio(browser_context, studio_url)
     yield page
     page.close()
-    assert errors == []
+    assert page.errors == []
+
+
+@pytest.fixture
+def phone(phone_context, studio_url):
+    page = open_studio(phone_context, studio_url)
+    yield page
+    page.close()
+    assert page.errors == []
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def screen(request, browser_context, phone_context, studio_url):
+    """The studio on either screen (the test runs once on each)."""
+    page = open_studio(browser_context if request.param == "desktop" else phone_context, studio_url)
+    page.screen = request.param
+    yield page
+    page.close()
+    assert page.errors == []
 
 
 def wait_js(page, expression: str, timeout: int = STEP_MS):
@@ -224,6 +270,7 @@ def test_draw_a_shape_by_clicks_and_see_its_facts(page):
     assert fact(page, "placements").startswith("224 on an empty 9x9 board")
     page.select_option("#shape-deck", "mine.yaml")
     page.wait_for_selector("#shape-card:not([hidden])", timeout=STEP_MS)
+    wait_js(page, "document.querySelector(\"#shape-facts dd[data-fact='twins']\")?.textContent.endsWith(' in mine')")
     assert fact(page, "twins") == "P27, P28 in mine"  # the classic S tetrominoes
     assert page.is_hidden("label[data-field=copies]") and page.is_visible("label[data-field=cost]")
     # a click on a shaded cell clears it
@@ -328,7 +375,7 @@ def test_undo_and_hint_against_a_bot(page):
     page.click("#play-undo")
     wait_js(page, "document.body.dataset.playMoves === '0'", timeout=STEP_MS)
     page.click("#play-hint")
-    wait_js(page, "document.getElementById('play-hint-text').textContent.includes('would play')",
+    wait_js(page, "document.getElementById('play-hint-text').textContent.startsWith('hint for player 1: ')",
                            timeout=STEP_MS)
     # a few moves more, then a piece under the pointer, for the picture
     for _ in range(4):
@@ -395,3 +442,130 @@ def test_start_and_stop_a_run(page, folder):
     wait_js(page, "document.querySelector(\".report img[alt='report page 1']\").naturalWidth > 0",
                            timeout=STEP_MS)
     assert "six-buttons" in page.inner_text(".report pre.markdown")
+    # the result is brought into view, with the PDF itself a link away
+    assert page.evaluate("document.querySelector('.report').getBoundingClientRect().top") < 900 / 2
+    assert page.evaluate("scrollY") > 0
+    pdf = page.evaluate("document.querySelector('.report a.pdf').href")
+    assert page.request.get(pdf).body().startswith(b"%PDF")
+    shot(page, "studio-run-result")
+
+
+# ----- both screens: a desktop and a phone ----------------------------------------------------------
+
+def no_sideways_scroll(page) -> None:
+    wider = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert wider <= 0, f"the page scrolls sideways by {wider} px"
+
+
+def test_a_first_save_needs_no_deck_picked(page, folder):
+    """The Shape tab opens on a usable deck (the family's default edition), so a first Save works."""
+    assert page.input_value("#shape-deck") == "classic"
+    for r, c in ((1, 1), (1, 2), (2, 2)):
+        page.click(f"#shape-board rect[data-r='{r}'][data-c='{c}']")
+    wait_js(page, "document.querySelector(\"#shape-facts dd[data-fact='size']\")?.textContent.startsWith('3 cells')")
+    page.fill("#save-file", "first-save.yaml")
+    page.fill("#field-id", "N31")
+    page.click("#shape-save")
+    wait_js(page, "document.getElementById('save-result').textContent !== ''")
+    assert page.inner_text("#save-result") == "saved N31 into first-save.yaml"
+    assert "extends: classic" in (folder / "first-save.yaml").read_text()
+
+
+def test_the_deck_draws_every_piece_at_one_cell_size(page, studio_url):
+    tab(page, "deck")
+    page.select_option("#deck-ref", "classic")
+    page.wait_for_selector("#deck-tiles[data-ref='classic'] .tile[data-id=P00] img", timeout=STEP_MS)
+    wait_js(page, "[...document.querySelectorAll('#deck-tiles img')].every((i) => i.complete && i.naturalWidth > 0)")
+    deck = page.request.get(studio_url.split("?")[0] + "api/deck?ref=classic", headers={"x-studio-token": TOKEN}).json()
+    printed = {p["id"]: p["image_mm"][0] for p in deck["patches"]}
+    drawn = page.evaluate("Object.fromEntries([...document.querySelectorAll('#deck-tiles .tile')].map("
+                          "(t) => [t.dataset.id, t.querySelector('img').getBoundingClientRect().width]))")
+    scale = [drawn[pid] / printed[pid] for pid in printed]
+    assert max(scale) / min(scale) < 1.03, "pieces drawn at different scales"
+    assert drawn["P00"] < drawn["P16"] / 2 + 20  # a 2-cell strip beside a 6-cell cross
+
+
+def start_game(page, edition: str, seats: str, seed: int = 1) -> None:
+    tab(page, "play")
+    page.select_option("#play-edition", edition)
+    page.fill("#play-seats", seats)
+    page.fill("#play-seed", str(seed))
+    page.click("#play-start")
+    page.wait_for_selector("body[data-play-over=no] #play-pieces button", timeout=FIRST_GAME_MS)
+
+
+TURN_BUTTONS = ("Rotate the piece a quarter turn", "Flip the piece over", "Next orientation of the piece",
+                "Place the piece where it is shown", "Put the piece back")
+
+
+def test_a_phone_plays_by_taps_with_the_pieces_under_the_board(phone):
+    start_game(phone, "classic", "human,greedy")
+    no_sideways_scroll(phone)
+    board = phone.locator("#play-boards figure.active svg").bounding_box()
+    pieces = phone.locator("#play-pieces").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= 390
+    gap = pieces["y"] - (board["y"] + board["height"])
+    assert 0 <= gap < 200, f"the pieces start {gap:.0f} px under the board"
+    for name in TURN_BUTTONS:
+        assert phone.get_by_role("button", name=name).is_visible()
+    assert phone.locator("#play-pieces .price").first.inner_text().startswith("cost ")
+    phone.locator("#play-pieces button").first.tap()
+    seen = [phone.evaluate("window.studioPlay.orientation")]
+    for name in TURN_BUTTONS[:3]:
+        phone.get_by_role("button", name=name).tap()
+        seen.append(phone.evaluate("window.studioPlay.orientation"))
+    assert all(a != b for a, b in zip(seen, seen[1:])), seen  # each button turns the piece
+    # a tap shows where the piece would lie; it is placed only by Place (or a second tap there)
+    r, c = phone.evaluate("window.studioPlay.firstLegalCell()")
+    phone.tap(f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']")
+    phone.wait_for_selector("#play-boards svg.active rect.ghost.ok")
+    assert phone.get_attribute("body", "data-play-moves") == "0"
+    shot(phone, "studio-phone-preview")
+    phone.get_by_role("button", name="Place the piece where it is shown").tap()
+    wait_js(phone, "document.body.dataset.playMoves !== '0' && document.body.dataset.playBusy !== 'yes'")
+    assert "player 2 (greedy)" in phone.inner_text("#play-log")
+    shot(phone, "studio-phone-placed")
+
+
+def test_a_doodle_card_is_one_button_with_its_cuts_as_variants(phone):
+    start_game(phone, "doodle", "human", seed=3)
+    for _ in range(12):
+        if int(phone.get_attribute("body", "data-play-moves")) >= 3 and "cut" in phone.evaluate(
+                "JSON.stringify(window.studioPlay.game.moves.pieces.map((p) => p.label))"):
+            break
+        moves = phone.get_attribute("body", "data-play-moves")
+        phone.locator("#play-pieces button").first.tap()
+        r, c = phone.evaluate("window.studioPlay.firstLegalCell()")
+        cell = f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']"
+        phone.tap(cell)
+        phone.tap(cell)  # the second tap on the previewed cell places it
+        wait_js(phone, f"document.body.dataset.playMoves !== '{moves}' && document.body.dataset.playBusy !== 'yes'")
+    labels = phone.evaluate("window.studioPlay.game.moves.pieces.length")
+    assert labels > 8 and phone.locator("#play-pieces button").count() <= 4
+    cards = phone.locator("#play-pieces button[data-group='neighbour right draw'], #play-pieces button[data-group=draw]")
+    cards.first.tap()
+    assert phone.locator("#play-variants button").count() >= 2
+    colours = phone.evaluate("new Set([...document.querySelectorAll('#play-boards svg.active rect.cell.on')]"
+                             ".map((r) => r.style.fill)).size")
+    placed = phone.evaluate("window.studioPlay.game.boards[0].placed.length")
+    assert placed >= 3 and colours == placed  # the start card and each drawing in a colour of its own
+    no_sideways_scroll(phone)
+    shot(phone, "studio-phone-doodle")
+
+
+def test_every_view_fits_its_screen(screen):
+    for name in ("shape", "deck", "play", "records", "runs"):
+        tab(screen, name)
+        if name == "deck":
+            screen.select_option("#deck-ref", "mine.yaml")
+            screen.wait_for_selector("#deck-tiles[data-ref='mine.yaml'] .tile", timeout=STEP_MS)
+        elif name == "play":
+            start_game(screen, "doodle", "human,greedy", seed=3)
+        elif name == "records":
+            screen.wait_for_selector("#record-path option[value='doodle-game.json']", state="attached", timeout=STEP_MS)
+            screen.select_option("#record-path", "doodle-game.json")
+            wait_js(screen, "document.body.dataset.recordStep === '0'")
+            screen.click("#record-last")
+            wait_js(screen, "document.body.dataset.recordStep !== '0'")
+        no_sideways_scroll(screen)
+        shot(screen, f"studio-{name}-{screen.screen}")

@@ -23,8 +23,6 @@ from toolkit.errors import RecordError, ToolkitError, UsageError
 from toolkit.fileio import MAX_RECORD_BYTES
 from toolkit.studio import files
 
-BOT_RNG_SALT = 1
-"""The hint bot draws from seed_state(seed, BOT_RNG_SALT, 99), apart from every seat's bot."""
 MAX_GAMES = 8
 """Games kept in memory; starting another forgets the one left alone longest."""
 MAX_RECORDS = 4
@@ -55,28 +53,46 @@ def _seat_label(game: Any, seat: int) -> str:
 
 
 def position(game: Any, players: list[str]) -> dict[str, Any]:
-    """What the page draws of a position: boards, pieces in play, text, scores, history."""
+    """What the page draws of a position: boards, pieces in play, text, scores, history.
+
+    The family's own view of the position (toolkit.families.view) gives what a person reads:
+    each board's figures in the prompt's words (`5 buttons, income 0, 81 empty, score -157`,
+    `rounds 25, -, -; 41 empty; score -18`), which piece covers each cell (so each drawing has
+    a colour of its own) and the price printed on each piece on offer."""
     from toolkit.families import family_of
 
     family = family_of(game.edition)
     edition = game.edition
+    look = family.view(game)
     boards = []
     for seat in range(game.players):
         cells = family.quilt_cells(game, seat)
+        seen = look.boards[seat] if seat < len(look.boards) else None
+        placed = list(seen.placed) if seen is not None else []
+        piece_of = {cell: index for index, piece in enumerate(placed) for cell in piece.cells}
         boards.append({"seat": seat, "name": _seat_label(game, seat),
                        "player": players[seat] if seat < len(players) else "",
-                       "cells": [[r, c, label] for (r, c), label in sorted(cells.items())]})
+                       "facts": list(seen.facts) if seen is not None else [],
+                       "cells": [[r, c, label, piece_of.get((r, c), -1)] for (r, c), label in sorted(cells.items())],
+                       "placed": [{"id": piece.id, "kind": piece.kind, "colour": piece.colour,
+                                   "index": piece.colour_index} for piece in placed]})
     shapes = dict(family.shapes(edition))
-    pieces = [{"role": role, "id": pid, "rows": shapes[pid].rows() if pid in shapes else []}
-              for role, pid in family.shapes_in_play(game)]
+    details = {offer.id: offer.details for offer in look.offers}
+    pieces = [{"role": role, "id": pid, "rows": shapes[pid].rows() if pid in shapes else [],
+               "details": details.get(pid, "")} for role, pid in family.shapes_in_play(game)]
     view = {"edition": edition.name, "title": edition.title, "seed": game.seed,
             "width": edition.board_width, "height": edition.board_height,
             "boards": boards, "pieces": pieces, "text": family.board_text(game),
             "over": game.is_over, "current": game.current_player, "scores": list(game.scores()),
+            "status": look.status, "offers": details,
             "history": [str(a) for a in game.history], "event": getattr(game, "last_event", "") or ""}
     if game.is_over:
         view["winners"] = list(game.winners())
     return view
+
+
+_CUT = re.compile(r"\bcut (\S+) (\S+) ")
+"""The part of an action that cuts the card before drawing it (Doodle's CUT: `cut h1 a draw`)."""
 
 
 def moves(game: Any) -> dict[str, Any]:
@@ -97,6 +113,7 @@ def moves(game: Any) -> dict[str, Any]:
             buttons.append(text)
             continue
         groups.setdefault(label, {}).setdefault(o or 0, []).append((r, c, text, action))
+    offers = {offer.id: offer.details for offer in family.view(game).offers}
     pieces = []
     for label, orientations in groups.items():
         entries = []
@@ -111,9 +128,27 @@ def moves(game: Any) -> dict[str, Any]:
             entries.append({"o": o, "cells": [[r - r0, c - c0] for r, c in added],
                             "at": [[r, c, text] for r, c, text, _ in placed]})
         if entries:
-            pieces.append({"label": label, "orientations": entries})
+            # the same card drawn whole or cut is one choice with variants (not a button each)
+            cut = _CUT.search(label + " ")
+            group = _CUT.sub("", label + " ").strip() if cut else label
+            ids = [word for word in label.split() if word in offers]
+            pieces.append({"label": label, "orientations": entries, "group": group,
+                           "variant": f"cut {cut.group(1)} {cut.group(2)}" if cut else "whole",
+                           "details": offers[ids[0]] if ids else ""})
     return {"pieces": pieces, "buttons": buttons[:MAX_BUTTONS], "more_buttons": max(0, len(buttons) - MAX_BUTTONS),
             "count": len(actions)}
+
+
+def hinted_action(game: Any, text: str) -> str | None:
+    """The legal action a hint names on its first line (`hint for player 1: buy P17 o3 r2 c4`),
+    or None when it names none (the game is over, it is Automa's turn)."""
+    first = text.split("\n", 1)[0]
+    if game.is_over or not first.startswith("hint for ") or ": " not in first:
+        return None
+    try:
+        return str(game.parse_action(first.split(": ", 1)[1].strip()))
+    except ToolkitError:
+        return None
 
 
 # ----- playing ------------------------------------------------------------------------------------
@@ -172,19 +207,12 @@ class PlaySession:
         self.bot_moves = []
 
     def hint(self) -> dict[str, Any]:
-        """What the family's hint bot would play, and why when it can say."""
-        from toolkit.bots.registry import bot_for, build_bot
-        from toolkit.families import family_of
-        from toolkit.games.rng import seed_state
+        """The prompt's hint (toolkit.play.hint: the move and why), and the move it names, which
+        the page offers to play."""
+        from toolkit import play
 
-        game = self.game
-        if game.is_over:
-            return {"text": "the game is over: no hint", "action": None}
-        bot = build_bot(bot_for(family_of(game.edition).info.hint_bot, game.edition), game.edition)
-        action = str(bot.choose(game.copy(), seed_state(game.seed, BOT_RNG_SALT, 99)))
-        explain = getattr(bot, "explain", None)
-        text = explain(game) if explain else f"the {bot.name} bot would play: {action}"
-        return {"text": text, "action": action}
+        text = play.hint(self.game)
+        return {"text": text, "action": hinted_action(self.game, text)}
 
     def view(self) -> dict[str, Any]:
         view = position(self.game, self.names)

@@ -19,18 +19,35 @@ export function colour(label) {
   return PALETTE[h % PALETTE.length];
 }
 
-// A width x height board; cells: [[r, c, label], ...]. Returns the <svg>.
-export function drawBoard(width, height, cells, { seat = null, cell = CELL } = {}) {
+// The fill of a piece placed on a board ({id, kind, colour, index} from the family's view): the
+// spec's colour, else the palette by the patch's place in the edition, else by the order it was
+// drawn in, so two drawings side by side never share a colour.
+export function pieceColour(piece, order) {
+  if (piece.colour) return piece.colour;
+  if (piece.kind === "start") return "#5b4a7a";
+  if (piece.kind === "leather") return "#7a4b24";
+  if (piece.kind === "single") return "#444";
+  return PALETTE[(piece.index >= 0 ? piece.index : order) % PALETTE.length];
+}
+
+// A width x height board; cells: [[r, c, label, piece], ...] where piece indexes `placed`.
+// Returns the <svg>.
+export function drawBoard(width, height, cells, { seat = null, cell = CELL, placed = null } = {}) {
   const root = svg("svg", { class: "board", width: width * cell + 2, height: height * cell + 2,
     viewBox: `-1 -1 ${width * cell + 2} ${height * cell + 2}` });
   if (seat !== null) root.dataset.seat = seat;
   const covered = new Map((cells || []).map(([r, c, label]) => [`${r},${c}`, label]));
+  const pieceAt = new Map((cells || []).map(([r, c, , piece]) => [`${r},${c}`, piece]));
   for (let r = 0; r < height; r++) {
     for (let c = 0; c < width; c++) {
       const label = covered.get(`${r},${c}`);
       const rect = svg("rect", { class: "cell" + (label !== undefined ? " on" : ""), x: c * cell, y: r * cell,
         width: cell, height: cell, "data-r": r, "data-c": c });
-      if (label !== undefined) rect.style.fill = colour(label);
+      if (label !== undefined) {
+        const piece = pieceAt.get(`${r},${c}`);
+        rect.style.fill = placed && piece >= 0 && placed[piece] ? pieceColour(placed[piece], piece) : colour(label);
+        if (piece >= 0) rect.dataset.piece = piece;
+      }
       root.append(rect);
       if (label !== undefined && label !== "#") {
         const text = svg("text", { x: c * cell + cell / 2, y: r * cell + cell / 2 });

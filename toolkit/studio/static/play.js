@@ -3,23 +3,27 @@ import { get, post, guarded, el, showError, clearError, withToken } from "./api.
 import { drawBoard, cellAt, setGhost, miniShape, sameCells, rotate, mirror, svg, CELL } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { game: null, piece: null, orientation: 0, pointer: null, busy: false };
+const state = { game: null, piece: null, orientation: 0, pointer: null, busy: false, touch: false };
 window.studioPlay = state;
 
 // Draw a position's boards, pieces in play and text into the given elements (Play and Records).
 export function drawPosition(view, { boards, inPlay, text }, active = null) {
   boards.replaceChildren(...view.boards.map((b) => {
-    const board = drawBoard(view.width, view.height, b.cells, { seat: b.seat });
+    const board = drawBoard(view.width, view.height, b.cells, { seat: b.seat, placed: b.placed });
     for (const [r, c, w, h] of b.rectangles || []) {
       board.append(svg("rect", { class: "named", x: c * CELL + 1.5, y: r * CELL + 1.5, width: w * CELL - 3, height: h * CELL - 3 }));
     }
     if (active === b.seat) board.classList.add("active");
-    const score = view.scores[b.seat];
-    const caption = `${b.name}${b.player ? ` (${b.player})` : ""}: score ${score}`;
-    return el("figure", {}, el("figcaption", { text: caption }), board);
+    // the seat's figures as its family words them (the prompt's and `patchwork show`'s lines):
+    // the score stands beside what makes it up (buttons and empty cells, each round's rectangle)
+    const facts = b.facts && b.facts.length ? b.facts : [`score ${view.scores[b.seat]}`];
+    const caption = el("figcaption", {}, el("strong", { text: `${b.name}${b.player ? ` (${b.player})` : ""}` }),
+      ...facts.map((line) => el("span", { class: "fact", text: line })));
+    return el("figure", { class: active === b.seat ? "active" : "", "data-seat": b.seat }, caption, board);
   }));
-  if (inPlay) inPlay.replaceChildren(...view.pieces.map((p) => el("figure", { title: p.role },
-    miniShape({ rows: p.rows, cell: 9, fill: "#8e5d3b" }), el("figcaption", { text: `${p.id} (${p.role})` }))));
+  if (inPlay) inPlay.replaceChildren(...view.pieces.map((p) => el("figure", { title: p.role, "data-id": p.id },
+    miniShape({ rows: p.rows, cell: 9, fill: "#8e5d3b" }), el("figcaption", { text: `${p.id} (${p.role})` }),
+    p.details ? el("span", { class: "price", text: p.details }) : null)));
   if (text) text.textContent = view.text;
 }
 
@@ -84,12 +88,26 @@ function showRect(text) {
   setGhost(board, cells, true);
 }
 
+// Pick a legal piece (an index into moves.pieces). Pieces of one group (a card drawn whole or
+// cut, `cut h1 a draw`) share one button; the group's variants are a row of their own.
 function select(index) {
   const moves = state.game && state.game.moves;
   state.piece = moves && index !== null ? moves.pieces[index] : null;
   state.orientation = 0;
-  for (const [i, button] of [...document.querySelectorAll("#play-pieces button")].entries()) button.classList.toggle("selected", i === index);
+  const group = state.piece ? state.piece.group : null;
+  for (const button of document.querySelectorAll("#play-pieces button")) button.classList.toggle("selected", button.dataset.group === group);
+  const variants = state.piece ? moves.pieces.map((p, i) => [p, i]).filter(([p]) => p.group === group) : [];
+  $("play-variants").replaceChildren(...(variants.length > 1 ? variants.map(([p, i]) => el("button", {
+    "data-variant": p.variant, class: i === index ? "selected" : "", onclick: () => select(i) }, p.variant)) : []));
+  placeButton();
   drawGhost();
+}
+
+// The on-screen controls (a phone has no r / f / o keys): enabled while a piece is picked.
+function placeButton() {
+  const placed = state.pointer && entry() ? placedAt(...state.pointer) : null;
+  $("play-place").disabled = !(placed && placed.action);
+  for (const id of ["play-rotate", "play-flip", "play-turn", "play-putback"]) $(id).disabled = !state.piece;
 }
 
 function turn(transform) {
@@ -98,12 +116,14 @@ function turn(transform) {
   const found = state.piece.orientations.findIndex((o) => sameCells(o.cells, wanted));
   if (found >= 0) state.orientation = found;
   drawGhost();
+  placeButton();
 }
 
 function nextOrientation() {
   if (!state.piece) return;
   state.orientation = (state.orientation + 1) % state.piece.orientations.length;
   drawGhost();
+  placeButton();
 }
 
 async function act(action) {
@@ -127,21 +147,35 @@ function show(view) {
   $("play-game").hidden = false;
   drawPosition(view, { boards: $("play-boards"), inPlay: $("play-in-play"), text: $("play-text") }, view.your_turn ? view.current : null);
   const board = activeBoard();
+  state.pointer = null;
   if (board && view.your_turn) {
-    board.addEventListener("mousemove", (event) => { const at = cellAt(event); if (at) { state.pointer = at; drawGhost(); } });
-    board.addEventListener("mouseleave", () => { state.pointer = null; drawGhost(); });
+    // a touch has no hover: the first tap shows the piece there (the preview), a second tap on
+    // the same cell, or Place, puts it down
+    board.addEventListener("pointerdown", (event) => { state.touch = event.pointerType === "touch" || event.pointerType === "pen"; });
+    board.addEventListener("mousemove", (event) => { if (state.touch) return; const at = cellAt(event); if (at) { state.pointer = at; drawGhost(); placeButton(); } });
+    board.addEventListener("mouseleave", () => { if (state.touch) return; state.pointer = null; drawGhost(); placeButton(); });
     board.addEventListener("click", (event) => {
       const at = cellAt(event);
       if (!at || !entry()) return;
+      const again = state.pointer && state.pointer[0] === at[0] && state.pointer[1] === at[1];
       state.pointer = at;
-      const placed = placedAt(...at);
-      if (placed.action) act(placed.action);
-      else showError("that placement is not legal here (red): move the piece, or turn it with r / f / o");
+      drawGhost();
+      placeButton();
+      if (state.touch && !again) return;
+      place();
     });
   }
   const moves = view.moves || { pieces: [], buttons: [] };
-  $("play-pieces").replaceChildren(...moves.pieces.map((p, i) => el("button", { "data-label": p.label, onclick: () => select(i) },
-    miniShape({ cells: p.orientations[0].cells }), el("span", { text: p.label }))));
+  const groups = [];
+  moves.pieces.forEach((p, i) => { if (!groups.some((g) => g.group === p.group)) groups.push({ group: p.group, first: i, piece: p }); });
+  $("play-pieces").replaceChildren(...groups.map(({ group, first, piece }) => {
+    const variants = moves.pieces.filter((p) => p.group === group).length;
+    return el("button", { "data-label": piece.label, "data-group": group, onclick: () => select(first),
+      "aria-label": `${group}${piece.details ? `, ${piece.details}` : ""}${variants > 1 ? `, ${variants} ways` : ""}` },
+    miniShape({ cells: piece.orientations[0].cells }), el("span", { text: group }),
+    piece.details ? el("span", { class: "price", text: piece.details }) : null,
+    variants > 1 ? el("span", { class: "muted", text: `whole or cut: ${variants} ways` }) : null);
+  }));
   // an action naming a rectangle (`score r0 c1 5x4`) shows it on the board while pointed at;
   // the largest come first
   const area = (text) => { const m = RECT.exec(text); return m ? Number(m[3]) * Number(m[4]) : -1; };
@@ -152,13 +186,11 @@ function show(view) {
   $("play-buttons").replaceChildren(...buttons);
   const index = moves.pieces.findIndex((p) => p.label === keep);
   select(index >= 0 ? index : (moves.pieces.length === 1 ? 0 : null));
+  // the family's own status line (as the prompt and `patchwork show` word it), then what just happened
   let status;
-  if (view.over) {
-    const scores = view.boards.map((b) => `${b.name} ${view.scores[b.seat]}`).join(", ");
-    status = `Game over: ${scores}`;
-  } else if (view.your_turn) {
-    status = `${view.boards[view.current].name} to play${view.event ? ` — ${view.event}` : ""}`;
-  } else status = "bots are playing";
+  if (view.over) status = view.status.replace(/^game over/, "Game over");
+  else if (view.your_turn) status = `${view.status}${view.event ? ` — ${view.event}` : ""}`;
+  else status = "bots are playing";
   $("play-status").textContent = status;
   document.body.dataset.playOver = view.over ? "yes" : "no";
   document.body.dataset.playMoves = String(view.history.length);
@@ -166,6 +198,13 @@ function show(view) {
   $("play-undo").disabled = !view.can_undo;
   $("play-record").href = withToken(`/api/play/${view.id}/record`);
   $("play-hint-text").hidden = true;
+}
+
+function place() {
+  if (!state.pointer || !entry()) return;
+  const placed = placedAt(...state.pointer);
+  if (placed.action) act(placed.action);
+  else showError("that placement is not legal here (red): move the piece, or turn it (Rotate / Flip / Turn, or r / f / o)");
 }
 
 async function startGame() {
@@ -192,6 +231,11 @@ export function initPlay(studio) {
   $("play-send").addEventListener("click", () => { const text = $("play-action").value.trim(); if (text) act(text); });
   $("play-action").addEventListener("keydown", (event) => { if (event.key === "Enter") $("play-send").click(); });
   $("play-hint").addEventListener("click", hint);
+  $("play-rotate").addEventListener("click", () => turn(rotate));
+  $("play-flip").addEventListener("click", () => turn(mirror));
+  $("play-turn").addEventListener("click", nextOrientation);
+  $("play-place").addEventListener("click", place);
+  $("play-putback").addEventListener("click", () => select(null));
   $("play-undo").addEventListener("click", async () => { const view = await guarded(() => post(`/api/play/${state.game.id}/undo`)); if (view) show(view); });
   document.addEventListener("keydown", (event) => {
     if (document.body.dataset.tab !== "play" || event.target.tagName === "INPUT") return;

@@ -1,0 +1,133 @@
+"""What the studio's pages are given to draw, through its HTTP API: pieces at their printed size,
+each seat's figures in its family's words, the price on every piece, one colour per drawing, a
+card's cut choices as variants of the card, the prompt's own hint, and a run's games and time."""
+from __future__ import annotations
+
+import re
+import struct
+import time
+
+import pytest
+
+from tests.test_studio_api import BASE, TOKEN, error_of, first_placement, make_folder, wait_for  # noqa: F401
+from toolkit.studio.app import create_app
+
+import warnings
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def client(tmp_path):
+    folder = make_folder(tmp_path / "studio")
+    app = create_app(folder, TOKEN, max_running=1, watch=False)
+    with TestClient(app, base_url=BASE, headers={"x-studio-token": TOKEN}) as c:
+        c.studio = app.studio
+        c.folder = folder
+        yield c
+
+
+def test_every_piece_of_a_deck_carries_its_printed_size(client):
+    """The page draws a deck at one scale from these sizes: a 2-cell patch a third of a 6-cell one."""
+    deck = client.get("/api/deck", params={"ref": "classic"}).json()
+    sizes = {p["id"]: p["image_mm"] for p in deck["patches"]}
+    assert all(size and size[0] > 0 and size[1] > 0 for size in sizes.values())
+    widths = sorted(w for w, _ in sizes.values())
+    assert widths[-1] > 2 * widths[0]  # scaled to its own box, each would look alike
+    # one cell is the same length on every tile: the size grows by whole cells
+    cell = {round(w - h, 6) for p in deck["patches"] for w, h in [sizes[p["id"]]]
+            if len(p["rows"]) == 1 and len(p["rows"][0]) == 2}
+    assert len(cell) <= 1
+
+
+def test_a_classic_position_prices_its_pieces_and_shows_what_makes_the_score(client):
+    view = client.post("/api/play", json={"edition": "classic", "seed": 1, "seats": ["human", "greedy"]}).json()
+    first = view["boards"][0]["facts"][0]
+    assert first.startswith("5 buttons, income 0, 81 empty") and "score -157" in first
+    market = view["pieces"]
+    assert market and all(re.fullmatch(r"cost \d+, time \d+, \+\d+", p["details"]) for p in market)
+    assert view["status"] == "move 1: player 1 to move"
+    buy = [p for p in view["moves"]["pieces"] if p["label"].startswith("buy ")]
+    assert buy and all(p["details"].startswith("cost ") for p in buy)
+
+
+def play_until(client, view, done, limit=80):
+    for _ in range(limit):
+        if done(view):
+            return view
+        view = client.post(f"/api/play/{view['id']}/act", json={"action": first_placement(view)}).json()
+    raise AssertionError("never reached")
+
+
+def test_each_doodle_drawing_is_its_own_piece(client):
+    view = client.post("/api/play", json={"edition": "doodle", "seed": 3, "seats": ["human"]}).json()
+    view = play_until(client, view, lambda v: len(v["history"]) >= 6)
+    board = view["boards"][0]
+    placed = board["placed"]
+    assert [p["kind"] for p in placed] == ["start", *["drawing"] * (len(placed) - 1)]
+    covering = {piece for *_, piece in board["cells"]}
+    assert covering == set(range(len(placed)))  # every cell names the drawing that covers it
+
+
+def test_a_cards_cut_choices_are_variants_of_the_card(client):
+    view = client.post("/api/play", json={"edition": "doodle", "seed": 3, "seats": ["human"]}).json()
+    view = play_until(client, view, lambda v: any("cut" in p["label"] for p in v["moves"]["pieces"]))
+    pieces = view["moves"]["pieces"]
+    groups = {p["group"] for p in pieces}
+    assert len(pieces) > 8 and len(groups) <= 4, groups
+    assert groups <= {"draw", "neighbour left draw", "neighbour right draw", "single"}
+    for p in pieces:
+        assert re.fullmatch(r"whole|cut [hv]\d [ab]", p["variant"])
+        assert p["label"].replace(p["variant"] + " ", "") == p["group"] if p["variant"] != "whole" else p["label"] == p["group"]
+
+
+def test_a_doodle_scoring_reads_the_same_in_the_status_and_the_caption(client):
+    view = client.post("/api/play", json={"edition": "doodle", "seed": 3, "seats": ["human", "greedy"]}).json()
+    view = play_until(client, view, lambda v: "player 2 scores" in v["event"])
+    points = re.search(r"player 2 scores (\d+)", view["event"]).group(1)
+    facts = view["boards"][1]["facts"][0]
+    assert f"rounds {points}," in facts and f"score {view['scores'][1]}" in facts
+
+
+def test_the_hint_is_the_prompts_hint(client):
+    from toolkit import play
+
+    view = client.post("/api/play", json={"edition": "classic", "seed": 1, "seats": ["human", "greedy"]}).json()
+    hint = client.get(f"/api/play/{view['id']}/hint").json()
+    game = client.studio.games.get(view["id"]).game
+    assert hint["text"] == play.hint(game)
+    assert hint["text"].startswith(f"hint for player 1: {hint['action']}") and "expects:" in hint["text"]
+    assert hint["action"] in {a for p in view["moves"]["pieces"] for o in p["orientations"] for *_, a in o["at"]} | set(view["moves"]["buttons"])
+
+
+def test_a_run_that_fails_at_once_keeps_its_own_time_and_counts_games_per_edition(client):
+    body = {"command": "balance", "args": {"base": "classic", "variants": ["six-buttons.yaml"],
+                                           "bots": "nosuchbot,greedy", "games": 4000, "seed": 1}}
+    run = client.post("/api/runs", json=body).json()
+    assert run["games"] == 4000 and run["games_per"] == "edition"
+    process = client.studio.runs.get(run["id"]).process
+    process.wait(120)
+    ended = time.time()
+    time.sleep(1.5)  # nobody looks at the run meanwhile
+    view = client.get(f"/api/runs/{run['id']}").json()
+    assert view["state"] == "failed"
+    took = ended - client.studio.runs.get(run["id"]).started
+    assert view["seconds"] <= round(took, 1) + 0.3, (view["seconds"], took)
+
+
+def png_width(data: bytes) -> int:
+    return struct.unpack(">I", data[16:20])[0]
+
+
+@pytest.mark.slow
+def test_report_pages_are_sharp(client):
+    body = {"command": "balance", "args": {"base": "classic", "variants": ["six-buttons.yaml"],
+                                           "bots": "random,random", "games": 40, "seed": 1}}
+    run = client.post("/api/runs", json=body).json()
+    view = wait_for(lambda: (v := client.get(f"/api/runs/{run['id']}").json())["state"] != "running" and v)
+    assert view["state"] == "finished", view["stderr"]
+    page = client.get(f"/api/runs/{run['id']}/pages/0").content
+    assert png_width(page) >= 850  # an A4 page at 110 dpi: 909 px (at 60 dpi, 496)
