@@ -5,11 +5,49 @@ non-zero exit code, never a traceback. Messages say what was wrong and what is e
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 LISTED = 12
 """Most names an error line lists before it says how many more there are."""
+LONG_WORD = 120
+"""Longest run of characters without a blank that an error line shows whole; a longer one (a
+131 KB value given to an option, a path of a thousand folders) is cut to its two ends and its
+length."""
+WORD_ENDS = 40
+"""Characters kept at each end of a cut word."""
+
+_UNPRINTABLE = re.compile(r"[^\S ]|[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+"""Characters an error line never shows raw: control characters (a NUL, an escape sequence that
+retitles or clears the terminal, a newline that fakes a second line), invisible and
+direction-changing marks, and the lone surrogates Python reads an undecodable file name into."""
+_LONG = re.compile(r"\S{%d,}" % (LONG_WORD + 1))
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a file name that is not UTF-8: shown as that byte
+        return f"\\x{code - 0xDC00:02x}"
+    if char == "\n":
+        return "\\n"
+    if char == "\t":
+        return "\\t"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _cut(match: re.Match) -> str:
+    word = match.group(0)
+    return f"{word[:WORD_ENDS]}...{word[-WORD_ENDS:]} [{len(word):,} characters]"
+
+
+def printable(text: str) -> str:
+    """`text` as one line of a terminal shows it safely: control characters, invisible marks and
+    undecodable bytes written as escapes (`\\x1b`, `\\n`, `\\xff`), and every run of more than
+    LONG_WORD characters without a blank cut to its ends and its length. Applying it twice
+    changes nothing more."""
+    text = _UNPRINTABLE.sub(lambda m: _escaped(m.group(0)), text)
+    return _LONG.sub(_cut, text)
 
 
 def shortened(names: Iterable[object], limit: int = LISTED, sep: str = ", ") -> str:
@@ -29,8 +67,9 @@ class ToolkitError(Exception):
     exit_code: int = 1
 
     def render(self) -> str:
-        """The message the CLI prints (may span several lines, one per problem)."""
-        return str(self)
+        """The message the CLI prints: one line, whatever values it quotes (see `printable`); a
+        SpecError gives one line per problem."""
+        return printable(str(self))
 
 
 class UsageError(ToolkitError):
@@ -79,6 +118,9 @@ class SpecError(ToolkitError):
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    def render(self) -> str:
+        return "\n".join(printable(str(p)) for p in self.problems)
 
 
 class IllegalAction(ToolkitError):

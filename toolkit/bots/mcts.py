@@ -857,9 +857,71 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
     return done
 
 
+# ----- memory --------------------------------------------------------------------------------
+
+MEMORY_SHARE = 0.5
+"""Share of the memory this process may still take that one search tree may claim: the game, the
+other bots and the other workers' trees need the rest."""
+
+
+def memory_left() -> int:
+    """Bytes this process may still allocate: the machine's available memory (MemAvailable, or
+    the free pages where /proc is missing), and under an address-space limit (RLIMIT_AS, `ulimit
+    -v`) what is left of it beyond the process's present size, whichever is smaller."""
+    import os
+    import resource
+
+    page = os.sysconf("SC_PAGE_SIZE")
+    left = None
+    try:
+        with open("/proc/meminfo", "rb") as info:
+            for line in info:
+                if line.startswith(b"MemAvailable:"):
+                    left = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    if left is None:
+        try:
+            left = os.sysconf("SC_AVPHYS_PAGES") * page
+        except (ValueError, OSError):
+            left = 1 << 62
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft != resource.RLIM_INFINITY:
+        try:
+            with open("/proc/self/statm", "rb") as statm:
+                size = int(statm.read().split()[0]) * page
+        except (OSError, ValueError, IndexError):
+            size = 0
+        left = min(left, max(soft - size, 0))
+    return left
+
+
+def shared_tree_bytes(iterations: int, max_children: int, words: int) -> int:
+    """Bytes of a shared tree (SharedSearch._tree) with room for `iterations` in all."""
+    capacity = (iterations + 1) * max_children + 1
+    return capacity * (N_FIELDS + 1) * 8 + (iterations + 2) * (STATE_SIZE + 2 * words) * 8
+
+
+def search_tree_bytes(iterations: int, max_children: int, words: int) -> int:
+    """Bytes of the tree search_root allocates for `iterations` (a time budget: MAX_TIMED_ITERATIONS)."""
+    iterations = iterations if iterations > 0 else MAX_TIMED_ITERATIONS
+    capacity = (iterations + 1) * max_children + 1
+    return capacity * 9 * 8 + (iterations + 2) * (STATE_SIZE + 2 * words) * 8
+
+
+def _gib(size: int) -> str:
+    return f"{size / 1024**3:.1f} GiB" if size >= 1024**3 else f"{size / 1024**2:,.0f} MiB"
+
+
 class SharedSearch:
     """Searches on `threads` threads that grow one tree (shared_root, shared_search): the
-    threads beyond the caller's own wait in a pool between moves, so a move pays no thread start."""
+    threads beyond the caller's own wait in a pool between moves, so a move pays no thread start.
+
+    The tree is sized for the iterations the threads can reach, held to MEMORY_SHARE of the memory
+    the process may still take (memory_left): a time budget on many threads (mcts:0.01s:64t would
+    ask for 14.5 GiB) searches in the tree that fits, which stops growing when full; an iteration
+    budget whose tree does not fit is refused with both figures."""
 
     def __init__(self, threads: int):
         if not 2 <= threads <= MAX_THREADS:
@@ -874,10 +936,15 @@ class SharedSearch:
         page (the threads would queue for the process's memory map there)."""
         if not self._arrays or self._arrays[0].shape[0] < capacity or self._arrays[2].shape[0] < slots \
                 or self._arrays[3].shape[2] != words:
+            self._arrays = ()  # the old tree goes before the new one is taken, not after
             self._arrays = (np.empty((capacity, N_FIELDS), dtype=np.int64), np.empty(capacity, dtype=np.float64),
                             np.empty((slots, STATE_SIZE), dtype=np.int64), np.empty((slots, 2, words), dtype=np.uint64),
                             np.zeros(T_FIELDS, dtype=np.int64))
         return self._arrays
+
+    def kept_bytes(self) -> int:
+        """Bytes of the tree kept from the last move (reused, so not taken again)."""
+        return sum(array.nbytes for array in self._arrays)
 
     def choose(self, t: Any, s: np.ndarray, q: np.ndarray, rng: np.ndarray, iterations: int,
                weights: np.ndarray, params: np.ndarray) -> tuple[int, int]:
@@ -887,8 +954,17 @@ class SharedSearch:
         top_k = max(int(params[M_TOP_K]), 1)
         max_children = 1 + int(t.params[P_WINDOW]) * top_k + top_k
         total = (iterations if iterations > 0 else MAX_TIMED_ITERATIONS) * self.threads
+        words = q.shape[1]
+        budget = int((memory_left() + self.kept_bytes()) * MEMORY_SHARE)  # the kept tree is in use already
+        if shared_tree_bytes(total, max_children, words) > budget:
+            if iterations > 0:
+                raise UsageError(f"{iterations} iterations on each of {self.threads} threads need "
+                                 f"{_gib(shared_tree_bytes(total, max_children, words))} for the search tree; "
+                                 f"{_gib(budget)} is free for it: give fewer iterations or threads")
+            per_iteration = shared_tree_bytes(1, max_children, words) - shared_tree_bytes(0, max_children, words)
+            total = max(self.threads, (budget - shared_tree_bytes(0, max_children, words)) // per_iteration)
         capacity = (total + 1) * max_children + 1
-        nodes, value, states, quilts, shared = self._tree(capacity, total + 2, q.shape[1])
+        nodes, value, states, quilts, shared = self._tree(capacity, total + 2, words)
         n = shared_root(t, s, q, weights, params, nodes, value, states, quilts, shared)
         if n <= 1:  # over, or a forced move: nothing to search
             return (-1 if n == 0 else int(nodes[1, N_ACTION])), 0
@@ -942,6 +1018,12 @@ class MctsBot:
             code, done = self._shared.choose(t, game.state, game.quilts, rng, self.iterations, GREEDY_WEIGHTS,
                                              self.params)
         else:
+            top_k = max(int(self.params[M_TOP_K]), 1)
+            need = search_tree_bytes(self.iterations, 1 + int(t.params[P_WINDOW]) * top_k + top_k, game.quilts.shape[1])
+            free = int(memory_left() * MEMORY_SHARE)
+            if need > free:  # refused with the figures, not a MemoryError inside the compiled search
+                raise UsageError(f"the {self.name} bot's search tree needs {_gib(need)}; {_gib(free)} is free for "
+                                 "it: give it fewer iterations")
             width = 1 + int(t.params[P_WINDOW] + 1) * max(int(self.params[M_TOP_K]), 1)
             visits = np.zeros(width, dtype=np.int64)
             actions = np.zeros(0, dtype=np.int64)

@@ -75,6 +75,12 @@ class _Group(TyperGroup):
         from toolkit.cli import typed
 
         typed.remember(sys.argv[1:] if args is None else args)
+        from toolkit.cli.completion import completion_problem
+
+        problem = completion_problem([str(a) for a in (sys.argv[1:] if args is None else args)], os.environ)
+        if problem is not None:  # before typer reads the completion variables or writes a script
+            echo_error(error_line(problem))
+            sys.exit(USAGE_EXIT)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -91,6 +97,10 @@ class _Group(TyperGroup):
         except (typer.Abort, KeyboardInterrupt):
             echo_error(error_line("interrupted"))
             sys.exit(INTERRUPT_EXIT)
+        except MemoryError:  # the last guard: the options that size memory are bounded before it is taken
+            echo_error(error_line("out of memory: the machine (or the process's address-space limit, ulimit -v) "
+                                  "cannot hold this run; ask for less (fewer threads, iterations or games per point)"))
+            sys.exit(1)
         except OSError as error:  # the terminal or pipe we print to failed (full disk, closed reader)
             _silence_stdout()
             if error.errno != errno.EPIPE:  # a closed reader (`| head`) wants no message

@@ -157,3 +157,56 @@ def words(*choices: str) -> Completer:
         return _starting(choices, incomplete)
 
     return complete
+
+
+# ----- what the shell hands over ---------------------------------------------------------------
+
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+"""The shells `--show-completion` and `--install-completion` write a script for."""
+COMPLETE_VAR = "_PATCHWORK_COMPLETE"
+"""Set by the completion script when the shell asks for completions (`complete_bash`, ...)."""
+MAX_LINE_WORDS = 10_000
+"""Most words a command line being completed may hold (COMP_CWORD counts up to it)."""
+
+
+def _shell_option(args: list[str]) -> tuple[str, str] | None:
+    """(option, shell) of `--show-completion SHELL` / `--install-completion SHELL` on the line."""
+    for at, word in enumerate(args):
+        name, equals, value = word.partition("=")
+        if name not in ("--show-completion", "--install-completion"):
+            if not word.startswith("-"):
+                return None  # a command: the options of `patchwork` itself come before it
+            continue
+        if equals:
+            return name, value
+        following = args[at + 1] if at + 1 < len(args) else None
+        if following is not None and not following.startswith("-"):
+            return name, following
+        return None
+    return None
+
+
+def completion_problem(args: list[str], environ) -> str | None:
+    """What is wrong with a completion request, or None: a shell name that is not one of SHELLS
+    (typer would write a bash script for any word), or completion variables that are not what
+    the completion script sets (a COMP_CWORD that is not a word's index). Checked before typer
+    reads them, so a bad request is one line, never a traceback or a script for another shell."""
+    asked = _shell_option(args)
+    if asked is not None and asked[1] not in SHELLS:
+        shown = repr(asked[1][:40]) if asked[1] else "an empty name"
+        return f"{asked[0]}: {shown} is not a shell this command completes in; expected one of {', '.join(SHELLS)}"
+    instruction = environ.get(COMPLETE_VAR)
+    if not instruction:
+        return None
+    action, _, shell = instruction.partition("_")
+    if action not in ("source", "complete") or shell not in ("bash", "zsh", "fish", "powershell"):
+        return (f"{COMPLETE_VAR} {instruction[:40]!r}: expected source_SHELL or complete_SHELL with SHELL one of "
+                "bash, zsh, fish, powershell (what the completion script sets)")
+    if action == "complete" and shell == "bash":
+        if "COMP_WORDS" not in environ:
+            return "COMP_WORDS is not set: the bash completion script sets it to the words of the line"
+        cword = environ.get("COMP_CWORD", "")
+        if not (cword.isascii() and cword.isdigit() and int(cword) <= MAX_LINE_WORDS):
+            return (f"COMP_CWORD {cword[:40]!r}: expected the index of the word being completed, a whole number "
+                    f"0..{MAX_LINE_WORDS}")
+    return None

@@ -48,9 +48,16 @@ def error_text(line: str) -> str:
 
 
 def echo_error(line: str) -> None:
-    """Print one error line (already prefixed) on stderr (after Ctrl-C, only the first one)."""
-    from toolkit.cli.interrupts import print_error_line
+    """Print one error line (already prefixed) on stderr (after Ctrl-C, only the first one).
 
+    Every error passes here, the command line's own (a bad option value) and the toolkit's, so
+    here nothing a user typed or a file held reaches the terminal raw: control characters and
+    undecodable bytes are escaped and a value too long to read is cut (toolkit.errors.printable);
+    the lines of a spec's problems stay one per line."""
+    from toolkit.cli.interrupts import print_error_line
+    from toolkit.errors import printable
+
+    line = "\n".join(printable(part) for part in line.split("\n"))
     print_error_line(lambda: typer.echo(error_text(line), err=True))
 
 

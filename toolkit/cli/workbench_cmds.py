@@ -391,12 +391,56 @@ def ladder(
 
 # ----- tune -----------------------------------------------------------------------------------
 
+TARGET_FIGURES = ("seat-win", "length", "score", "margin", "bonus", "buy-rate")
+"""The figures a --target may name: those of toolkit.workbench.ntbea.FIGURES, named here so that a
+misspelt figure is refused while the command line is read, before the simulator loads (a test
+keeps the two lists equal)."""
+TARGET_LIMIT = 10_000.0
+"""Largest size of a target's VALUE and SCALE: no figure of a game (a share, a length in actions,
+a score, a margin) comes near it, so a value past it is a typing mistake, not a target."""
+SMALLEST_SCALE = 1e-6
+"""Smallest SCALE: a figure is measured from games, so it is never known closer than this."""
+
+
+def target_text(text: str) -> str:
+    """One --target: FIGURE=VALUE[~SCALE] with a known figure, a finite value of a size a game's
+    figure can have and a scale between SMALLEST_SCALE and TARGET_LIMIT (UsageError otherwise)."""
+    shown = repr(text[:60])
+    name, sep, rest = text.partition("=")
+    if not sep or name.strip() not in TARGET_FIGURES:
+        raise UsageError(f"--target {shown}: expected FIGURE=VALUE[~SCALE] with FIGURE one of "
+                         f"{', '.join(TARGET_FIGURES)}, e.g. seat-win=0.5")
+    value_text, tilde, scale_text = rest.partition("~")
+    try:
+        value = float(value_text)
+        scale = float(scale_text) if tilde else 1.0
+    except ValueError:
+        raise UsageError(f"--target {shown}: VALUE and SCALE are numbers, e.g. margin=0 or margin=0~2") from None
+    if not (math.isfinite(value) and abs(value) <= TARGET_LIMIT):
+        raise UsageError(f"--target {shown}: the value must be a finite number of at most {TARGET_LIMIT:,.0f} in size "
+                         "(a share of games is 0..1; lengths, scores and margins are far smaller)")
+    if not (math.isfinite(scale) and SMALLEST_SCALE <= scale <= TARGET_LIMIT):
+        raise UsageError(f"--target {shown}: the scale (the distance that costs 1) must be {SMALLEST_SCALE:g}.."
+                         f"{TARGET_LIMIT:,.0f}, got {scale_text.strip()[:20]}")
+    return text
+
+
+def target_texts(values: Optional[list]) -> Optional[list]:
+    """Callback of --target: each one checked while the command line is read."""
+    for text in values or ():
+        try:
+            target_text(text)
+        except UsageError as error:
+            raise typer.BadParameter(str(error).split(": ", 1)[1]) from None
+    return values
+
+
 
 def tune(
     base: str = typer.Argument(..., help="Base edition name or spec file."),
     settings: List[str] = typer.Option(..., "--set", callback=settings_text, help="KEY=VALUES to search, as for sweep (e.g. starting_buttons=0..10, "
                                        "patches.P05.cost=0..8); the space is every combination."),
-    targets: List[str] = typer.Option(..., "--target", help="FIGURE=VALUE[~SCALE]: seat-win, length, score, margin, bonus or "
+    targets: List[str] = typer.Option(..., "--target", callback=target_texts, help="FIGURE=VALUE[~SCALE]: seat-win, length, score, margin, bonus or "
                                       "buy-rate (with --watch); SCALE is the distance that costs 1 (squared) in the fitness."),
     budget: int = typer.Option(100, "--budget", help="Evaluations of the search (each plays --games games)."),
     refine: Optional[int] = typer.Option(None, "--refine", metavar="N", help="The last evaluations of the budget, spent re-playing the "
@@ -425,24 +469,30 @@ def tune(
                          f"got {refine}")
     from toolkit.families import family_of
     from toolkit.sim.botspec import games_per_deal
-    from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
-    from toolkit.reports import workbench as report
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
-    from toolkit.workbench import ntbea, setpath
-    from toolkit.workbench.report import header
+    from toolkit.workbench import setpath
 
-    ed = load_edition(base)
+    ed = load_edition(base)  # what the edition alone can refuse, before the simulator (and numba) loads
     parsed = tuple(setpath.parse_setting(text, ed) for text in settings)
-    parsed_targets = tuple(ntbea.parse_target(t) for t in targets)
-    ntbea.check(ed, parsed, parsed_targets, watch)
+    if watch is not None and watch not in [p.id for p in ed.all_patches()]:
+        raise UsageError(f"--watch {watch[:40]}: '{ed.name}' has no patch {watch[:40]} "
+                         f"(patches: {setpath.patch_ids_text(ed)})")
     bots_text = bots or family_of(ed).info.balance_bots
     bot_specs = _bots(bots_text, ed)
     per_deal = games_per_deal(bot_specs, ed)
+    search_deals, final_deals = deals_for(games, per_deal), deals_for(final_games, per_deal, "--final-games")
+    from toolkit.sim.figures import edition_facts
+    from toolkit.reports import workbench as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+    from toolkit.workbench import ntbea
+    from toolkit.workbench.report import header
+
+    parsed_targets = tuple(ntbea.parse_target(t) for t in targets)
+    ntbea.check(ed, parsed, parsed_targets, watch)
     refine = ntbea.default_refine(budget) if refine is None else refine
-    request = ntbea.TuneRequest(ed, parsed, parsed_targets, bot_specs, seed, budget, deals_for(games, per_deal),
-                                deals_for(final_games, per_deal), watch, refine)
+    request = ntbea.TuneRequest(ed, parsed, parsed_targets, bot_specs, seed, budget, search_deals, final_deals, watch,
+                                refine)
     started = time.perf_counter()
     with progress_bar(budget * games + final_games, show_progress) as advance:
         body = ntbea.tune(request, workers, scheduler, advance)
@@ -489,15 +539,9 @@ def feel(
     if games > 100000:
         raise UsageError(f"--games must be at most 100000 for feel (games are played one by one), got {games}")
     from toolkit.families import family_of
-    from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
-    from toolkit.reports import workbench as report
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
-    from toolkit.workbench import feel as fl
-    from toolkit.workbench.report import header
 
-    eds = [load_edition(ref) for ref in editions]
+    eds = [load_edition(ref) for ref in editions]  # what the editions alone can refuse, before the simulator loads
     for ref, ed in zip(editions[1:], eds[1:]):
         if family_of(ed) is not family_of(eds[0]):
             raise UsageError(f"variant '{ref}' is a {family_of(ed).info.title} edition but the base '{editions[0]}' is "
@@ -505,8 +549,19 @@ def feel(
     bots_text = bots or family_of(eds[0]).info.balance_bots
     bot_specs = _bots(bots_text, eds[0])
     if len(bot_specs) < 2:
+        if bots is None:
+            raise UsageError(f"feel measures leads between seats, and {family_of(eds[0]).info.title}'s default bots "
+                             f"('{bots_text}') seat one player: name a bot for each of two or more seats with --bots "
+                             f"(e.g. --bots {bots_text},{bots_text})")
         raise UsageError(f"--bots '{bots_text}': feel measures leads between seats, so name a bot for two or more seats "
                          "(e.g. --bots greedy,greedy)")
+    from toolkit.sim.figures import edition_facts
+    from toolkit.reports import workbench as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+    from toolkit.workbench import feel as fl
+    from toolkit.workbench.report import header
+
     started = time.perf_counter()
     with progress_bar(games * len(eds), show_progress) as advance:
         runs = [fl.run(ed, bots_text, seed, games, decisive, advance, workers) for ed in eds]

@@ -9,15 +9,23 @@ and its flip rule), and so it is priced like that edition's patches.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolkit.errors import SpecError, UsageError
+from toolkit.errors import InputError, SpecError, UsageError
 from toolkit.geometry.enumerate import check_size, free_polyominoes
 from toolkit.geometry.shape import Shape
 from toolkit.specs.models import Edition, Patch
 
 POLYOMINO_PREFIX = "polyominoes:"
+MAX_PIECES = 5_000
+"""The most patches (copies counted) a deck command works on: more than the largest enumerated
+deck (polyominoes:10, 4,655 decominoes) and a hundred times a published deck. Reading, fitting
+and packing all grow with the count (a 10,000-patch set takes minutes to pack a few thousand
+nodes), so a bigger deck is refused with its count before that work."""
+_ID_KEY = re.compile(rb"(?:^|[\s{,])-?\s*[\"']?id[\"']?\s*:", re.MULTILINE)
+"""An `id:` key of a YAML mapping, block or flow style (every patch has one)."""
 
 
 @dataclass(frozen=True)
@@ -88,23 +96,52 @@ def polyomino_deck(n: int) -> Deck:
     return _bare(f"{POLYOMINO_PREFIX}{n}", patches)
 
 
+def _ids_in_file(text: str) -> int | None:
+    """How many `id:` keys a spec file named on the command line holds, counted in its bytes
+    before it is parsed (a 10,000-patch file takes seconds to parse); None when `text` names no
+    readable .yaml file (the loader then says why)."""
+    from toolkit.fileio import read_capped_bytes
+    from toolkit.specs.source import MAX_FILE_BYTES, SPEC_SUFFIXES
+
+    if not text.endswith(SPEC_SUFFIXES) or not os.path.isfile(text):
+        return None
+    try:
+        data = read_capped_bytes(Path(text), MAX_FILE_BYTES, "YAML spec file")
+    except InputError:
+        return None
+    return len(_ID_KEY.findall(data))
+
+
+def check_pieces(deck: Deck, where: str | None = None) -> Deck:
+    """`deck`, unless it holds more than MAX_PIECES patches (copies counted): UsageError with the count."""
+    count = sum(patch.copies for patch in deck.patches)
+    if count > MAX_PIECES:
+        raise UsageError(f"{where or deck.name}: {count:,} patches (copies counted); the deck commands work on "
+                         f"at most {MAX_PIECES:,}, more than polyominoes:10 holds")
+    return deck
+
+
 def load_deck(ref: str | os.PathLike) -> Deck:
     """The deck named by `ref`: an edition or variant (name or file), a patch-set file, or
-    `polyominoes:N`."""
+    `polyominoes:N`; at most MAX_PIECES patches (a file holding more `id:` keys is refused unparsed)."""
     text = str(ref)
     if text.startswith(POLYOMINO_PREFIX):
         size = text[len(POLYOMINO_PREFIX):]
         if not size.isdigit():
-            raise UsageError(f"deck {text!r}: expected polyominoes:N with N a size such as 5")
-        return polyomino_deck(int(size))
+            raise UsageError(f"deck {text[:40]!r}: expected polyominoes:N with N a size such as 5")
+        return check_pieces(polyomino_deck(int(size)))
+    ids = _ids_in_file(text)
+    if ids is not None and ids > MAX_PIECES:
+        raise UsageError(f"{text}: {ids:,} patch ids; the deck commands work on at most {MAX_PIECES:,} patches "
+                         f"(refused before parsing: a deck this big takes minutes to fit or pack)")
     tree = _patch_set_tree(text)
     if tree is not None:
-        return _patch_set(Path(text), tree)
+        return check_pieces(_patch_set(Path(text), tree), text)
     from toolkit.specs import load_edition
 
     edition = load_edition(text)
-    return Deck(edition.name, edition.all_patches(), edition.board_width, edition.board_height,
-                edition.allow_flip, edition)
+    return check_pieces(Deck(edition.name, edition.all_patches(), edition.board_width, edition.board_height,
+                             edition.allow_flip, edition), text)
 
 
 def pieces_of(deck: Deck) -> list[tuple[str, Shape]]:
