@@ -569,3 +569,61 @@ def test_every_view_fits_its_screen(screen):
             wait_js(screen, "document.body.dataset.recordStep !== '0'")
         no_sideways_scroll(screen)
         shot(screen, f"studio-{name}-{screen.screen}")
+
+
+# ----- Doodle at the table --------------------------------------------------------------------------
+
+def deal_table(page, players: int = 2, seed: int = 7) -> None:
+    tab(page, "table")
+    page.select_option("#table-edition", "doodle")
+    page.fill("#table-players", str(players))
+    page.fill("#table-seed", str(seed))
+    page.click("#table-deal")
+    page.wait_for_selector("#table-game:not([hidden]) .table-seat", timeout=FIRST_GAME_MS)
+
+
+def tap_next(page) -> None:
+    taps = page.get_attribute("body", "data-table-taps")
+    page.get_by_role("button", name="Next: roll the die and turn the next card").click()
+    wait_js(page, f"document.body.dataset.tableTaps !== '{taps}'")
+
+
+def test_the_table_deals_and_rolls_in_big_type(screen):
+    deal_table(screen)
+    assert screen.locator("#table-cards figure").count() == 2  # each player's start card
+    assert "start card" in screen.inner_text("#table-cards")
+    tap_next(screen)
+    roll = screen.inner_text("#table-roll")
+    assert roll.isdigit() and screen.inner_text("#table-say").startswith(f"Roll {roll}: draw D")
+    size = screen.evaluate("parseFloat(getComputedStyle(document.getElementById('table-roll')).fontSize)")
+    assert size >= 48  # readable across a table
+    wait_js(screen, "[...document.querySelectorAll('#table-seats img.qr')].every((i) => i.complete && i.naturalWidth > 0)")
+    no_sideways_scroll(screen)
+    shot(screen, f"studio-table-{screen.screen}")
+
+
+def test_a_player_keeps_a_sheet_on_a_phone_from_their_own_link(page, phone_context):
+    deal_table(page)
+    link = page.get_attribute(".table-seat[data-seat='1'] a.sheet-link", "href")
+    assert "/sheet/" in link and "key=" in link and TOKEN not in link
+    sheet = phone_context.new_page()
+    errors: list[str] = []
+    sheet.on("pageerror", lambda error: errors.append(str(error)))
+    sheet.goto(link)
+    sheet.wait_for_selector("#sheet-grid", timeout=STEP_MS)
+    assert "draw your start card" in sheet.inner_text("#sheet-say")
+    for r in range(2):
+        for c in range(3):
+            sheet.tap(f"#sheet-grid rect[data-r='{r}'][data-c='{c}']")
+    wait_js(sheet, "document.getElementById('sheet-score').textContent.includes('best rectangle now: 5 points')")
+    tap_next(page)  # the table moves on: the phone follows
+    wait_js(sheet, "document.body.dataset.sheetTaps === '1'")
+    assert sheet.inner_text("#sheet-say").startswith("Round 1, turn 1: Roll ")
+    # the table sees the player's sheet
+    wait_js(page, "document.querySelector(\".table-seat[data-seat='1'] .seat-score\").textContent.includes('75 empty')", timeout=15_000)
+    no_sideways_scroll(sheet)
+    shot(sheet, "studio-sheet-phone")
+    # the sheet's key opens nothing else of the studio
+    assert sheet.request.get(link.split("/sheet/")[0] + "/api/info?key=" + link.split("key=")[1]).status == 401
+    sheet.close()
+    assert errors == []

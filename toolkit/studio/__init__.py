@@ -102,6 +102,11 @@ def links(host: str, port: int, token: str) -> list[str]:
     return [address(loopback, port, token), *(address(a, port, token) for a in local_addresses())]
 
 
+def _loopback_link(link: str) -> bool:
+    name = link.split("//", 1)[1].rsplit(":", 1)[0].strip("[]")
+    return name.startswith("127.") or name in ("localhost", "::1")
+
+
 def server(folder: Path, sock: socket.socket, token: str, allowed_hosts: frozenset[str] | None = None,
            max_running: int | None = None, log_level: str = "warning", idle_seconds: float | None = None):
     """A uvicorn Server for the studio on a bound socket (run it with `server.run(sockets=[sock])`)."""
@@ -113,7 +118,8 @@ def server(folder: Path, sock: socket.socket, token: str, allowed_hosts: frozens
 
     host = sock.getsockname()[0]
     hosts = allowed_hosts or (LOOPBACK_NAMES | {host.lower()} | _wildcard_names(host))
-    app = create_app(folder, token, hosts, max_running)
+    network = tuple(link for link in links(host, sock.getsockname()[1], token) if not _loopback_link(link))
+    app = create_app(folder, token, hosts, max_running, network_links=network)
     connections = Connections(idle_seconds or IDLE_SECONDS)
     # uvicorn's limit counts open connections; ours keep at most MAX_CONNECTIONS idle ones, so its
     # 503 answers only when BUSY_LIMIT requests are being answered beyond them

@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from toolkit.errors import SpecError, ToolkitError, UsageError
 from toolkit.fileio import check_json_depth
 from toolkit.studio.runs import MAX_REPORT_BYTES
-from toolkit.studio.security import LOOPBACK_NAMES, MAX_BODY_BYTES, Guard, static_key
+from toolkit.studio.security import LOOPBACK_NAMES, MAX_BODY_BYTES, Guard, sheet_key, static_key
 
 STATIC = Path(__file__).parent / "static"
 WATCH_SECONDS = 0.5
@@ -55,6 +55,10 @@ class Studio:
         """Set when the server stops: waiting requests answer at once."""
         self.static_prefix = "/static/"
         """Where the page's scripts and styles are served (create_app adds the token's key)."""
+        self.tables = None
+        """Doodle tables (toolkit.studio.table.Tables; create_app gives it the players' keys)."""
+        self.links: list[str] = []
+        """The studio's addresses on the network (with the token), for another device."""
 
     def signature(self) -> tuple:
         """(path, mtime, size) of every spec file and record of FOLDER."""
@@ -188,10 +192,70 @@ def _int(request: Request, name: str, default: int | None = None, low: int = 0, 
 
 # ----- routes -------------------------------------------------------------------------------------
 
-async def index(request: Request, studio: Studio):
-    # the page names its scripts and styles under the studio's static key (see security.py)
-    page = (STATIC / "index.html").read_text(encoding="utf-8").replace('"/static/', f'"{studio.static_prefix}')
+def _page(name: str, studio: Studio) -> Response:
+    # a page names its scripts and styles under the studio's static key (see security.py)
+    page = (STATIC / name).read_text(encoding="utf-8").replace('"/static/', f'"{studio.static_prefix}')
     return Response(page, media_type="text/html; charset=utf-8", headers={"cache-control": "no-store"})
+
+
+async def index(request: Request, studio: Studio):
+    return _page("index.html", studio)
+
+
+async def links(request: Request, studio: Studio):
+    """The studio's network links, each with its QR code (an SVG), to open on another device."""
+    from toolkit.studio import qr
+
+    return {"links": [{"url": url, "qr": qr.svg(url)} for url in studio.links]}
+
+
+async def qr_code(request: Request, studio: Studio):
+    """The QR code of a link of this studio (a player's sheet at a table) as an SVG picture."""
+    from toolkit.studio import qr
+
+    text = request.query_params.get("text", "")
+    if not text.startswith(("http://", "https://")) or len(text) > 300:
+        raise UsageError("text: a link of at most 300 characters")
+    return Response(qr.svg(text), media_type="image/svg+xml", headers={"cache-control": "no-store"})
+
+
+async def table_deal(request: Request, studio: Studio):
+    body = await _body(request)
+    table = await run_in_threadpool(studio.tables.deal, studio.root, body)
+    return await run_in_threadpool(_locked_table, table)
+
+
+def _locked_table(table, work=None, seat=None):
+    with table.lock:
+        if work is not None:
+            work()
+        return table.view() if seat is None else table.sheet_view(seat)
+
+
+async def table_view(request: Request, studio: Studio):
+    return await run_in_threadpool(_locked_table, studio.tables.get(request.path_params["table"]))
+
+
+async def table_next(request: Request, studio: Studio):
+    table = studio.tables.get(request.path_params["table"])
+    return await run_in_threadpool(_locked_table, table, table.next)
+
+
+async def sheet_page(request: Request, studio: Studio):
+    studio.tables.get(request.path_params["table"])
+    return _page("sheet.html", studio)
+
+
+async def sheet_view(request: Request, studio: Studio):
+    table = studio.tables.get(request.path_params["table"])
+    return await run_in_threadpool(_locked_table, table, None, int(request.path_params["seat"]))
+
+
+async def sheet_cells(request: Request, studio: Studio):
+    table = studio.tables.get(request.path_params["table"])
+    seat = int(request.path_params["seat"])
+    body = await _body(request)
+    return await run_in_threadpool(_locked_table, table, lambda: table.set_cells(seat, body.get("cells")), seat)
 
 
 async def info(request: Request, studio: Studio):
@@ -373,10 +437,15 @@ async def run_page(request: Request, studio: Studio):
 
 
 def create_app(folder: str | Path, token: str, allowed_hosts: frozenset[str] = LOOPBACK_NAMES,
-               max_running: int | None = None, watch: bool = True):
-    """The studio's ASGI app for FOLDER, guarded by `token`."""
+               max_running: int | None = None, watch: bool = True, network_links: tuple[str, ...] = ()):
+    """The studio's ASGI app for FOLDER, guarded by `token`; `network_links` are its addresses
+    another device of the network may open (shown on the page with their QR codes)."""
+    from toolkit.studio.table import Tables
+
     studio = Studio(Path(folder), max_running)
     studio.static_prefix = f"/static/{static_key(token)}/"
+    studio.tables = Tables(lambda table, seat: sheet_key(token, table, seat))
+    studio.links = list(network_links)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -413,6 +482,15 @@ def create_app(folder: str | Path, token: str, allowed_hosts: frozenset[str] = L
         Route("/api/runs/{run}/report", _handler(run_report), methods=get),
         Route("/api/runs/{run}/files/{name}", _handler(run_file), methods=get),
         Route("/api/runs/{run}/pages/{page:int}", _handler(run_page), methods=get),
+        Route("/api/links", _handler(links), methods=get),
+        Route("/api/qr", _handler(qr_code), methods=get),
+        Route("/api/table", _handler(table_deal), methods=post),
+        Route("/api/table/{table}", _handler(table_view), methods=get),
+        Route("/api/table/{table}/next", _handler(table_next), methods=post),
+        # a player's sheet: the Guard lets these through with that player's key instead of the token
+        Route("/sheet/{table}/{seat:int}", _handler(sheet_page), methods=get),
+        Route("/api/sheet/{table}/{seat:int}", _handler(sheet_view), methods=get),
+        Route("/api/sheet/{table}/{seat:int}", _handler(sheet_cells), methods=post),
         Mount(f"/static/{static_key(token)}", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

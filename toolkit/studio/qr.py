@@ -255,3 +255,13 @@ def terminal(text: str) -> str:
     for top, bottom in zip(rows[::2], rows[1::2]):
         lines.append("\x1b[30;107m" + "".join(glyph[pair] for pair in zip(top, bottom)) + "\x1b[0m")
     return "\n".join(lines)
+
+
+def svg(text: str, quiet: int = 4) -> str:
+    """The QR code of `text` as an SVG picture (black modules on white, `quiet` light modules
+    around, the standard's four by default), for a page to show beside its link."""
+    modules = encode(text)
+    size = len(modules) + 2 * quiet
+    dark = "".join(f"M{x + quiet} {y + quiet}h1v1h-1z" for y, row in enumerate(modules) for x, on in enumerate(row) if on)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" shape-rendering="crispEdges">'
+            f'<rect width="{size}" height="{size}" fill="#fff"/><path d="{dark}" fill="#000"/></svg>')

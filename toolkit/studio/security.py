@@ -19,12 +19,16 @@ import base64
 import hashlib
 import hmac
 import os
+import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import parse_qs, urlsplit
 
 from toolkit.errors import UsageError
 
 TOKEN_HEADER = "x-studio-token"
+SHEET_HEADER = "x-sheet-key"
+SHEET_PATH = re.compile(r"^/(?:api/)?sheet/(t\d{1,9})/(\d{1,2})$")
+"""A player's sheet at a table (its page and its API): opened by that player's key alone."""
 MAX_BODY_BYTES = 256 * 1024
 """Largest request body accepted: a posted patch or run is a few hundred bytes."""
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -53,6 +57,13 @@ def static_key(token: str) -> str:
     with every studio, and useless for anything but those files."""
     digest = hmac.new(token.encode(), b"patchwork studio static files", hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
+
+
+def sheet_key(token: str, table: str, seat: int) -> str:
+    """The secret of one player's link at one table: derived from the token, so it opens that
+    sheet only, changes with every studio, and cannot be told from another player's."""
+    digest = hmac.new(token.encode(), f"patchwork studio sheet {table} {seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode("ascii")
 
 
 def same_address(name: str, local: str | None) -> bool:
@@ -129,6 +140,12 @@ class Guard:
         if given is not None and self._same(given):
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        sheet = SHEET_PATH.match(scope.get("path", ""))
+        if sheet is not None:
+            key = sheet_key(self.token, sheet.group(1), int(sheet.group(2))).encode()
+            offered = [headers.get(SHEET_HEADER, ""), *query.get("key", [])]
+            if any(value and hmac.compare_digest(value.encode(), key) for value in offered):
+                return
         if any(self._same(value) for value in query.get("token", [])):
             return
         raise Refusal(401, "refused: no valid access token (open the address with ?token=... that "

@@ -5,6 +5,7 @@ import { initDeck, refreshDeck } from "./deck.js";
 import { initPlay } from "./play.js";
 import { initRecords, refreshRecordList } from "./records.js";
 import { initRuns } from "./runs.js";
+import { initTable } from "./table.js";
 
 export const studio = { info: null, specs: null, version: 0, tab: "shape" };
 window.studio = studio;
@@ -56,6 +57,17 @@ async function follow() {
   }
 }
 
+// Listening on the network: each address another device may open, with its QR code to point a
+// phone's camera at (the terminal prints the same codes).
+function showLinks(answer) {
+  studio.links = answer ? answer.links : [];
+  const box = document.getElementById("links");
+  box.hidden = !studio.links.length;
+  document.getElementById("links-list").replaceChildren(...studio.links.map((link) => el("figure", { class: "link" },
+    el("img", { class: "qr", alt: `QR code of ${link.url}`, src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.qr)}` }),
+    el("figcaption", {}, el("a", { href: link.url, text: link.url })))));
+}
+
 async function start() {
   document.getElementById("error-close").addEventListener("click", clearError);
   for (const button of document.querySelectorAll("#tabs button")) button.addEventListener("click", () => showTab(button.dataset.tab));
@@ -71,6 +83,8 @@ async function start() {
   initPlay(studio);
   initRecords(studio);
   initRuns(studio);
+  initTable(studio);
+  showLinks(await guarded(() => get("/api/links")));
   showTab(location.hash ? location.hash.slice(1) : "shape");
   document.body.dataset.ready = "yes";
   follow();
