@@ -10,6 +10,7 @@ import http.server
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 import time
@@ -627,3 +628,41 @@ def test_a_player_keeps_a_sheet_on_a_phone_from_their_own_link(page, phone_conte
     assert sheet.request.get(link.split("/sheet/")[0] + "/api/info?key=" + link.split("key=")[1]).status == 401
     sheet.close()
     assert errors == []
+
+
+def test_the_page_shows_each_network_link_with_a_qr_code_that_reads_back(browser_context, folder, tmp_path):
+    """A studio on the network shows its links and their QR codes on the page too (the terminal
+    prints them already): the code, as the browser draws it, decodes to the link."""
+    from toolkit import studio
+
+    zbarimg = shutil.which("zbarimg")
+    sock = studio.bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    link = f"http://192.168.1.20:{port}/?token={TOKEN}"  # shown only: nothing is sent there
+    server = studio.server(folder, sock, TOKEN, network_links=(link,))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline, "the studio did not start"
+            time.sleep(0.05)
+        page = open_studio(browser_context, studio.address("127.0.0.1", port, TOKEN))
+        page.click("#links summary")
+        page.wait_for_selector("#links img.qr")
+        assert page.inner_text("#links figcaption") == link
+        if zbarimg:
+            image = tmp_path / "qr.png"
+            page.locator("#links img.qr").screenshot(path=str(image))
+            out = subprocess.run([zbarimg, "-q", "--raw", str(image)], capture_output=True, text=True, timeout=60)
+            assert out.stdout.strip() == link
+        shot(page, "studio-links")
+        page.close()
+        assert page.errors == []
+    finally:
+        server.should_exit = True
+        thread.join(15)
+
+
+def test_a_loopback_studio_shows_no_network_links(page):
+    assert page.is_hidden("#links")

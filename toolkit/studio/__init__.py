@@ -108,8 +108,11 @@ def _loopback_link(link: str) -> bool:
 
 
 def server(folder: Path, sock: socket.socket, token: str, allowed_hosts: frozenset[str] | None = None,
-           max_running: int | None = None, log_level: str = "warning", idle_seconds: float | None = None):
-    """A uvicorn Server for the studio on a bound socket (run it with `server.run(sockets=[sock])`)."""
+           max_running: int | None = None, log_level: str = "warning", idle_seconds: float | None = None,
+           network_links: tuple[str, ...] | None = None):
+    """A uvicorn Server for the studio on a bound socket (run it with `server.run(sockets=[sock])`).
+    The page shows `network_links` (by default the machine's network addresses when listening on
+    every address) with their QR codes, for another device."""
     import uvicorn
 
     from toolkit.studio.app import create_app
@@ -118,7 +121,8 @@ def server(folder: Path, sock: socket.socket, token: str, allowed_hosts: frozens
 
     host = sock.getsockname()[0]
     hosts = allowed_hosts or (LOOPBACK_NAMES | {host.lower()} | _wildcard_names(host))
-    network = tuple(link for link in links(host, sock.getsockname()[1], token) if not _loopback_link(link))
+    network = network_links if network_links is not None else tuple(
+        link for link in links(host, sock.getsockname()[1], token) if not _loopback_link(link))
     app = create_app(folder, token, hosts, max_running, network_links=network)
     connections = Connections(idle_seconds or IDLE_SECONDS)
     # uvicorn's limit counts open connections; ours keep at most MAX_CONNECTIONS idle ones, so its
