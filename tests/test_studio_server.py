@@ -210,3 +210,40 @@ def test_the_idle_rules_close_the_oldest_idle_connections_never_a_busy_one():
     assert idle[2].transport.closed and not idle[3].transport.closed
     assert not any(c.transport.closed for c in [*busy, *others])
     assert len(rules.idle_since) == 10
+
+
+def test_a_body_that_trickles_in_is_refused_in_time(tmp_path, monkeypatch):
+    """Headers sent, then the body a byte at a time: the studio answers 408 once BODY_SECONDS
+    have passed, not whenever the sender is done (set to 1 s here; 10 s in use)."""
+    from toolkit.studio import app
+
+    monkeypatch.setattr(app, "BODY_SECONDS", 1.0)
+    server, thread, port = serve(tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(f"POST /api/shape HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nx-studio-token: {TOKEN}\r\n"
+                         "content-type: application/json\r\ncontent-length: 60\r\n\r\n".encode())
+            conn.settimeout(0.3)
+            started = time.monotonic()
+            answer = b""
+            for _ in range(40):  # 12 s of one byte every 0.3 s at most, fewer than 60 bytes
+                try:
+                    conn.sendall(b" ")
+                except OSError:
+                    pass
+                try:
+                    answer += conn.recv(4096)
+                except socket.timeout:
+                    continue
+                except OSError:
+                    break
+                if b"\r\n\r\n" in answer:
+                    break
+            took = time.monotonic() - started
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert b"did not arrive within 1 s" in answer
+        assert took < 8
+        assert get("127.0.0.1", port) == 200  # the studio answers others as before
+    finally:
+        server.should_exit = True
+        thread.join(15)

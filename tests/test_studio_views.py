@@ -4,6 +4,7 @@ card's cut choices as variants of the card, the prompt's own hint, and a run's g
 from __future__ import annotations
 
 import re
+from pathlib import Path
 import struct
 import time
 
@@ -131,3 +132,39 @@ def test_report_pages_are_sharp(client):
     assert view["state"] == "finished", view["stderr"]
     page = client.get(f"/api/runs/{run['id']}/pages/0").content
     assert png_width(page) >= 850  # an A4 page at 110 dpi: 909 px (at 60 dpi, 496)
+
+
+@pytest.mark.slow
+def test_a_run_folder_swapped_for_a_link_is_not_written_through(client, tmp_path):
+    """The command writes into a private folder; its results reach FOLDER/studio-runs/<run>/
+    only the way the studio writes files, so a run folder swapped for a link out of FOLDER while
+    the command plays receives nothing out there."""
+    import shutil
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    body = {"command": "balance", "args": {"base": "classic", "variants": ["six-buttons.yaml"],
+                                           "bots": "random,random", "games": 40, "seed": 1}}
+    run = client.post("/api/runs", json=body).json()
+    assert run["command"].endswith(f"--out {run['folder']}")
+    private = client.studio.runs.get(run["id"]).private
+    where = client.folder / run["folder"]
+    shutil.rmtree(where)
+    where.symlink_to(outside, target_is_directory=True)
+    view = wait_for(lambda: (v := client.get(f"/api/runs/{run['id']}").json())["state"] not in ("running", "stopping") and v)
+    assert list(outside.iterdir()) == []
+    assert "were not saved" in view["stderr"]
+    assert not Path(private).exists()  # nothing left behind
+
+
+@pytest.mark.slow
+def test_a_runs_results_reach_its_folder_of_folder(client):
+    body = {"command": "balance", "args": {"base": "classic", "variants": ["six-buttons.yaml"],
+                                           "bots": "random,random", "games": 40, "seed": 1}}
+    run = client.post("/api/runs", json=body).json()
+    private = client.studio.runs.get(run["id"]).private
+    view = wait_for(lambda: (v := client.get(f"/api/runs/{run['id']}").json())["state"] not in ("running", "stopping") and v)
+    assert view["state"] == "finished", view["stderr"]
+    assert {"results.json", "report.md", "report.pdf"} <= set(view["files"])
+    assert (client.folder / view["folder"] / "report.pdf").read_bytes().startswith(b"%PDF")
+    assert not Path(private).exists()

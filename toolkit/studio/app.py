@@ -32,6 +32,8 @@ WATCH_SECONDS = 0.5
 """How often FOLDER's spec files and records are looked at for changes."""
 MAX_BODY_DEPTH = 32
 """Deepest nesting a request body may have (a posted patch or run is 3 levels deep)."""
+BODY_SECONDS = 10.0
+"""Longest the studio waits for a request's body once its headers have arrived."""
 MAX_WAIT_SECONDS = 25.0
 CLOSING_CHECK_SECONDS = 0.25
 """Longest a /api/changes request waits before answering `no change`."""
@@ -133,13 +135,22 @@ def _error(error: Exception, studio: Studio) -> JSONResponse:
     return JSONResponse({"error": f"internal error ({type(error).__name__}): {error}"}, status_code=500)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read up to MAX_BODY_BYTES (a body without a length is counted)."""
+async def _read_body(request: Request) -> bytearray:
     data = bytearray()
     async for chunk in request.stream():
         data.extend(chunk)
         if len(data) > MAX_BODY_BYTES:
             raise _TooLarge()
+    return data
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read up to MAX_BODY_BYTES (a body without a length is counted)
+    and within BODY_SECONDS: a body trickling in a byte at a time keeps its connection only so long."""
+    try:
+        data = await asyncio.wait_for(_read_body(request), BODY_SECONDS)
+    except asyncio.TimeoutError:
+        raise _TooSlow() from None
     if not data:
         return {}
     try:
@@ -161,6 +172,10 @@ class _TooLarge(Exception):
     pass
 
 
+class _TooSlow(Exception):
+    pass
+
+
 def _handler(work):
     """A route: run `work(request, studio)`, turning errors into one line of JSON."""
 
@@ -170,6 +185,9 @@ def _handler(work):
             result = await work(request, studio)
         except _TooLarge:
             return JSONResponse({"error": f"refused: the request is larger than {MAX_BODY_BYTES} bytes"}, status_code=413)
+        except _TooSlow:
+            return JSONResponse({"error": f"refused: the request's body did not arrive within {BODY_SECONDS:g} s"},
+                                status_code=408, headers={"connection": "close"})
         except Exception as error:  # noqa: BLE001 - every error becomes a message on the page
             return _error(error, studio)
         if isinstance(result, Response):

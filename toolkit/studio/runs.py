@@ -15,9 +15,11 @@ import itertools
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -152,12 +154,17 @@ class Run:
         # made from FOLDER one held folder at a time: a studio-runs that leads out of FOLDER is refused
         self.rel = files.make_folders(root, f"{RUNS_FOLDER}/{self.id}")
         self.folder = root / self.rel
-        if takes_out:
-            argv = [*argv, "--out", self.rel]
-        else:
-            argv = [*argv, "--json"]
-        self.argv = argv
-        self.command = shlex.join(["patchwork", *argv])
+        # The command writes into a private folder (0700, outside FOLDER), never by a path of
+        # FOLDER that could be swapped for a link while it runs; when it ends, its files are
+        # written into FOLDER/studio-runs/<run>/ the way the studio writes every file (each folder
+        # held open, no link followed, a temporary file renamed into place).
+        self.private = tempfile.mkdtemp(prefix="patchwork-studio-run-") if takes_out else None
+        self.collected = not takes_out
+        shown_argv = [*argv, "--out", self.rel] if takes_out else [*argv, "--json"]
+        self.argv = [*argv, "--out", self.private] if takes_out else shown_argv
+        self.command = shlex.join(["patchwork", *shown_argv])
+        """The command as a terminal in FOLDER would repeat it."""
+        argv = self.argv
         self.started = time.time()
         self.ended: float | None = None
         self.stopping = False
@@ -165,6 +172,7 @@ class Run:
         self.stderr = bytearray()
         self.done = 0
         self.total = 0
+        self.collect_error = ""
         env = dict(os.environ, TTY_COMPATIBLE="1", TTY_INTERACTIVE="1", NO_COLOR="1", COLUMNS="100",
                    PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
@@ -181,6 +189,28 @@ class Run:
         self.process.wait()
         if self.ended is None:
             self.ended = time.time()
+        try:
+            self._collect()
+        finally:
+            self.collected = True
+
+    def _collect(self) -> None:
+        """The command's result files, from its private folder into the run's folder of FOLDER."""
+        if self.private is None:
+            return
+        try:
+            with os.scandir(self.private) as entries:
+                names = sorted(e.name for e in entries if e.is_file(follow_symlinks=False))
+            for name in names:
+                fd = os.open(os.path.join(self.private, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                with os.fdopen(fd, "rb") as handle:
+                    data = handle.read(MAX_REPORT_BYTES + 1)
+                if len(data) <= MAX_REPORT_BYTES:
+                    files.write_bytes(self.root, f"{self.rel}/{name}", data)
+        except (OSError, UsageError) as error:
+            self.collect_error = f"the results were not saved into {self.rel}: {error}"
+        finally:
+            shutil.rmtree(self.private, ignore_errors=True)
 
     def _read(self, pipe, buffer: bytearray, progress: bool) -> None:
         while True:
@@ -201,7 +231,7 @@ class Run:
     @property
     def state(self) -> str:
         code = self.process.poll()
-        if code is None:
+        if code is None or not self.collected:
             return "stopping" if self.stopping else "running"
         if self.ended is None:
             self.ended = time.time()
@@ -258,7 +288,8 @@ class Run:
                 "games": self.games, "games_per": COMMANDS[self.name].get("games_per"),
                 "seconds": round((self.ended or time.time()) - self.started, 1),
                 "folder": self.rel, "files": self.files(),
-                "stdout": self._text(self.stdout), "stderr": self._text(self.stderr).strip()}
+                "stdout": self._text(self.stdout),
+                "stderr": "\n".join(filter(None, [self._text(self.stderr).strip(), self.collect_error]))}
 
 
 class Runs:
