@@ -12,6 +12,10 @@ local server the browser visits would receive it. The page keeps the token it wa
 download. The page's own scripts and styles are served under `/static/<key>/`, where the key is
 derived from the token and opens only those public files: ES modules import each other by
 relative address, which keeps the key and so needs no cookie.
+
+A player's sheet at a Doodle table (toolkit.studio.table) is opened from a phone by a link of its
+own: its key, derived from the token, the table and the seat, opens that sheet's page and API
+and nothing else (`sheet_key`, SHEET_PATH).
 """
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ class Table:
         self.seed = seed
         self.game = family.new_game(edition, seed, players)
         self.players = players
-        self.rounds = int(self.game.kernel_state()[0].params[_rounds_index()])
+        self.rounds = int(edition.rounds)
         self.sheets = [Sheet(self.rounds) for _ in range(players)]
         self.keys = [key_of(self.id, seat) for seat in range(players)]
         self.taps = 0
@@ -167,12 +167,6 @@ class Table:
     def _seat(self, seat: int) -> None:
         if not 0 <= seat < self.players:
             raise UsageError(f"seat: 0..{self.players - 1}")
-
-
-def _rounds_index() -> int:
-    from toolkit.games.doodle.kernel import P_ROUNDS
-
-    return P_ROUNDS
 
 
 class Tables:
