@@ -201,10 +201,12 @@ def test_render_never_overwrites_without_force(capsys, tmp_path, monkeypatch):
     assert code == 0, err
     path = tmp_path / "output" / "doodle-pad-2-sheets-duplex-a4.pdf"
     assert path.exists() and path.name != "doodle-pad.pdf"  # build's 80-sheet pad keeps its name
-    before = path.read_bytes()
+    code, out, err = run_cli(capsys, "render", "pad", "--sheets", "2")
+    assert code == 0, err  # its own file of the last run is replaced
+    path.write_bytes(b"changed by hand")
     code, out, err = run_cli(capsys, "render", "pad", "--sheets", "2")
     assert code != 0 and "already exists" in err and "--force" in err
-    assert path.read_bytes() == before
+    assert path.read_bytes() == b"changed by hand"
     code, out, err = run_cli(capsys, "render", "pad", "--sheets", "2", "--force")
     assert code == 0, err
 
@@ -215,7 +217,7 @@ def test_default_names_say_what_a_file_holds(capsys, tmp_path, monkeypatch):
                  ["automa", "--layout", "single"], ["pad", "--sheets", "3", "--simplex", "--numbered"]):
         code, out, err = run_cli(capsys, "render", *args)
         assert code == 0, err
-    names = {p.name for p in (tmp_path / "output").iterdir()}
+    names = {p.name for p in (tmp_path / "output").iterdir() if not p.name.startswith(".")}
     assert names == {
         "anniversary-automa-single-a4.pdf", "doodle-cards-tarot-a4.pdf",
         "doodle-cards-backs-long-edge-a4.pdf", "doodle-cards-backs-short-edge-a4.pdf",
@@ -227,7 +229,7 @@ def test_png_export_one_file_per_page_or_one_page(capsys, tmp_path):
     out = tmp_path / "cards.png"
     code, stdout, err = run_cli(capsys, "render", "cards", "--format", "png", "--dpi", "20", "--out", str(out))
     assert code == 0, err
-    pages = sorted(p.name for p in tmp_path.iterdir())
+    pages = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("."))
     assert pages == [f"cards-{i:02d}.png" for i in range(1, 6)]
     single = tmp_path / "page2.png"
     code, stdout, err = run_cli(capsys, "render", "cards", "--format", "png", "--dpi", "20", "--page", "2",

@@ -250,8 +250,8 @@ def test_the_cli_writes_the_tokens_cut_file_and_no_cut_lines_leaves_it_out(tmp_p
 
     result = ok("render", "tokens", "classic", "--out", str(tmp_path / "t.pdf"))
     assert "cut lines: " in result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut", "t.pdf"]
-    assert [p.name for p in (tmp_path / "cut").iterdir()] == ["t-cut.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["cut", "t.pdf"]
+    assert [p.name for p in (tmp_path / "cut").glob("*.svg")] == ["t-cut.svg"]
     ok("render", "tokens", "classic", "--no-cut-lines", "--out", str(tmp_path / "u.pdf"))
     assert not (tmp_path / "cut" / "u-cut.svg").exists()
     assert b"CutContour" not in (tmp_path / "u.pdf").read_bytes()

@@ -158,8 +158,8 @@ def test_no_cut_lines_leaves_neither_layer_nor_cut_file(tmp_path):
 
     result = ok("render", "tiles", "express", "--no-cut-lines", "--out", str(tmp_path / "t.pdf"))
     assert "cut lines" not in result.output
-    assert [p.name for p in tmp_path.iterdir()] == ["t.pdf"]
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")] == ["t.pdf"]
     assert b"CutContour" not in (tmp_path / "t.pdf").read_bytes()
     ok("render", "tiles", "express", "--out", str(tmp_path / "u.pdf"))
     assert sorted(p.name for p in tmp_path.glob("u*")) == ["u.pdf"]
-    assert sorted(p.name for p in (tmp_path / "cut").iterdir()) == ["u-cut-01.svg", "u-cut-02.svg", "u-cut-03.svg"]
+    assert sorted(p.name for p in (tmp_path / "cut").glob("*.svg")) == ["u-cut-01.svg", "u-cut-02.svg", "u-cut-03.svg"]

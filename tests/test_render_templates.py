@@ -38,7 +38,7 @@ def test_every_card_face_is_exactly_the_templates_pixels(tmp_path, name):
 
 def test_card_files_are_named_by_the_face_they_hold(tmp_path):
     ok("render", "cards", "--template", "poker-png", "--backs", "--page", "1", "--out", str(tmp_path / "c.png"))
-    assert [p.name for p in tmp_path.iterdir()] == ["c-001-D01-front.png"]
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")] == ["c-001-D01-front.png"]
     ok("render", "cards", "--template", "poker-png", "--backs", "--out", str(tmp_path / "d.png"))
     names = sorted(p.name for p in tmp_path.glob("d-*.png"))
     assert names[:2] == ["d-001-D01-front.png", "d-002-D01-back.png"] and len(names) == 80
@@ -73,7 +73,7 @@ def test_die_cut_tile_pictures_are_clear_outside_their_bleed(tmp_path):
         corners = [image.getpixel(p) for p in ((0, 0), (image.width - 1, 0), (0, image.height - 1),
                                                (image.width - 1, image.height - 1))]
     assert any(c[3] == 0 for c in corners), "an L-shaped tile leaves a clear corner"
-    assert sorted(p.name for p in (tmp_path / "cut").iterdir())[0].endswith("-cut.svg")
+    assert sorted(p.name for p in (tmp_path / "cut").glob("*.svg"))[0].endswith("-cut.svg")
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -262,11 +262,13 @@ def test_a_font_that_is_not_truetype_and_files_too_large(folder):
     assert len(text.splitlines()) == 3
 
 
-def test_patch_ids_are_checked_against_what_is_printed(folder):
+def test_patch_ids_are_checked_against_every_edition(folder):
     theme = load_theme(_theme(folder, CLASSIC_LOOK))
-    with pytest.raises(SpecError, match=r"look.yaml:6:8: patches.P01: no patch P01 in edition 'doodle'"):
-        render_component("cards", load_edition("doodle"), RenderOptions(theme=theme))
-    render_component("sheet", load_edition("doodle"), RenderOptions(theme=theme))  # draws no patch
+    render_component("cards", load_edition("doodle"), RenderOptions(theme=theme))  # P01 is classic's: fine
+    typo = load_theme(_theme(folder, CLASSIC_LOOK.replace("P01:", "P0l:"), "typo.yaml"))
+    with pytest.raises(SpecError, match=r"typo.yaml:6:8: patches.P0l: no patch P0l in edition 'doodle' or the "
+                                        r"bundled editions"):
+        render_component("sheet", load_edition("doodle"), RenderOptions(theme=typo))
 
 
 def test_a_bad_theme_on_the_command_line_is_its_problems_and_no_traceback(folder, tmp_path):

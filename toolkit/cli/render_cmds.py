@@ -161,6 +161,13 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
     from toolkit.render.output import FORMATS  # the options first: the drawing loads once they are read
     from toolkit.render.paper import parse_paper
 
+    empty = [option for option, value in (("--format", fmt), ("--layout", layout), ("--template", template),
+                                          ("--gutter", gutter), ("--bleed", bleed), ("--paper", paper),
+                                          ("--margin", margin), ("--card-size", extra.get("card_size")),
+                                          ("--flip", extra.get("flip")), ("--back-offset", extra.get("back_offset")))
+             if value is not None and not value.strip()]
+    if empty:  # an empty value is a slip (an unset shell variable), not a request for the default
+        raise UsageError(f"{empty[0]} '': an empty value; leave the option out for its default")
     chosen = None
     if template is not None:
         chosen = _template_settings(kind, template, fmt, dpi, layout, bleed, extra.get("card_size"))
@@ -243,19 +250,27 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
         typer.echo(f"cut lines: {where} ({len(cuts)} SVG cut file{'s' if len(cuts) > 1 else ''} for a cutting "
                    f"plotter or laser){inside}")
     for note in document.notes:
-        typer.echo(f"note: {note}")
+        typer.echo(note if note.startswith("warning: ") else f"note: {note}")
     if chosen is not None:
-        typer.echo(template_summary(chosen, document))
+        typer.echo(template_summary(chosen, document, printed[0].path))
     if kind == "challenge":
         typer.echo(document.title)
 
 
-def template_summary(chosen, document) -> str:
-    """One line saying what the template made: page size, and pixels per face for PNG."""
+def _png_size(path: Path) -> tuple[int, int]:
+    """(width, height) in pixels from a PNG file's header."""
+    with open(path, "rb") as handle:
+        head = handle.read(24)
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def template_summary(chosen, document, first_file: Path) -> str:
+    """One line saying what the template made: page size, and for PNG the pixels of the first
+    file as written (read back, so the line never disagrees with the file)."""
     first = document.pages[0]
     size = f"{first.width:.2f} x {first.height:.2f} mm"
     if chosen.fmt == "png":
-        px = round(first.width / 25.4 * chosen.dpi), round(first.height / 25.4 * chosen.dpi)
+        px = _png_size(first_file)
         size += f" = {px[0]} x {px[1]} px at {chosen.dpi} dpi"
     if chosen.trim_mm is None:
         size = f"each the piece's outline box plus the bleed (the first {size})"
@@ -436,6 +451,8 @@ def build(
     cut_layer: bool = typer.Option(False, "--cut-layer", help="The cut lines in the kits' PDFs too, as a "
                                    "CutContour spot-colour layer (off: a home printer would draw it; the cut "
                                    "lines are always in cut/ as SVG files)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite files in the folder that this toolkit did not "
+                               "write (its own files of an earlier build are replaced without it)."),
 ) -> None:
     """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, the solo kit (with the Automa decks), SVGs.
 
@@ -448,6 +465,10 @@ def build(
     from toolkit.render.imposition import Layout, parse_bleed, parse_length
     from toolkit.render.paper import parse_paper
 
+    empty = [option for option, value in (("--paper", paper), ("--margin", margin), ("--gutter", gutter),
+                                          ("--bleed", bleed), ("--edition", edition)) if value is not None and not value.strip()]
+    if empty:
+        raise UsageError(f"{empty[0]} '': an empty value; leave the option out for its default")
     paper_value = parse_paper(paper)
     bleed_mm = parse_bleed(bleed or "3mm")
     look = {}
@@ -470,11 +491,11 @@ def build(
             from toolkit.specs import load_edition
 
             built = staged(out, lambda folder: edition_kit(edition, folder, paper_value, sheet_layout, cut_layer,
-                                                           bleed=bleed_mm, **look), note, overwrite=False)
+                                                           bleed=bleed_mm, **look), note, overwrite=force)
             written = describe(built, out, load_edition(edition))
         else:
             written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note,
-                                         sheet_layout, bleed_mm, cut_layer=cut_layer, **look), out)
+                                         sheet_layout, bleed_mm, cut_layer=cut_layer, force=force, **look), out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]
@@ -483,7 +504,7 @@ def build(
         typer.echo(f"      holds: {item.holds}")
         typer.echo(f"      cut:   {item.cut}")
         for note in item.notes:
-            typer.echo(f"      note:  {note}")
+            typer.echo(f"      {note}" if note.startswith("warning: ") else f"      note:  {note}")
     typer.echo(f"  total: {sum(item.sheets for item in printed)} sheets of {paper_value.name}")
     cuts = [item for item in written if item.cut == "cut file"]
     if cuts:

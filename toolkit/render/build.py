@@ -45,7 +45,7 @@ from toolkit.render.imposition import BLEED_MM, Duplex, Layout, Piece
 from toolkit.errors import OutputError, UsageError
 from toolkit.families import all_families, family_of
 from toolkit.fileio import missing_folders, remove_empty, stale_parts
-from toolkit.render.output import check_targets, write_bytes
+from toolkit.render.output import check_targets, not_own, remember, write_bytes
 from toolkit.render.paper import Paper
 from toolkit.render.theme import DEFAULT_THEME, Theme
 from toolkit.specs import load_edition
@@ -337,10 +337,11 @@ def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
     done = False
     try:
         written = [replace(item, path=out / item.path.relative_to(staging)) for item in write(staging)]
-        existing = [item.path for item in written if not overwrite and os.path.lexists(item.path)]
+        existing = [] if overwrite else not_own(item.path for item in written)
         if existing:
             more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
-            raise UsageError(f"{existing[0]}{more} already exists; remove it or choose another --out")
+            raise UsageError(f"{existing[0]}{more} already exists and was not written by this toolkit (or was "
+                             f"changed since); remove it or choose another --out")
         os.chmod(staging, 0o755)
         if fresh:
             os.replace(staging, out)
@@ -349,6 +350,7 @@ def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
                 item.path.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(staging / item.path.relative_to(out), item.path)
         done = True
+        remember([item.path for item in written])
     except OutputError as error:  # name the file the user asked for, not its staging copy
         raise OutputError(error.render().replace(str(staging), str(out))) from None
     except OSError as error:
@@ -384,31 +386,23 @@ def build(out_dir: str | Path, paper: Paper,
           progress: Callable[[str], None] | None = None,
           notice: Callable[[str], None] | None = None,
           layout: Layout = Layout(), bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME,
-          cut_layer: bool = False) -> list[Written]:
+          cut_layer: bool = False, force: bool = False) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
 
     `layout` sets the printer margin and the gutters of every printed sheet, `bleed` how far art
     runs past every cut line, `theme` the look (a designer's theme file; the bundled look).
     The kits print no cut line (their cut lines are the SVG files in `cut/`); `cut_layer` puts
-    them in the PDFs too, on a CutContour layer, for a cutter that reads it.
+    them in the PDFs too, on a CutContour layer, for a cutter that reads it. The files of an
+    earlier build are replaced; any other file in the way stops the build unless `force`.
 
     Every target is checked before the first file is written (OutputError when one cannot be
     written); the set is written through `staged`, so it appears only when complete.
     """
     out = Path(out_dir)
-    if theme.patch_places:
-        # one theme for every bundled kit: each patch it names must be in one of them
-        from toolkit.render.theme_file import check_patches
+    if theme.patch_places or theme.deck_places:
+        from toolkit.render.theme_file import check_names
 
-        ids = {patch.id for name in kit_editions() for patch in load_edition(name).all_patches()}
-        check_patches(theme, ids, "the bundled kits")
-        theme = replace(theme, patch_places=())
-    if theme.deck_places:
-        from toolkit.render.theme_file import check_decks
-
-        names = {deck for name in solo_editions() for deck, _cards in require_solo_opponent(load_edition(name)).decks}
-        check_decks(theme, names, "the bundled Automa decks")
-        theme = replace(theme, deck_places=())
+        check_names(theme)
     jobs = _jobs(paper, layout, bleed, theme)
     check_targets([*(out / relative for relative, _ in jobs), out / CUT_FOLDER / "probe.svg"])
 
@@ -425,4 +419,4 @@ def build(out_dir: str | Path, paper: Paper,
             written += write_cut_files(document, folder / relative, folder / CUT_FOLDER)
         return written
 
-    return staged(out, write, notice)
+    return staged(out, write, notice, overwrite=force)

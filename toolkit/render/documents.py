@@ -34,9 +34,10 @@ from toolkit.render.imposition import (
     one_up,
     split_to_fit,
 )
-from toolkit.render.output import FORMATS, check_targets, write_all, write_bytes  # noqa: F401  (FORMATS: callers read it here too)
+from toolkit.render.output import (  # noqa: F401  (FORMATS: callers read it here too)
+    FORMATS, check_targets, not_own, remember, write_all, write_bytes)
 from toolkit.render.paper import Paper, parse_paper
-from toolkit.render.scene import MIN_TEXT_PT, Document, Group, Page, Rect, rescaled, translate
+from toolkit.render.scene import MIN_TEXT_PT, Document, Group, Image, Page, Rect, Use, rescaled, translate
 from toolkit.render.theme import DEFAULT_THEME, Theme
 from toolkit.specs.models import Edition
 
@@ -318,10 +319,13 @@ def default_edition(kind: str) -> str:
     return family_default_edition(kind, _component(kind).solo_opponent)
 
 
+PATCH_COMPONENTS = ("cards", "tiles", "kit")
+"""What draws one piece a patch (a tile or a card), so its size follows the patch count."""
+MAX_PRINTED_PATCHES = 500
+"""The most patches (copies counted) one file prints: fifteen times a bundled edition's (33),
+about 50 sheets of tiles; a bigger set is surely a slip and would take minutes to lay out."""
 SOLO_COMPONENTS = ("kit", "boards", "tokens", "rules")
 """What `--solo` prints differently (see RenderOptions.solo)."""
-PATCH_COMPONENTS = ("cards", "tiles", "kit")
-"""What draws the edition's patches, so a theme's patch ids are checked against it."""
 
 
 def render_component(kind: str, edition: Edition, options: RenderOptions) -> Document:
@@ -332,20 +336,69 @@ def render_component(kind: str, edition: Edition, options: RenderOptions) -> Doc
     if options.solo and kind not in SOLO_COMPONENTS:
         raise UsageError(f"--solo changes the {', '.join(SOLO_COMPONENTS)}; {kind} print the same for solo play")
     if component.solo_opponent:
-        deck = require_solo_opponent(edition)
+        require_solo_opponent(edition)
     elif options.solo:
-        deck = require_solo_opponent(edition, f"--solo prints the {kind}")
+        require_solo_opponent(edition, f"--solo prints the {kind}")
+    if kind in PATCH_COMPONENTS:
+        pieces = sum(max(1, patch.copies) for patch in edition.all_patches())
+        if pieces > MAX_PRINTED_PATCHES:
+            raise UsageError(f"edition '{edition.name}' has {pieces:,} patches to print; a printed {kind} holds at "
+                             f"most {MAX_PRINTED_PATCHES:,} (a bundled edition has 33)")
     theme = options.theme
-    if theme.deck_places and (component.solo_opponent or options.solo):
-        from toolkit.render.theme_file import check_decks
+    if theme.deck_places or theme.patch_places:
+        from toolkit.render.theme_file import check_names
 
-        check_decks(theme, [name for name, _cards in deck.decks], f"the Automa of edition '{edition.name}'")
-    if theme.patch_places and kind in PATCH_COMPONENTS:
-        from toolkit.render.theme_file import check_patches
-
-        check_patches(theme, [patch.id for patch in edition.all_patches()], f"edition '{edition.name}'")
+        check_names(theme, edition)
     document = component.build(edition, options)
+    warnings = picture_warnings(document, theme)
+    if warnings:
+        document = replace(document, notes=document.notes + warnings)
     return document if theme.fonts is None else replace(document, fonts=theme.fonts)
+
+
+PRINT_PPI = 300
+"""Pixels per inch a picture needs at its printed size to print sharp."""
+WARNING = "warning: "
+"""How a note that asks for action (a picture too coarse to print well) begins."""
+
+
+def _placed_pictures(items, scale: float, symbols, found: dict[bytes, float]) -> None:
+    """For each picture in `items` (drawn `scale` times its size), the widest it is printed, mm."""
+    for item in items:
+        if isinstance(item, Image):
+            found[item.data] = max(found.get(item.data, 0.0), item.width * scale)
+        elif isinstance(item, Group):
+            a, b, c, d = item.transform[:4]
+            _placed_pictures(item.items, scale * abs(a * d - b * c) ** 0.5, symbols, found)
+        elif isinstance(item, Use) and item.symbol in symbols:
+            _placed_pictures(symbols[item.symbol].items, scale, symbols, found)
+
+
+def picture_warnings(document: Document, theme: Theme) -> tuple[str, ...]:
+    """One warning for each theme picture printed at under PRINT_PPI, naming the file, its
+    pixels, the size it prints at and its ppi there (at the largest size it prints)."""
+    arts = [theme.card_back_art, theme.automa_back_art, theme.default_look.art,
+            *(look.art for _, look in theme.patches)]
+    arts = [art for art in arts if art is not None]
+    if not arts:
+        return ()
+    widest: dict[bytes, float] = {}
+    symbols = {symbol.name: symbol for symbol in document.symbols}
+    for page in document.pages:
+        _placed_pictures(page.items, 1.0, symbols, widest)
+    warnings = []
+    for art in dict.fromkeys(arts):
+        width_mm = widest.get(art.data)
+        if not width_mm:
+            continue
+        ppi = art.width / (width_mm / 25.4)
+        if ppi < PRINT_PPI - 0.5:
+            height_mm = width_mm * art.height / art.width
+            need = (round(art.width * PRINT_PPI / ppi), round(art.height * PRINT_PPI / ppi))
+            warnings.append(f"{WARNING}picture {art.path} ({art.width} x {art.height} px) prints at "
+                            f"{width_mm:.0f} x {height_mm:.0f} mm (before cropping): {ppi:.0f} ppi; under "
+                            f"{PRINT_PPI} ppi it prints soft or blocky: give it at least {need[0]} x {need[1]} px")
+    return tuple(warnings)
 
 
 def piece_document(title: str, piece: Piece, bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME) -> Document:
@@ -452,7 +505,8 @@ def write_document(document: Document, fmt: str, out: str | Path, flip: str | No
     `cut_layer`: a PDF also carries them on its CutContour layer (off by default: a home printer
     prints that layer as a magenta hairline on every outline; print shops' outputs turn it on).
 
-    Without `force`, refuses (before writing anything) when a target already exists. Raises
+    Without `force`, refuses (before writing anything) when a target already exists that is not
+    the toolkit's own unchanged file from an earlier run (see output.is_own). Raises
     OutputError (before writing anything) when a target cannot be written.
     """
     out = Path(out)
@@ -467,18 +521,19 @@ def write_document(document: Document, fmt: str, out: str | Path, flip: str | No
     paths = [out] if fmt == "pdf" else page_paths(out, len(document.pages), labels)
     cuts = cut_paths(document, fmt, paths) if cut_files else []
     paths_and_cuts = paths + [path for _, path in cuts]
-    if not force:
-        existing = [path for path in paths_and_cuts if path.exists()]
+    if not force:  # the toolkit's own files of an earlier run are replaced; anything else is kept
+        existing = not_own(paths_and_cuts)
         if existing:
             more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
-            raise UsageError(f"{existing[0]}{more} already exists; use --force to overwrite or --out to "
-                             f"choose another name")
+            raise UsageError(f"{existing[0]}{more} already exists and was not written by this toolkit (or was "
+                             f"changed since); use --force to overwrite or --out to choose another name")
     blobs = encode(document, fmt, flip, cmyk=cmyk, dpi=dpi, transparent=transparent, cut_layer=cut_layer)
     cut_blobs = [cut_file(document, index) for index, _ in cuts]
     check_targets(paths_and_cuts)
     files = dict(zip(paths, blobs))
     files.update((path, blob) for (_, path), blob in zip(cuts, cut_blobs))
     write_all(files)  # every file or none: a full disk leaves no card faces half the deck
+    remember(files)
     written = [Written(path, len(document.pages) if fmt == "pdf" else 1, len(blob),
                        notes=document.notes if number == 0 else ())
                for number, (path, blob) in enumerate(zip(paths, blobs))]

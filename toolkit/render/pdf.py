@@ -193,6 +193,8 @@ class _Painter:
                 "Duplex", "DuplexFlipLongEdge" if duplex == "long" else "DuplexFlipShortEdge"
             )
         self.forms: set[str] = set()
+        self.pictures: dict[bytes, str] = {}
+        """The XObject name of each picture already in the file."""
         self.regular, self.bold = FONT_REGULAR, FONT_BOLD
         if document.fonts is not None:
             self.regular, self.bold = (_theme_font(font) for font in document.fonts)
@@ -309,7 +311,18 @@ class _Painter:
             # the scene's y runs down: draw the picture upright in a flipped frame
             c.translate(item.x, item.y + item.height)
             c.scale(1, -1)
-            c.drawImage(ImageReader(io.BytesIO(item.data)), 0, 0, item.width, item.height, mask="auto")
+            name = self.pictures.get(item.data)
+            if name is None:  # decoded and digested once a file: a theme's picture may be on every card
+                found = {"name": None}
+                c.drawImage(ImageReader(io.BytesIO(item.data)), 0, 0, item.width, item.height, mask="auto",
+                            extraReturn=found)
+                self.pictures[item.data] = found["name"]
+            else:  # what drawImage draws once the picture is in the file
+                c._currentPageHasImages = 1
+                c.saveState()
+                c.scale(item.width, item.height)
+                c.doForm(name)
+                c.restoreState()
             c.restoreState()
         elif isinstance(item, Group):
             c.saveState()

@@ -52,7 +52,11 @@ SHEET_SCALE = 0.6
 TILE_CELL = 3.6
 CARD_SCALE = 0.3
 PNG_DPI = 150
-GIF_DPI = 60
+GIF_DPI = 120
+"""The GIF's default resolution: the smallest whose smallest text (market labels, notes) reads."""
+MAX_GIF_PIXELS = 150_000_000
+"""Pixels of all a GIF's frames together (one byte each once quantised): refused beyond, with
+the highest --dpi that fits, before anything is drawn."""
 GIF_FRAME_MS = 700
 GIF_LAST_MS = 3000
 
@@ -419,6 +423,8 @@ def encode(game: Any, fmt: str, move: int | None = None, dpi: int | None = None)
     last) or gif (every position, one frame each)."""
     last = len(game.history)
     if fmt == "gif":
+        first, _ = document(game, [0])  # the frame size before drawing every frame: a refusal comes early
+        check_gif_size(Document(first.title, first.pages * (last + 1)), dpi or GIF_DPI)
         doc, _ = document(game, list(range(last + 1)))
         return _gif(_same_size(doc), dpi or GIF_DPI)
     doc, _ = document(game, [last if move is None else move])
@@ -437,18 +443,36 @@ def encode(game: Any, fmt: str, move: int | None = None, dpi: int | None = None)
     raise UsageError(f"unknown picture format '{fmt}': expected {', '.join(FORMATS)}")
 
 
+def check_gif_size(doc: Document, dpi: int) -> None:
+    """UsageError when the GIF of `doc` at `dpi` would pass MAX_GIF_PIXELS, naming the figure."""
+    page = doc.pages[0]
+    frame = (page.width / 25.4 * dpi) * (page.height / 25.4 * dpi)
+    total = frame * len(doc.pages)
+    if total > MAX_GIF_PIXELS:
+        fits = int(dpi * (MAX_GIF_PIXELS / total) ** 0.5)
+        raise UsageError(f"--dpi {dpi}: {len(doc.pages)} frames of {frame / 1e6:.1f} megapixels are "
+                         f"{total / 1e6:,.0f} megapixels in all (at most {MAX_GIF_PIXELS // 1_000_000:,}); "
+                         f"choose --dpi {fits} or less")
+
+
 def _gif(doc: Document, dpi: int) -> bytes:
     from PIL import Image
 
     from toolkit.render.pdf import document_pdf
     from toolkit.render.png import pdf_to_pngs
 
-    frames = [Image.open(io.BytesIO(png)).convert("RGB") for png in pdf_to_pngs(document_pdf(doc), dpi)]
-    palette = [frame.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE) for frame in frames]
+    check_gif_size(doc, dpi)
+    pdf = document_pdf(doc)
+    # one frame at a time, quantised at once: only one full-colour frame is ever held
+    frames = []
+    for index in range(len(doc.pages)):
+        with Image.open(io.BytesIO(pdf_to_pngs(pdf, dpi, [index])[0])) as png:
+            frames.append(png.convert("RGB").quantize(colors=255, method=Image.Quantize.FASTOCTREE,
+                                                      dither=Image.Dither.NONE))
     buffer = io.BytesIO()
-    durations = [GIF_FRAME_MS] * (len(palette) - 1) + [GIF_LAST_MS]
-    palette[0].save(buffer, "GIF", save_all=True, append_images=palette[1:], duration=durations, loop=0,
-                    optimize=False, disposal=1)
+    durations = [GIF_FRAME_MS] * (len(frames) - 1) + [GIF_LAST_MS]
+    frames[0].save(buffer, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
+                   optimize=False, disposal=1)
     return buffer.getvalue()
 
 

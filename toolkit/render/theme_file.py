@@ -15,6 +15,7 @@ import io
 import os
 import re
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 from toolkit.errors import InputError, Problem, SpecError
@@ -43,6 +44,14 @@ PICTURE_KEYS = ("card_back", "automa_back")
 PICTURE_FIELDS = {"card_back": "card_back_art", "automa_back": "automa_back_art"}
 LOOK_KEYS = ("colour", "pattern", "art")
 IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg"}
+MAX_SHOWN_NAME = 80
+
+
+def cut_name(value: str) -> str:
+    """A path as written in the theme, shortened for a message and with control characters
+    shown escaped (a name is the user's text, never a file's content)."""
+    text = value if len(value) <= MAX_SHOWN_NAME else value[:MAX_SHOWN_NAME - 3] + "..."
+    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
 
 
 def load_theme(path: str | os.PathLike) -> Theme:
@@ -112,6 +121,52 @@ def check_patches(theme: Theme, patch_ids, where: str) -> None:
                 for name, line, column in theme.patch_places if name not in known]
     if problems:
         raise SpecError(problems)
+
+
+@lru_cache(maxsize=1)
+def bundled_names() -> tuple[frozenset[str], frozenset[str]]:
+    """(patch ids, Automa deck names) of every bundled edition and variant: what one theme may
+    name to dress them all."""
+    from toolkit.render.components import solo_opponent
+    from toolkit.specs import load_edition
+    from toolkit.specs.catalogue import list_editions, list_variants
+
+    patches: set[str] = set()
+    decks: set[str] = set()
+    for name in (*list_editions(), *list_variants()):
+        edition = load_edition(name)
+        patches.update(patch.id for patch in edition.all_patches())
+        opponent = solo_opponent(edition)
+        if opponent is not None:
+            decks.update(deck for deck, _cards in opponent.decks)
+    return frozenset(patches), frozenset(decks)
+
+
+def check_names(theme: Theme, edition=None) -> None:
+    """SpecError for each patch id or Automa deck the theme names that is in neither `edition`
+    (e.g. a custom deck being printed) nor any bundled edition or variant, one line each: one
+    theme file dresses every edition, a name another edition prints is not an error, a misspelt
+    one is."""
+    if not theme.patch_places and not theme.deck_places:
+        return
+    patches, decks = bundled_names()
+    where = "the bundled editions"
+    if edition is not None:
+        from toolkit.render.components import solo_opponent
+
+        patches = patches | {patch.id for patch in edition.all_patches()}
+        opponent = solo_opponent(edition)
+        if opponent is not None:
+            decks = decks | {deck for deck, _cards in opponent.decks}
+        where = f"edition '{edition.name}' or {where}"
+    problems = []
+    for check, names in ((check_patches, patches), (check_decks, decks)):
+        try:
+            check(theme, names, where)
+        except SpecError as error:
+            problems += error.problems
+    if problems:
+        raise SpecError(sorted(problems, key=lambda p: (p.line, p.column)))
 
 
 class _Reader:
@@ -279,28 +334,55 @@ class _Reader:
     # ----- files -------------------------------------------------------------------------------
 
     def read(self, owner: LDict, key: str, what: str, limit: int) -> tuple[str, bytes] | None:
-        """(path as written, bytes) of the file `owner[key]` names, or None with its problem."""
+        """(path as written, bytes) of the file `owner[key]` names, or None with its problem.
+
+        Confined to the theme's folder: a relative path to a regular file inside it (or below
+        it); an absolute path, a `..` that leaves the folder, or a link that leads out of it (to
+        /proc, a device, another folder) is refused before anything is opened, and no message
+        ever quotes the file's content."""
         value = owner[key]
         if not isinstance(value, str) or not value.strip():
             self.add(owner, key, f"expected the path of {what}, relative to the theme file")
             return None
+        shown = cut_name(value)
+        if "\0" in value or os.path.isabs(value) or value.startswith("~"):
+            self.add(owner, key, f"{shown}: expected a path relative to the theme file, inside its folder")
+            return None
+        if os.path.normpath(value).split(os.sep)[0] == "..":  # refused before asking whether it exists
+            self.add(owner, key, f"{shown} leads outside the theme's folder; keep fonts and pictures in the "
+                                 "theme's folder or below it")
+            return None
         target = self.folder / value
-        kind = path_kind(target)
         if not os.path.lexists(target):
-            self.add(owner, key, f"{value} does not exist (paths are relative to the theme file)")
+            self.add(owner, key, f"{shown} does not exist (paths are relative to the theme file)")
             return None
+        try:
+            home = os.path.realpath(self.folder)
+            real = os.path.realpath(target)
+        except (OSError, ValueError):
+            self.add(owner, key, f"{shown} cannot be read")
+            return None
+        if os.path.commonpath([home, real]) != home:
+            self.add(owner, key, f"{shown} leads outside the theme's folder; keep fonts and pictures in the "
+                                 "theme's folder or below it")
+            return None
+        kind = path_kind(real)
         if kind is not None:
-            self.add(owner, key, f"{value} is {kind}, not {what}")
+            self.add(owner, key, f"{shown} is {kind}, not {what}")
             return None
-        size = target.stat().st_size
+        try:
+            size = os.stat(real).st_size
+        except OSError:
+            self.add(owner, key, f"{shown} cannot be read")
+            return None
         if size > limit:
-            self.add(owner, key, f"{value} is {size / 1048576:.1f} MB; {what} may be at most "
+            self.add(owner, key, f"{shown} is {size / 1048576:.1f} MB; {what} may be at most "
                                  f"{limit // 1048576} MB")
             return None
         try:
-            return value, read_capped_bytes(target, limit, what)
+            return value, read_capped_bytes(real, limit, what)
         except InputError as error:
-            self.add(owner, key, f"{value}: {str(error).split(': ', 1)[-1]}")
+            self.add(owner, key, f"{shown}: {str(error).split(': ', 1)[-1]}")
             return None
 
     def picture(self, owner: LDict, key: str) -> Art | None:
@@ -342,9 +424,9 @@ class _Reader:
             return None
         try:
             face = TTFontFile(io.BytesIO(data), validate=0)
-        except Exception as error:  # reportlab raises TTFError and struct errors on junk
-            reason = str(error).split("\n")[0] or error.__class__.__name__
-            self.add(owner, key, f"{value} is not a TrueType font that can be embedded ({reason})")
+        except Exception:  # reportlab raises TTFError and struct errors on junk (quoting its bytes: not shown)
+            self.add(owner, key, f"{cut_name(value)} is not a TrueType font that can be embedded (its font "
+                                 "tables cannot be read)")
             return None
         family = face.familyName.decode("latin-1") if isinstance(face.familyName, bytes) else str(face.familyName)
         return FontFile(value, data, family or Path(value).stem)
