@@ -52,20 +52,6 @@ def load_edition(name_or_path):
     return load(name_or_path)
 
 
-def people_text(text: str) -> str:
-    """An action as a person reads it: squares named as on the printed boards (`C5`)."""
-    from toolkit.games.squares import people_text as people
-
-    return people(str(text))
-
-
-def machine_text(text: str) -> str:
-    """What a person typed, in the notation the rules and records read (`C5` -> `r4 c2`)."""
-    from toolkit.games.squares import machine_text as machine
-
-    return machine(text)
-
-
 def draw_side_by_side(*args, **kwargs):
     from toolkit.games.text import draw_side_by_side as draw
 
@@ -87,17 +73,18 @@ def deal_game(edition_ref: str, seed: int, players: int | None) -> Any:
 
 PROMPT_HELP = """\
 prompt commands:
-  shapes [ID ...]    every orientation of a patch or card with its number (o0, o1,
-                     ...); without an ID: the shapes in play now
-  legal [WORDS]      the legal actions, grouped when many, e.g. 'legal {example}'
-  preview ACTION     the board as ACTION would leave it ('ACTION ?' too); 'ok' plays it
-  board              the whole board with every detail (each turn shows a short one)
-  hint               what the strongest bot of the edition would do and why
-  undo               take back your last action and the bots' replies after it (not
-                     once chance has shown what comes next: a roll, a card, a shuffle)
-  help               this text
-  quit               stop the game (Ctrl-D too); with --record the game is kept and
-                     'patchwork play --resume FILE' continues it"""
+  shapes [ID ...]      draw every orientation of a patch or card with its number (o0, o1, ...);
+                       without an ID: the shapes in play now
+  legal [PREFIX]       list the legal actions, e.g. 'legal {example}'
+  preview ACTION       the board as ACTION would leave it, without playing it ('ACTION ?' too);
+                       'ok' then plays it
+  board                show the board again
+  hint                 what the strongest bot of the edition would do and why
+  undo                 take back your last action and the bots' replies after it (refused once
+                       chance has shown what comes next: a roll, a card, a shuffle)
+  help                 this text
+  quit                 stop the game (Ctrl-D too); with --record the game is kept and
+                       'patchwork play --resume FILE' continues it"""
 
 PROMPT_WORDS = ("shapes", "shape", "orient", "legal", "preview", "ok", "board", "hint", "undo", "help", "quit", "exit")
 
@@ -110,66 +97,21 @@ def _notation_help(game: Any) -> str:
     return base + "\n" + PROMPT_HELP.format(example=example)
 
 
-LEGAL_SHOWN = 40
-"""More matching actions than this are grouped instead of listed one a line."""
-
-
-def _split_action(text: str) -> tuple[str, str, str]:
-    """(what, orientation, square) of an action as a person reads it: `buy P17`, `o3`, `E3`;
-    `single`, ``, `E5`; `advance`, ``, ``."""
-    from toolkit.games.squares import parse_square
-
-    words = text.split()
-    at = next((i for i, w in enumerate(words) if i and w[:1].lower() == "o" and w[1:].isdigit()), None)
-    if at is not None:
-        return " ".join(words[:at]), words[at], " ".join(words[at + 1:])
-    if len(words) > 1 and parse_square(words[1]) is not None:
-        return words[0], "", " ".join(words[1:])
-    return text, "", ""
-
-
-def _wrapped(head: str, items: list[str], width: int = 79) -> list[str]:
-    lines, line = [], head
-    for item in items:
-        if len(line) + 1 + len(item) > width:
-            lines.append(line)
-            line = " " * len(head)
-        line += " " + item
-    return lines + [line]
+LEGAL_SHOWN = 60
 
 
 def _show_legal(game: Any, prefix: str) -> str:
-    """The legal actions starting with `prefix`: one a line when few; else grouped by what they
-    take or draw (`legal buy P17` then lists its squares, one line per orientation)."""
-    actions = [people_text(a) for a in game.legal_actions()]
+    actions = [str(a) for a in game.legal_actions()]
     if prefix:
-        wanted = " ".join(prefix.lower().split())
-        actions = [a for a in actions if a.lower() == wanted or a.lower().startswith(wanted + " ")
-                   or a.lower().startswith(wanted)]
-    head = f"{len(actions)} legal action(s)" + (f" start with '{prefix}'" if prefix else "")
-    if len(actions) <= LEGAL_SHOWN:
-        return f"{head}:\n  " + "\n  ".join(actions) if actions else head
-    groups: dict[str, list[str]] = {}
-    for action in actions:
-        what, orientation, square = _split_action(action)
-        groups.setdefault(what, []).append(f"{orientation} {square}".strip())
-    if len(groups) > 1:
-        width = max(len(what) for what in groups)
-        lines = [f"{head}, by what they take or draw ('legal WORDS' lists one group's squares):"]
-        for what, rest in groups.items():
-            turns = sorted({r.split()[0] for r in rest if r.startswith("o")}, key=lambda o: int(o[1:]))
-            spread = f" in {len(turns)} orientation(s)" if turns else ""
-            lines.append(f"  {what.ljust(width)}  {len(rest)} placement(s){spread}" if rest != [""] else f"  {what}")
-        return "\n".join(lines)
-    (what, rest), = groups.items()
-    by_turn: dict[str, list[str]] = {}
-    for r in rest:
-        orientation, _, square = r.partition(" ") if r.startswith("o") else ("", "", r)
-        by_turn.setdefault(orientation, []).append(square)
-    lines = [f"{head}; the squares of the top-left cell, per orientation ('shapes' draws them):"]
-    for orientation, squares in by_turn.items():
-        lines += _wrapped(f"  {what} {orientation}".rstrip(), squares)
-    return "\n".join(lines)
+        actions = [a for a in actions if a.lower().startswith(prefix.lower())]
+    shown = actions[:LEGAL_SHOWN]
+    more = ""
+    if len(actions) > len(shown):
+        # The hint narrows by the start of an action that was left out, so it suits any notation.
+        words = actions[len(shown)].split()
+        hint = " ".join(words[:2]) if len(words) > 2 else words[0]
+        more = f"\n... and {len(actions) - len(shown)} more (narrow with e.g. 'legal {hint}')"
+    return f"{len(actions)} legal action(s):\n  " + "\n  ".join(shown) + more
 
 
 def _find_shape(edition: Edition, ident: str) -> tuple[str, Shape] | None:
@@ -204,24 +146,9 @@ def _shapes_text(game: Any, args: list[str]) -> str:
     return "\n".join(parts)
 
 
-def board_text(game: Any, colour: str | None = "auto", compact: bool = False) -> str:
-    """The board as the prompt shows it: `compact` fits 80 x 24 (each turn), else everything
-    (the `board` command, `deal`, `replay`)."""
-    position = family_of(game.edition).view(game)
-    text = board_view.position_text(position, colour=colour, compact=compact)
-    return text + "".join(f"\n{line}" for line in _unoffered_shapes(game, position))
-
-
-def _unoffered_shapes(game: Any, position: Any) -> list[str]:
-    """Drawings of the shapes the player chooses among now that the position does not offer (the
-    Doodle start card, in play before any card is offered)."""
-    offered = {o.id for o in position.offers}
-    blocks = []
-    for role, pid in _shapes_in_play(game):
-        found = _find_shape(game.edition, pid)
-        if pid not in offered and found is not None:
-            blocks.append((f"{role} {pid}", found[1].rows()))
-    return draw_side_by_side(blocks) if blocks else []
+def board_text(game: Any, colour: str | None = "auto") -> str:
+    """The board as the prompt shows it."""
+    return board_view.position_text(family_of(game.edition).view(game), colour=colour)
 
 
 def _seat_label(game: Any, seat: int) -> str:
@@ -244,7 +171,7 @@ def suggestion(game: Any, text: str) -> str:
     words = text.split()
     if not words:
         return ""
-    legal = [people_text(a) for a in game.legal_actions()] if not game.is_over else []
+    legal = [str(a) for a in game.legal_actions()] if not game.is_over else []
     heads = sorted({a.split()[0].lower() for a in legal} | set(PROMPT_WORDS))
     vocabulary = {w.lower(): w for a in legal for w in a.split()}
     fixed = []
@@ -268,10 +195,7 @@ def suggestion(game: Any, text: str) -> str:
         return f" (did you mean '{guess}'?)"
     if fixed[0].lower() != words[0].lower():
         return f" (did you mean '{fixed[0]}'?)"
-    close = difflib.get_close_matches(text.lower(), list(legal_lower), n=1, cutoff=0.75) if len(legal) < 5000 else []
-    if close:
-        return f" (did you mean '{next(a for a in legal if a.lower() == close[0])}'?)"
-    return " ('legal' lists what you can do now)" if legal else ""
+    return ""
 
 
 # ----- the prompt -----------------------------------------------------------------------------
@@ -318,8 +242,8 @@ class Prompt:
         game = self.game
         event = getattr(game, "last_event", "")
         label = _seat_label(game, seat)
-        detail = f" ({people_text(event)})" if event and event != f"{label}: {action}" else ""
-        self._lines.append(f"{label} ({bot.name}): {people_text(action)}{detail}")
+        detail = f" ({event})" if event and event != f"{label}: {action}" else ""
+        self._lines.append(f"{label} ({bot.name}): {action}{detail}")
 
     def _run_bots(self) -> None:
         while True:
@@ -337,8 +261,8 @@ class Prompt:
             for line in self._lines:
                 self.echo(line + waiting.took(timer.seconds))
 
-    def _show_board(self, full: bool = False) -> None:
-        self.echo(board_text(self.game, compact=not full))
+    def _show_board(self) -> None:
+        self.echo(board_text(self.game))
         self.shown_at = len(self.game.history)
 
     def _start_background(self) -> None:
@@ -421,12 +345,12 @@ class Prompt:
         elif word == "legal":
             self.echo(_show_legal(game, rest))
         elif word == "board":
-            self._show_board(full=True)
+            self._show_board()
         elif word == "hint":
             if self.warmer is not None:
                 self.warmer.wait("hint", "the hint")
             with waiting.activity("the hint is thinking"):
-                said = people_text(playing.hint(game))
+                said = playing.hint(game)
             self.echo(said)
         elif word in ("shapes", "shape", "orient"):
             self.echo(_shapes_text(game, text.split()[1:]))
@@ -449,9 +373,9 @@ class Prompt:
     def _play(self, text: str) -> None:
         self.pending_preview = None
         try:
-            self.session.move(machine_text(text))
+            self.session.move(text)
         except ToolkitError as error:
-            self.echo(f"error: {people_text(error.render())}{suggestion(self.game, text)}")
+            self.echo(f"error: {error.render()}{suggestion(self.game, text)}")
 
     def _preview(self, text: str) -> None:
         if not text:
@@ -460,9 +384,9 @@ class Prompt:
             return
         trial = self.game.copy()
         try:
-            trial.apply(trial.parse_action(machine_text(text)))
+            trial.apply(trial.parse_action(text))
         except ToolkitError as error:
-            self.echo(f"error: {people_text(error.render())}{suggestion(self.game, text)}")
+            self.echo(f"error: {error.render()}{suggestion(self.game, text)}")
             return
         family = family_of(trial.edition)
         seat = self.game.current_player
@@ -481,8 +405,8 @@ class Prompt:
         if changes:
             self.echo("\n".join(changes))
         event = getattr(trial, "last_event", "")
-        if event and not chance and people_text(event) != f"{_seat_label(trial, seat)}: {people_text(machine_text(text))}":
-            self.echo(f"  then: {people_text(event)}")
+        if event and not chance and event != f"{_seat_label(trial, seat)}: {text}":
+            self.echo(f"  then: {event}")
         self.echo("type 'ok' to play it, or another action")
         self.pending_preview = text
 
@@ -493,7 +417,7 @@ class Prompt:
             self.echo(f"error: {error}")
             return
         self.pending_preview = None
-        self.echo(f"took back '{people_text(taken.action)}' and the bots' replies after it")
+        self.echo(f"took back '{taken.action}' and the bots' replies after it")
         self._show_board()
 
 
@@ -544,7 +468,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(game.deal(), indent=2, sort_keys=True))
         else:
-            typer.echo(board_text(game))
+            typer.echo(game.render_text())
 
     @app.command("replay")
     def replay_cmd(
@@ -557,7 +481,7 @@ def register(app: typer.Typer) -> None:
         if step:
             walk(game)
             return
-        typer.echo(board_text(game))
+        typer.echo(game.render_text())
         scores = game.scores()
         summary = ", ".join(f"{_seat_label(game, i)} {s}" for i, s in enumerate(scores))
         state = "final scores" if game.is_over else "scores so far (game not finished)"
@@ -676,10 +600,6 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--out {out}: the file name must end in {', '.join('.' + f for f in record_view.FORMATS)}")
         if out is not None and out.exists() and not force:
             raise UsageError(f"{out} already exists; use --force to overwrite or --out to choose another name")
-        if dpi:  # before the record is replayed
-            from toolkit.render.png import check_dpi
-
-            check_dpi(dpi)
         _, game = _replayed(record)
         total = len(game.history)
         if move is not None and move > total:
