@@ -71,6 +71,15 @@ def _run_with_progress(request, show: bool):
         return experiment.run(request, update)
 
 
+def _reports(sections) -> tuple[str, bytes]:
+    """report.md and report.pdf; the PDF library loads only for a run that writes them (it costs a
+    fifth of a second of start-up, more than a short run plays)."""
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+
+    return render_markdown(sections), render_pdf(sections)
+
+
 def _print_summary(title: str, rows: list[tuple[str, str]]) -> None:
     print_table(title, ("figure", "value (95% interval)"), rows)
 
@@ -146,8 +155,6 @@ def simulate(
     bots_text = _default_bots(edition, threaded_bots(bots, threads, workers))
     _check_bots(bots_text, [edition], automa_level, automa_deck)
     from toolkit.reports import simulation as report
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
     from toolkit.sim import experiment
 
     request = experiment.prepare([edition], bots_text, games, seed, workers, scheduler, automa_level, automa_deck)
@@ -156,8 +163,7 @@ def simulate(
     command = _command("simulate", [edition], request, bots_text, automa_level, automa_deck)
     doc = add_typed(experiment.simulation_document(request, outcome, command))
     family = doc["edition"]["family"]
-    md = render_markdown(report.simulation_report(doc)) if out else ""
-    pdf = render_pdf(report.simulation_report(doc)) if out else b""
+    md, pdf = _reports(report.simulation_report(doc)) if out else ("", b"")
     if as_json:
         print_document(doc)
     _print_summary(
