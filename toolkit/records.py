@@ -23,7 +23,7 @@ from typing import Any
 
 import toolkit
 from toolkit.families import family_of
-from toolkit.errors import RecordError, ToolkitError, UsageError, shortened
+from toolkit.errors import RecordError, ToolkitError, UsageError, printable, shortened
 from toolkit.fileio import MAX_SEATS, atomic_write_text, read_record_text
 from toolkit.families import engine_for
 from toolkit.specs import load_edition
@@ -41,6 +41,8 @@ WHOLE_SPEC_HASH = 3
 """The first format version whose content hash covers every field of the embedded spec."""
 MAX_SEED = 2**63 - 1
 """Seeds are 0..2^63-1 everywhere (toolkit.cli.options.MAX_SEED)."""
+MAX_LABEL = 40
+"""Longest player label a record may hold (the longest bot text the command line takes)."""
 SOLO_OPTIONS = ("automa_level", "automa_deck")
 """The game options a record may hold, for a family with a solo opponent (none for the others)."""
 
@@ -48,6 +50,14 @@ SOLO_OPTIONS = ("automa_level", "automa_deck")
 def edition_ref(edition: Edition) -> dict[str, Any]:
     """How a record holds its edition: name, content hash and the whole resolved spec."""
     return {"name": edition.name, "content_hash": edition.content_hash, "spec": spec_of(edition)}
+
+
+def record_deal(game: Any) -> dict[str, Any]:
+    """The deal as a record holds it: the family's deal with the edition's content hash in it
+    (the time-track deal carries it already, the Doodle deal gets it here). The hash is written
+    twice, beside the embedded spec and inside the deal, so a spec edited with one recomputed hash
+    still differs from its deal."""
+    return {**game.deal(), "content_hash": game.edition.content_hash}
 
 
 def make_record(
@@ -66,7 +76,7 @@ def make_record(
         "seed": int(game.seed),
         "players": list(players),
         "options": options,
-        "deal": fresh.deal(),
+        "deal": record_deal(fresh),
         "actions": [str(action) for action in game.history],
         "chance": game.chance_log(),
         "final_scores": list(game.scores()) if game.is_over else None,
@@ -305,13 +315,84 @@ def replay_edition(record: dict[str, Any], base_dir: Path | None = None) -> Edit
     everything about a record that can be refused without the rules engine (so before its
     kernels load or compile)."""
     edition = record_edition(record, base_dir)
+    _check_deal_hash(record, edition)
     _check_seats(record, edition)
     allowed = SOLO_OPTIONS if family_of(edition).info.has_solo_opponent else ()
     unknown = sorted(str(name)[:40] for name in record["options"] if name not in allowed)
     if unknown:
         raise RecordError(f"the record's game options cannot be used: {shortened(unknown)} is not an option of "
                           f"'{edition.name}' (its options: {', '.join(allowed) or 'none'})")
+    _check_players(record, edition)
     return edition
+
+
+def _recorded_deal(record: dict[str, Any]) -> Any:
+    """The record's deal as record_deal writes it (a deal written before the hash was added to
+    every family's has it added, once _check_deal_hash has verified the edition another way)."""
+    deal = record["deal"]
+    if isinstance(deal, dict) and "content_hash" not in deal:
+        return {**deal, "content_hash": record["edition"]["content_hash"]}
+    return deal
+
+
+def _check_deal_hash(record: dict[str, Any], edition: Edition) -> None:
+    """The embedded spec's hash is written twice (record_deal): both copies must agree. A record
+    whose deal carries no hash (a Doodle record written before it did, or a record set back to
+    format 2) can only be trusted when its spec is the bundled edition of its name, whole: refused
+    otherwise, since an edit of it with one recomputed hash could not be told."""
+    if not isinstance(record["edition"].get("spec"), dict) or not isinstance(record.get("deal"), dict):
+        return  # format 1: the edition is the bundled one or a file, never the record's own
+    deal_hash = record["deal"].get("content_hash")
+    if deal_hash is not None:
+        if deal_hash != record["edition"]["content_hash"]:
+            raise RecordError(f"the record's deal was dealt on content hash {str(deal_hash)[:12]}... but its edition "
+                              f"'{edition.name}' has {record['edition']['content_hash'][:12]}...: the record was edited")
+        return
+    from toolkit.specs.catalogue import list_editions, list_variants
+
+    if edition.name in list_editions() + list_variants() and load_edition(edition.name).content_hash == \
+            edition.content_hash:
+        return
+    raise RecordError(f"the record's deal carries no content hash (format {record['format_version']}, written before "
+                      f"every deal did), and its edition '{edition.name}' is not the bundled one of that name: an edit "
+                      "of its embedded spec could not be told, so it is not replayed (play the game again to record it "
+                      "anew)")
+
+
+def _check_players(record: dict[str, Any], edition: Edition) -> None:
+    """Every seat's label is a person or a bot of the edition's family, one per seat, and a solo
+    opponent's label agrees with the game options (the options, not the label, set up the game, so
+    a label changed alone would show one opponent over another's game)."""
+    from toolkit.bots.registry import HUMAN, parse_bot
+
+    players = record["players"]
+    seats = family_of(edition).seats(edition, record.get("seats"))
+    if len(players) != seats:
+        raise RecordError(f"the record names {len(players)} players but its game of '{edition.name}' has {seats} seats")
+    options = record["options"]
+    level, deck = options.get("automa_level"), options.get("automa_deck")
+    solo = []
+    for at, label in enumerate(players):
+        if not isinstance(label, str) or not label or len(label) > MAX_LABEL or not label.isprintable():
+            shown = printable(repr(label)[:MAX_LABEL + 2]) if isinstance(label, str) else _json_kind(label)
+            raise RecordError(f"players[{at}]: {shown} is not a player's name (a bot such as greedy or mcts:200, or "
+                              f"{HUMAN}, at most {MAX_LABEL} printable characters)")
+        if label.strip().lower() == HUMAN:
+            continue
+        try:
+            spec = parse_bot(label, edition.family, level if isinstance(level, int) else 1,
+                             deck if isinstance(deck, str) else "normal")
+        except ToolkitError as error:
+            raise RecordError(f"players[{at}]: {error.render()}") from None
+        if spec.solo_opponent:
+            solo.append((at, label, spec))
+    expected = {"automa_level": solo[0][2].automa_level, "automa_deck": solo[0][2].automa_deck} if solo else {}
+    if len(solo) > 1 or {k: options[k] for k in SOLO_OPTIONS if k in options} != expected:
+        at, label = (solo[0][0], solo[0][1]) if solo else (None, None)
+        said = f"players[{at}] is {label!r}" if label else "no player is the solo opponent"
+        raise RecordError(f"the record's {said} but its options say "
+                          f"{', '.join(f'{k} {options[k]!r}' for k in SOLO_OPTIONS if k in options) or 'none'}: the "
+                          "record was edited")
 
 
 def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: bool = True) -> Any:
@@ -329,7 +410,7 @@ def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: b
     except (ToolkitError, TypeError, ValueError) as error:
         detail = error.render() if isinstance(error, ToolkitError) else "unknown or repeated option"
         raise RecordError(f"the record's game options cannot be used: {detail}") from None
-    if "deal" in record and _plain(game.deal()) != record["deal"]:
+    if "deal" in record and _plain(record_deal(game)) != _recorded_deal(record):
         raise RecordError("the replayed deal differs from the record's: the record was edited or written by an"
                           " engine with other rules")
     for index, text in enumerate(record["actions"]):
@@ -342,12 +423,11 @@ def replay(record: dict[str, Any], base_dir: Path | None = None, check_scores: b
         raise RecordError("the replayed game's chance (rolls, cards, Automa draws) differs from the record's:"
                           " the record was edited or written by an engine with other rules")
     recorded = record.get("final_scores")
-    if check_scores and recorded is not None:
-        if not game.is_over:
-            raise RecordError(
-                f"the record ends after {len(record['actions'])} actions but the game is not over;"
-                f" recorded scores {recorded}"
-            )
-        if list(game.scores()) != list(recorded):
-            raise RecordError(f"replayed scores {game.scores()} differ from the recorded {recorded}")
+    if recorded is not None and not game.is_over:  # refused for play --resume too: the record was edited
+        raise RecordError(
+            f"the record ends after {len(record['actions'])} actions but the game is not over;"
+            f" recorded scores {shortened(recorded, 8)}"
+        )
+    if check_scores and recorded is not None and list(game.scores()) != list(recorded):
+        raise RecordError(f"replayed scores {game.scores()} differ from the recorded {shortened(recorded, 8)}")
     return game

@@ -600,6 +600,10 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--out {out}: the file name must end in {', '.join('.' + f for f in record_view.FORMATS)}")
         if out is not None and out.exists() and not force:
             raise UsageError(f"{out} already exists; use --force to overwrite or --out to choose another name")
+        if dpi:  # before the record is replayed
+            from toolkit.render.png import check_dpi
+
+            check_dpi(dpi)
         _, game = _replayed(record)
         total = len(game.history)
         if move is not None and move > total:
