@@ -324,10 +324,27 @@ def _refuse_alias_bombs(root, display: str, text: str) -> None:
     loc = _mark_loc(display, node.start_mark)
     anchor = _anchor_at(text, node.start_mark)
     what = f"the value anchored &{anchor}" if anchor else "this value"
+    if _distinct(node) == sizes.get(id(node), 1):  # no alias inside: the value is written out this big
+        raise UnreadableSpec(loc.problem(
+            _short(path) or "(top)",
+            f"{what} holds {sizes.get(id(node), 1):,} YAML nodes (limit {MAX_NODES:,} for the whole file); "
+            "a spec is far smaller"))
     raise UnreadableSpec(loc.problem(
         _short(path) or "(top)",
         f"{what} expands to {sizes.get(id(node), 1):,} YAML nodes through aliases (limit "
         f"{MAX_NODES:,} for the whole file); refusing a file that expands this far"))
+
+
+def _distinct(root) -> int:
+    """Distinct nodes under `root` (an alias counted once; the file's size bounds the count)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(_children(node))
+    return len(seen)
 
 
 def _key_node(mapping, path: str):
