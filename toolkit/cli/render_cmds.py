@@ -27,15 +27,23 @@ FORMAT_OPT = typer.Option(None, "--format", "-f", metavar="pdf|svg|png",
 PAPER_OPT = typer.Option("a4", "--paper", "-p", metavar="PAPER", help="a4, letter, a5 or a custom WxHmm such as 100x150mm.")
 OUT_OPT = typer.Option(None, "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
                        help="Output file (default: a file in output/ named after the edition, component, options and paper).")
-FORCE_OPT = typer.Option(False, "--force", help="Overwrite existing output files.")
+FORCE_OPT = typer.Option(False, "--force", help="Overwrite output files this toolkit did not write, or that were "
+                                                 "changed since (its own earlier files are replaced without it).")
 MAX_PAGES = 2 * MAX_SHEETS
 """The most pages a document has (a two-sided pad of the most sheets)."""
 MAX_CHALLENGES = 366
 """The most challenge sheets one run prints (a year of daily challenges)."""
 DPI_OPT = typer.Option(None, "--dpi", min=10, max=1200, help="Resolution of --format png, 10-1200 dots per inch (default 300).")
 PAGE_OPT = typer.Option(None, "--page", min=1, max=MAX_PAGES, help="Only this page of the document (1 = first), e.g. for one PNG.")
-CMYK_OPT = typer.Option(False, "--cmyk", help="PDF/PNG in DeviceCMYK, black text and marks on the black plate "
-                                               "only (not PDF/X: no ICC profile, uncalibrated conversion).")
+CMYK_OPT = typer.Option(False, "--cmyk", help="PDF colours and pictures in DeviceCMYK, black text and marks on the "
+                                               "black plate only (not PDF/X: no ICC profile, uncalibrated "
+                                               "conversion; a PNG stays RGB, showing the CMYK colours).")
+PDFX_OPT = typer.Option(False, "--pdfx", help="A PDF/X-1a:2003 file for a print shop: CMYK throughout (pictures "
+                                              "too), an output intent with the --icc profile, TrimBox and BleedBox "
+                                              "on every page, fonts embedded, no transparency.")
+ICC_OPT = typer.Option(None, "--icc", metavar="FILE", parser=path_text,
+                       help="The CMYK ICC profile of --pdfx (your print shop's, e.g. FOGRA39 or GRACoL; default: "
+                            "the machine's default_cmyk.icc from /usr/share/color/icc).")
 MARGIN_OPT = typer.Option("5mm", "--margin", help="Printer's unprintable border: no crop mark or bleed inside it.")
 BACKS_OPT = typer.Option(False, "--backs/--no-backs", help="Follow each fronts page with its backs page.")
 PROOF_OPT = typer.Option(False, "--proof", help="Overlay trim (red), bleed (blue) and safe-area (green) guides.")
@@ -157,7 +165,8 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
          force: bool = False, dpi: Optional[int] = None, cmyk: bool = False, margin: str = "5mm",
          layout: Optional[str] = None, gutter: Optional[str] = None, page: Optional[int] = None,
          bleed: Optional[str] = None, template: Optional[str] = None, cut_lines: bool = True,
-         cut_layer: Optional[bool] = None, theme: Optional[Path] = None, **extra) -> None:
+         cut_layer: Optional[bool] = None, theme: Optional[Path] = None, pdfx: bool = False,
+         icc: Optional[Path] = None, **extra) -> None:
     from toolkit.render.output import FORMATS  # the options first: the drawing loads once they are read
     from toolkit.render.paper import parse_paper
 
@@ -189,6 +198,11 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
     if cut_layer and fmt != "pdf":
         raise UsageError(f"--cut-layer is a layer of a PDF; --format {fmt} draws no cut line (its cut files "
                          "are written with --cut-lines)")
+    if icc is not None and not pdfx:
+        raise UsageError("--icc is the profile of a --pdfx file; add --pdfx")
+    if pdfx and fmt != "pdf":
+        raise UsageError(f"--pdfx makes a PDF; --format {fmt} cannot be PDF/X")
+    icc, profile = load_icc(icc) if pdfx else (None, None)
     if cmyk and fmt == "svg":
         raise UsageError("--cmyk applies to pdf and png output; SVG colours are RGB by definition")
     paper_value = parse_paper(paper)
@@ -233,7 +247,8 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
         cut_layer = cut_lines and (chosen is not None or options.layout.mode == "single")
     written = write_document(document, fmt, target, duplex, cmyk=cmyk, dpi=dpi or 300, force=force,
                              labelled=chosen is not None and fmt != "pdf", cut_files=cut_lines,
-                             transparent=chosen is not None and chosen.transparent, cut_layer=cut_layer)
+                             transparent=chosen is not None and chosen.transparent, cut_layer=cut_layer,
+                             pdfx=profile)
     cuts = [w for w in written if w.cut == "cut file"]
     printed = [w for w in written if w.cut != "cut file"]
     total = sum(w.size for w in printed)
@@ -249,6 +264,9 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
             inside = "; the PDF prints none: --cut-layer adds them on a CutContour layer"
         typer.echo(f"cut lines: {where} ({len(cuts)} SVG cut file{'s' if len(cuts) > 1 else ''} for a cutting "
                    f"plotter or laser){inside}")
+    if profile is not None:
+        typer.echo(f"PDF/X-1a:2003 for the printing condition of {icc} (embedded): CMYK throughout, "
+                   f"TrimBox and BleedBox on every page")
     for note in document.notes:
         typer.echo(note if note.startswith("warning: ") else f"note: {note}")
     if chosen is not None:
@@ -262,6 +280,27 @@ def _png_size(path: Path) -> tuple[int, int]:
     with open(path, "rb") as handle:
         head = handle.read(24)
     return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def load_icc(path: Optional[Path]) -> tuple[Path, bytes]:
+    """(path, bytes) of the CMYK ICC profile of --pdfx: `path`, or the first one on the machine."""
+    from toolkit.errors import InputError
+    from toolkit.fileio import read_capped_bytes
+    from toolkit.render.pdf import MAX_ICC_BYTES, find_cmyk_profile, is_cmyk_profile
+
+    if path is None:
+        found = find_cmyk_profile()
+        if found is None:
+            raise UsageError("--pdfx needs a CMYK ICC profile and none is installed (e.g. `apt-get install "
+                             "ghostscript` brings default_cmyk.icc); give your print shop's with --icc FILE")
+        path = Path(found)
+    try:
+        data = read_capped_bytes(path, MAX_ICC_BYTES, "ICC profile")
+    except InputError as error:
+        raise UsageError(f"--icc {error}") from None
+    if not is_cmyk_profile(data):
+        raise UsageError(f"--icc {path}: not an ICC profile of a CMYK printing condition")
+    return path, data
 
 
 def template_summary(chosen, document, first_file: Path) -> str:
@@ -282,10 +321,10 @@ def template_summary(chosen, document, first_file: Path) -> str:
 @render_app.command("sheet")
 def sheet(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
-          force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+          force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT,
           page: Optional[int] = PAGE_OPT) -> None:
     """One Doodle score sheet (board size and rounds from the spec)."""
-    _run("sheet", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page)
+    _run("sheet", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, pdfx=pdfx, icc=icc, page=page)
 
 
 @render_app.command("pad")
@@ -302,13 +341,13 @@ def pad(
     theme: Optional[Path] = THEME_OPT,
     force: bool = FORCE_OPT,
     dpi: Optional[int] = DPI_OPT,
-    cmyk: bool = CMYK_OPT,
+    cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT,
     page: Optional[int] = PAGE_OPT,
 ) -> None:
     """A Doodle score pad: N sheets, one- or two-sided, one drawn sheet reused on every page."""
     if sheets < 1:
         raise UsageError(f"--sheets must be at least 1, got {sheets}")
-    _run("pad", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, page=page,
+    _run("pad", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, pdfx=pdfx, icc=icc, page=page,
          sheets=sheets, double_sided=duplex, numbered=numbered)
 
 
@@ -319,10 +358,10 @@ def cards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_O
           gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
           card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT,
           theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT,
-          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Doodle patch cards (with mirror images of chiral shapes) and start cards, n-up."""
     _run("cards", edition, format, paper, out, force=force, theme=theme, template=template, bleed=bleed, dpi=dpi,
-         cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs, proof=proof, flip=flip,
+         cmyk=cmyk, pdfx=pdfx, icc=icc, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs, proof=proof, flip=flip,
          back_offset=back_offset, card_size=card_size and card_size.strip().lower())
 
 
@@ -333,11 +372,11 @@ def tiles(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_O
           bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
           template: Optional[str] = TEMPLATE_OPT, cut_lines: bool = CUT_LINES_OPT,
           cut_layer: Optional[bool] = CUT_LAYER_OPT, force: bool = FORCE_OPT,
-          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Patch tiles at true quilt scale (19 mm squares), plus leather patches and the bonus tile."""
     _run("tiles", edition, format, paper, out, force=force, theme=theme, cut_lines=cut_lines, cut_layer=cut_layer,
          template=template,
-         bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout, backs=backs, proof=proof,
+         bleed=bleed, dpi=dpi, cmyk=cmyk, pdfx=pdfx, icc=icc, page=page, margin=margin, layout=layout, backs=backs, proof=proof,
          flip=flip, back_offset=back_offset)
 
 
@@ -347,10 +386,10 @@ def automa(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
            back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT, gutter: Optional[str] = GUTTER_OPT,
            margin: str = MARGIN_OPT, card_size: Optional[str] = CARD_SIZE_OPT, bleed: Optional[str] = BLEED_OPT,
            theme: Optional[Path] = THEME_OPT, template: Optional[str] = TEMPLATE_OPT, force: bool = FORCE_OPT,
-           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+           dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Automa solo cards of every deck the edition holds, numbered as in the spec."""
     _run("automa", edition, format, paper, out, force=force, theme=theme, template=template, bleed=bleed, dpi=dpi,
-         cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs, proof=proof, flip=flip,
+         cmyk=cmyk, pdfx=pdfx, icc=icc, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs, proof=proof, flip=flip,
          back_offset=back_offset, card_size=card_size and card_size.strip().lower())
 
 
@@ -360,13 +399,13 @@ def tokens(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
            back_offset: str = OFFSET_OPT, layout: Optional[str] = LAYOUT_OPT, gutter: Optional[str] = GUTTER_OPT,
            margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
            solo: bool = SOLO_OPT, cut_lines: bool = CUT_LINES_OPT, cut_layer: Optional[bool] = CUT_LAYER_OPT,
-           force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+           force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT,
            page: Optional[int] = PAGE_OPT) -> None:
     """Button tiles, time tokens and the neutral token (or the Doodle token), two-sided; the round
     ones with cut lines for a die, laser or cutting plotter."""
     _run("tokens", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_lines=cut_lines,
          cut_layer=cut_layer,
-         bleed=bleed, dpi=dpi, cmyk=cmyk, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs,
+         bleed=bleed, dpi=dpi, cmyk=cmyk, pdfx=pdfx, icc=icc, page=page, margin=margin, layout=layout, gutter=gutter, backs=backs,
          proof=proof, flip=flip, back_offset=back_offset)
 
 
@@ -374,10 +413,10 @@ def tokens(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_
 def rules(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
           out: Optional[Path] = OUT_OPT, margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT,
           theme: Optional[Path] = THEME_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
-          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+          dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """The rules reference of an edition (setup, a turn, scoring; Doodle: the die on a d6): one page, or more
     rather than text below 7 pt."""
-    _run("rules", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk,
+    _run("rules", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi, cmyk=cmyk, pdfx=pdfx, icc=icc,
          page=page, margin=margin)
 
 
@@ -385,11 +424,11 @@ def rules(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_O
 def boards(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT, paper: str = PAPER_OPT,
            out: Optional[Path] = OUT_OPT, proof: bool = PROOF_OPT, layout: Optional[str] = LAYOUT_OPT,
            margin: str = MARGIN_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
-           solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+           solo: bool = SOLO_OPT, force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT,
            page: Optional[int] = PAGE_OPT) -> None:
     """Quilt boards (one per player; in two halves on paper too small) and the time board."""
     _run("boards", edition, format, paper, out, force=force, theme=theme, solo=solo, bleed=bleed, dpi=dpi,
-         cmyk=cmyk, page=page, margin=margin, layout=layout, proof=proof)
+         cmyk=cmyk, pdfx=pdfx, icc=icc, page=page, margin=margin, layout=layout, proof=proof)
 
 
 @render_app.command("kit")
@@ -398,12 +437,12 @@ def kit(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORMAT_OPT
         back_offset: str = OFFSET_OPT, gutter: Optional[str] = GUTTER_OPT, margin: str = MARGIN_OPT,
         bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT, cut_lines: bool = CUT_LINES_OPT,
         cut_layer: Optional[bool] = CUT_LAYER_OPT, solo: bool = SOLO_OPT, force: bool = FORCE_OPT,
-        dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, page: Optional[int] = PAGE_OPT) -> None:
+        dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT, page: Optional[int] = PAGE_OPT) -> None:
     """Everything to play an edition: boards, tiles, tokens, rules reference (Doodle: cards, token, rules);
     --solo: the solo kit, with both Automa decks, the level marker and the solo rules."""
     _run("kit", edition, format, paper, out, force=force, theme=theme, solo=solo, cut_lines=cut_lines,
          cut_layer=cut_layer, bleed=bleed,
-         dpi=dpi, cmyk=cmyk, page=page, margin=margin, gutter=gutter, backs=backs, proof=proof, flip=flip,
+         dpi=dpi, cmyk=cmyk, pdfx=pdfx, icc=icc, page=page, margin=margin, gutter=gutter, backs=backs, proof=proof, flip=flip,
          back_offset=back_offset)
 
 
@@ -415,12 +454,12 @@ def challenge(edition: Optional[str] = EDITION_ARG, format: Optional[str] = FORM
               count: int = typer.Option(1, "--count", "-n", min=1, max=MAX_CHALLENGES, help="Number of challenges, seeds S, S+1, ... "
                                                                  "(7 makes a week pad)."),
               flip: str = FLIP_OPT, bleed: Optional[str] = BLEED_OPT, theme: Optional[Path] = THEME_OPT,
-              force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT,
+              force: bool = FORCE_OPT, dpi: Optional[int] = DPI_OPT, cmyk: bool = CMYK_OPT, pdfx: bool = PDFX_OPT, icc: Optional[Path] = ICC_OPT,
               page: Optional[int] = PAGE_OPT) -> None:
     """Solo Doodle challenge sheets: the seed's cards in order, dice rolled, and a par from the best bot."""
     if seed + count - 1 > MAX_SEED:
         raise UsageError(f"--seed {seed} --count {count}: the last challenge's seed would pass {MAX_SEED}")
-    _run("challenge", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk,
+    _run("challenge", edition, format, paper, out, force=force, theme=theme, bleed=bleed, dpi=dpi, cmyk=cmyk, pdfx=pdfx, icc=icc,
          page=page, seed=seed, count=count, flip=flip)
 
 

@@ -430,14 +430,15 @@ class Written:
 
 
 def encode(document: Document, fmt: str, flip: str | None = None, *, cmyk: bool = False,
-           dpi: int = DEFAULT_DPI, transparent: bool = False, cut_layer: bool = True) -> list[bytes]:
+           dpi: int = DEFAULT_DPI, transparent: bool = False, cut_layer: bool = True,
+           pdfx: bytes | None = None) -> list[bytes]:
     """The bytes of a document: one PDF, or one SVG or PNG per page (`transparent`: RGBA PNGs,
     clear where nothing is drawn). `cut_layer`: a PDF carries its pages' cut lines on a
     CutContour layer (for a print shop's cutter; a home printer would print them)."""
     if fmt == "pdf":
         from toolkit.render.pdf import document_pdf
 
-        return [document_pdf(document, flip, cmyk, cut_layer)]
+        return [document_pdf(document, flip, cmyk, cut_layer, pdfx)]
     if fmt == "svg":
         from toolkit.render.svg import document_svgs
 
@@ -498,7 +499,7 @@ def cut_file(document: Document, index: int) -> bytes:
 def write_document(document: Document, fmt: str, out: str | Path, flip: str | None = None, *,
                    cmyk: bool = False, dpi: int = DEFAULT_DPI, force: bool = False,
                    labelled: bool = False, cut_files: bool = True, transparent: bool = False,
-                   cut_layer: bool = False) -> list[Written]:
+                   cut_layer: bool = False, pdfx: bytes | None = None) -> list[Written]:
     """Encode everything in memory first, check every target, then write each file atomically.
     `labelled`: SVG and PNG files are named by what each page holds (see `page_paths`);
     `cut_files`: pages with die-cut pieces also get an SVG cut file each (see `cut_paths`);
@@ -527,7 +528,7 @@ def write_document(document: Document, fmt: str, out: str | Path, flip: str | No
             more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
             raise UsageError(f"{existing[0]}{more} already exists and was not written by this toolkit (or was "
                              f"changed since); use --force to overwrite or --out to choose another name")
-    blobs = encode(document, fmt, flip, cmyk=cmyk, dpi=dpi, transparent=transparent, cut_layer=cut_layer)
+    blobs = encode(document, fmt, flip, cmyk=cmyk, dpi=dpi, transparent=transparent, cut_layer=cut_layer, pdfx=pdfx)
     cut_blobs = [cut_file(document, index) for index, _ in cuts]
     check_targets(paths_and_cuts)
     files = dict(zip(paths, blobs))

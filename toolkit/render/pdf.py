@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import os
 
 import reportlab
@@ -110,6 +111,22 @@ def _theme_font(font) -> str:
     return name
 
 
+def cmyk_jpeg(data: bytes) -> bytes:
+    """A theme's picture (PNG or JPEG) as a CMYK JPEG (transparency flattened onto white), so a
+    CMYK file holds no RGB picture; the same uncalibrated conversion as `cmyk_of`."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as picture:
+        if picture.mode in ("RGBA", "LA", "P", "PA"):
+            picture = picture.convert("RGBA")
+            flat = Image.new("RGB", picture.size, "#ffffff")
+            flat.paste(picture, mask=picture.getchannel("A"))
+            picture = flat
+        out = io.BytesIO()
+        picture.convert("CMYK").save(out, "JPEG", quality=95, subsampling=0)
+    return out.getvalue()
+
+
 def cmyk_of(colour: str, black_text: bool = False) -> tuple[float, float, float, float]:
     """`#rrggbb` as (c, m, y, k) in 0..1: greys on the black plate only, dark neutral text and
     marks as pure black, other colours by the uncalibrated formula."""
@@ -163,10 +180,12 @@ def _box(box, page_height: float) -> tuple[float, float, float, float]:
 
 
 class _Painter:
-    def __init__(self, document: Document, duplex: str | None, cmyk: bool = False, cut_layer: bool = True):
+    def __init__(self, document: Document, duplex: str | None, cmyk: bool = False, cut_layer: bool = True,
+                 pdfx: bytes | None = None):
         _register_fonts()
         self.document = document
-        self.cmyk = cmyk
+        self.pdfx = pdfx
+        self.cmyk = cmyk or pdfx is not None
         self.cut_layer = cut_layer
         self.buffer = io.BytesIO()
         first = document.pages[0]
@@ -192,6 +211,8 @@ class _Painter:
             c.setViewerPreference(
                 "Duplex", "DuplexFlipLongEdge" if duplex == "long" else "DuplexFlipShortEdge"
             )
+        if pdfx is not None:
+            _make_pdfx(c, pdfx)
         self.forms: set[str] = set()
         self.pictures: dict[bytes, str] = {}
         """The XObject name of each picture already in the file."""
@@ -314,8 +335,10 @@ class _Painter:
             name = self.pictures.get(item.data)
             if name is None:  # decoded and digested once a file: a theme's picture may be on every card
                 found = {"name": None}
-                c.drawImage(ImageReader(io.BytesIO(item.data)), 0, 0, item.width, item.height, mask="auto",
-                            extraReturn=found)
+                data = cmyk_jpeg(item.data) if self.cmyk else item.data
+                # PDF/X-1a has no transparency: a picture's alpha is flattened onto white there
+                c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, item.width, item.height,
+                            mask=None if self.pdfx else "auto", extraReturn=found)
                 self.pictures[item.data] = found["name"]
             else:  # what drawImage draws once the picture is in the file
                 c._currentPageHasImages = 1
@@ -372,8 +395,13 @@ class _Painter:
     def page(self, page: Page) -> None:
         c = self.c
         c.setPageSize((page.width * PT_PER_MM, page.height * PT_PER_MM))
-        c.setTrimBox(_box(page.trim, page.height) if page.trim else None)
-        c.setBleedBox(_box(page.bleed, page.height) if page.bleed else None)
+        # rounded down, so the boxes never reach past the MediaBox reportlab writes
+        whole = (0.0, 0.0, math.floor(page.width * PT_PER_MM * 1000) / 1000,
+                 math.floor(page.height * PT_PER_MM * 1000) / 1000)
+        # PDF/X wants a TrimBox on every page: a sheet of n-up pieces is trimmed at its own edge
+        default = whole if self.pdfx is not None else None
+        c.setTrimBox(_box(page.trim, page.height) if page.trim else default)
+        c.setBleedBox(_box(page.bleed, page.height) if page.bleed else default)
         for name in self._uses(page.items):
             self.define(self.document.symbol(name))
         c.saveState()
@@ -389,6 +417,23 @@ class _Painter:
     def cut_lines(self, loops) -> None:
         """The page's cut lines: CutContour hairlines, overprinting, on the CutContour layer."""
         c = self.c
+        if self.pdfx is not None:  # PDF/X-1a has no layers: the spot colour alone marks the cut
+            c.saveState()
+            c.setStrokeColor(CMYKColorSep(*CUT_CMYK, spotName=CUT_SPOT))
+            c._setStrokeOverprint(True)
+            c.setLineWidth(MIN_LINE_MM)
+            path = c.beginPath()
+            for loop in loops:
+                if isinstance(loop, Circle):
+                    path.circle(loop.cx, loop.cy, loop.r)
+                    continue
+                path.moveTo(*loop[0])
+                for point in loop[1:]:
+                    path.lineTo(*point)
+                path.close()
+            c.drawPath(path, stroke=1, fill=0)
+            c.restoreState()
+            return
         if c.cut_layer is None:
             ocg = pdfdoc.PDFDictionary({"Type": pdfdoc.PDFName("OCG"), "Name": pdfdoc.PDFString(CUT_SPOT)})
             layer = c._doc.Reference(ocg, "OCG." + CUT_SPOT)
@@ -427,20 +472,104 @@ class _Painter:
         return self.buffer.getvalue()
 
 
+PDFX_VERSION = "PDF/X-1a:2003"
+"""The PDF/X part `pdfx` output claims: CMYK and spot colours only, fonts embedded, no
+transparency, an output intent with its ICC profile, a TrimBox on every page (PDF 1.4)."""
+PDFX_CONDITION = "Uncalibrated CMYK (the profile in this file)"
+
+
+class _PdfxInfo(pdfdoc.PDFInfo):
+    """The document information with the PDF/X version key."""
+
+    def format(self, document):
+        D = {
+            "Title": pdfdoc.PDFString(self.title),
+            "Author": pdfdoc.PDFString(self.author),
+            "Producer": pdfdoc.PDFString(self.producer),
+            "Creator": pdfdoc.PDFString(self.creator),
+            "Subject": pdfdoc.PDFString(self.subject),
+            "Trapped": pdfdoc.PDFName("False"),
+            "GTS_PDFXVersion": pdfdoc.PDFString(PDFX_VERSION),
+        }
+        D["ModDate"] = D["CreationDate"] = pdfdoc.PDFDate(ts=document._timeStamp, dateFormatter=self._dateFormatter)
+        return pdfdoc.PDFDictionary(D).format(document)
+
+
+class _PdfxCatalog(pdfdoc.PDFCatalog):
+    """The document catalog with /OutputIntents."""
+
+    __NoDefault__ = pdfdoc.PDFCatalog.__NoDefault__ + ["OutputIntents"]
+
+
+def _make_pdfx(c, profile: bytes) -> None:
+    """Make the canvas's file PDF/X-1a: the version key, and an output intent carrying the CMYK
+    ICC `profile` the colours are meant for."""
+    doc = c._doc
+    info = doc.info
+    info.__class__ = _PdfxInfo
+    stream = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"N": 4}), profile, filters=[pdfdoc.PDFStreamFilterZCompress()])
+    intent = pdfdoc.PDFDictionary({
+        "Type": pdfdoc.PDFName("OutputIntent"),
+        "S": pdfdoc.PDFName("GTS_PDFX"),
+        "OutputConditionIdentifier": pdfdoc.PDFString("Custom"),
+        "OutputCondition": pdfdoc.PDFString(PDFX_CONDITION),
+        "Info": pdfdoc.PDFString(PDFX_CONDITION),
+        "RegistryName": pdfdoc.PDFString("http://www.color.org"),
+        "DestOutputProfile": doc.Reference(stream, "ICC.output"),
+    })
+    catalog = doc.Catalog
+    catalog.__class__ = _PdfxCatalog
+    catalog.OutputIntents = pdfdoc.PDFArray([intent])
+
+
 def document_pdf(document: Document, duplex: str | None = None, cmyk: bool = False,
-                 cut_layer: bool = True) -> bytes:
+                 cut_layer: bool = True, pdfx: bytes | None = None) -> bytes:
     """The PDF bytes of a document; `duplex` (long/short) records the flip edge for printers;
-    `cmyk` writes DeviceCMYK colours (see the module docstring for what that does not promise);
-    `cut_layer=False` leaves the cut lines out (pictures of the pages)."""
+    `cmyk` writes DeviceCMYK colours, pictures too (see the module docstring for what that does
+    not promise); `cut_layer=False` leaves the cut lines out (pictures of the pages); `pdfx`, a
+    CMYK ICC profile's bytes, makes a PDF/X-1a file for that output condition (CMYK throughout,
+    the cut lines as a spot colour without a layer)."""
     if not document.pages:
         raise ValueError("a document needs at least one page")
     # Plain Flate streams: the ASCII85 wrapper reportlab adds by default only makes files bigger.
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        painter = _Painter(document, duplex, cmyk, cut_layer)
+        painter = _Painter(document, duplex, cmyk, cut_layer, pdfx)
         for page in document.pages:
             painter.page(page)
         return painter.finish()
     finally:
         rl_config.useA85 = saved
+
+
+ICC_FOLDERS = ("/usr/share/color/icc", "/usr/local/share/color/icc", "/Library/ColorSync/Profiles",
+               "C:/Windows/System32/spool/drivers/color")
+"""Where a machine keeps its colour profiles; `--pdfx` without `--icc` takes the first CMYK
+output profile found here (Ghostscript's default_cmyk.icc on Debian)."""
+MAX_ICC_BYTES = 8 * 1024 * 1024
+
+
+def is_cmyk_profile(data: bytes) -> bool:
+    """Whether `data` is an ICC profile of a CMYK output device (its header says so)."""
+    return len(data) >= 128 and data[36:40] == b"acsp" and data[16:20] == b"CMYK" and data[12:16] == b"prtr"
+
+
+def find_cmyk_profile() -> str | None:
+    """The first CMYK output ICC profile in ICC_FOLDERS (by path, sorted; default_cmyk.icc first)."""
+    found = []
+    for folder in ICC_FOLDERS:
+        for root, _dirs, files in os.walk(folder):
+            for name in files:
+                if name.lower().endswith((".icc", ".icm")):
+                    found.append(os.path.join(root, name))
+    found.sort(key=lambda path: (os.path.basename(path) != "default_cmyk.icc", path))
+    for path in found:
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(128)
+        except OSError:
+            continue
+        if is_cmyk_profile(head):
+            return path
+    return None
