@@ -168,7 +168,8 @@ function show(view) {
   const moves = view.moves || { pieces: [], buttons: [] };
   const groups = [];
   moves.pieces.forEach((p, i) => { if (!groups.some((g) => g.group === p.group)) groups.push({ group: p.group, first: i, piece: p }); });
-  $("play-pieces").replaceChildren(...groups.map(({ group, first, piece }) => {
+  const none = view.your_turn && !groups.length ? [el("span", { class: "muted", text: "none to place now (see the other actions)" })] : [];
+  $("play-pieces").replaceChildren(...none, ...groups.map(({ group, first, piece }) => {
     const variants = moves.pieces.filter((p) => p.group === group).length;
     return el("button", { "data-label": piece.label, "data-group": group, onclick: () => select(first),
       "aria-label": `${group}${piece.details ? `, ${piece.details}` : ""}${variants > 1 ? `, ${variants} ways` : ""}` },
