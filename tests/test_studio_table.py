@@ -46,6 +46,7 @@ def announcements(client, view):
     return seen
 
 
+@pytest.mark.slow
 def test_a_table_deals_the_engines_cards_and_rolls_for_its_seed(client):
     from toolkit.bots import make_bot
     from toolkit.families import family_of

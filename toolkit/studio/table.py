@@ -25,7 +25,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import UsageError
+from toolkit.errors import ToolkitError, UsageError
 
 MAX_TABLES = 4
 """Tables kept in memory; dealing another forgets the oldest."""
@@ -62,6 +62,7 @@ class Table:
         self.sheets = [Sheet(self.rounds) for _ in range(players)]
         self.keys = [key_of(self.id, seat) for seat in range(players)]
         self.taps = 0
+        self._told: tuple[int, dict[str, Any]] | None = None
         self.lock = threading.Lock()
 
     # ----- the announcements --------------------------------------------------------------------
@@ -77,17 +78,37 @@ class Table:
         before = self._moment()
         scoring_round = game.round if game.phase == "scoring" else None
         while not game.is_over and self._moment() == before:
-            actions = game.legal_actions()
-            passes = [a for a in actions if str(a) == "pass"]
-            game.apply(passes[0] if passes else actions[0])
+            game.apply(self._stand_in(game))
         if scoring_round is not None:
             for sheet in self.sheets:  # the rectangle each sheet shows now is written down
                 sheet.round_scores[scoring_round] = self.best(sheet)[0]
                 sheet.version += 1
         self.taps += 1
 
+    @staticmethod
+    def _stand_in(game) -> Any:
+        """What the table's own seat does for a player on paper: pass a turn, name its best
+        rectangle at a scoring, draw its start card at the first legal place (the whole list of
+        legal drawings is asked for only then: a turn's runs to thousands)."""
+        for action in ("pass", str(game.best_rectangle(game.current_player)) if game.phase == "scoring" else None):
+            if action is None:
+                continue
+            try:
+                trial = game.copy()
+                trial.apply(action)
+            except ToolkitError:
+                continue
+            return action
+        return game.legal_actions()[0]
+
     def announcement(self) -> dict[str, Any]:
-        """What the table shows now: the round, turn and roll, the cards in play, what to do."""
+        """What the table shows now: the round, turn and roll, the cards in play, what to do
+        (worked out once per tap: every player's phone asks for it every few seconds)."""
+        if self._told is None or self._told[0] != self.taps:
+            self._told = (self.taps, self._announce())
+        return dict(self._told[1])
+
+    def _announce(self) -> dict[str, Any]:
         game = self.game
         look = self.family.view(game)
         phase = game.phase
