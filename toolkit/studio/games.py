@@ -95,7 +95,7 @@ _CUT = re.compile(r"\bcut (\S+) (\S+) ")
 """The part of an action that cuts the card before drawing it (Doodle's CUT: `cut h1 a draw`)."""
 
 
-def moves(game: Any) -> dict[str, Any]:
+def moves(game: Any, offers: dict[str, str] | None = None) -> dict[str, Any]:
     """The legal actions of the seat to act, as placements grouped by piece and orientation
     (each with the covered cells relative to its row and column) and as buttons."""
     from toolkit.families import family_of
@@ -113,7 +113,8 @@ def moves(game: Any) -> dict[str, Any]:
             buttons.append(text)
             continue
         groups.setdefault(label, {}).setdefault(o or 0, []).append((r, c, text, action))
-    offers = {offer.id: offer.details for offer in family.view(game).offers}
+    if offers is None:
+        offers = {offer.id: offer.details for offer in family.view(game).offers}
     pieces = []
     for label, orientations in groups.items():
         entries = []
@@ -222,7 +223,7 @@ class PlaySession:
         view["can_undo"] = bool(self.undo_stack)
         human = not self.game.is_over and self.bots[self.game.current_player] is None
         view["your_turn"] = human
-        view["moves"] = moves(self.game) if human else None
+        view["moves"] = moves(self.game, view["offers"]) if human else None
         return view
 
     def record(self) -> dict[str, Any]:
