@@ -147,9 +147,10 @@ def _root(
 
 # Each module defines register(app). Order = order in --help.
 from toolkit.cli import specs_cmds, init_cmd, shape_cmd, render_cmds, game_cmds, sim_cmds, deck_cmds, workbench_cmds, studio_cmd, compile_cmd  # noqa: E402
+from toolkit.cli import export_cmd  # noqa: E402
 
-for _module in (specs_cmds, init_cmd, shape_cmd, render_cmds, game_cmds, sim_cmds, workbench_cmds, deck_cmds, studio_cmd,
-                compile_cmd):
+for _module in (specs_cmds, init_cmd, shape_cmd, render_cmds, export_cmd, game_cmds, sim_cmds, workbench_cmds, deck_cmds,
+                studio_cmd, compile_cmd):
     _module.register(app)
 
 
