@@ -35,7 +35,7 @@ def test_deal_of_a_variant_file(tmp_path):
 
 def test_deal_text_draws_the_board():
     out = ok("deal", "express", "--seed", "3").stdout
-    assert "market:" in out and "time track" in out
+    assert "market (" in out and "time track" in out
 
 
 def test_bots_play_to_the_end_and_the_record_replays(tmp_path):
@@ -77,7 +77,7 @@ def test_a_human_gets_help_legal_moves_and_error_messages():
     out = ok("play", "classic", "--seed", "1", "--bots", "random", input=text).stdout
     assert "buy P17 o3 r2 c4" in out  # the notation help
     assert "legal action(s)" in out
-    assert "error: illegal action 'buy P99 o0 r0 c0': there is no patch P99" in out
+    assert "error: illegal action 'buy P99 o0 A1': there is no patch P99" in out  # as a person names the square
     assert "player 2 (random):" in out
     assert "game stopped" in out
 

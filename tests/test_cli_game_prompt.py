@@ -3,6 +3,7 @@ checked before a game, messages for options an edition cannot take, the first-co
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -59,9 +60,16 @@ def test_help_mentions_shapes_and_automa_only_in_automa_games():
     assert "let Automa take its turn" in solo
 
 
-def test_the_legal_hint_narrows_with_an_action_of_the_game():
-    out = ok("play", "classic", "--seed", "1", "--bots", "random", input="legal\nquit\n").stdout
-    assert "narrow with e.g. 'legal buy P" in out
+def test_many_legal_actions_are_grouped_then_listed_by_orientation():
+    out = ok("play", "classic", "--seed", "1", "--bots", "random", input="legal\nlegal buy P29\nquit\n").stdout
+    listing = out.split("player 1> ")[1]
+    assert "legal action(s), by what they take or draw" in listing and "\n  advance\n" in listing
+    assert re.search(r"\n  buy P29 +\d+ placement\(s\) in 8 orientation\(s\)", listing), listing
+    squares = out.split("player 1> ")[2]
+    assert "start with 'buy P29';\n  per orientation, the squares of the top-left cell" in squares
+    rows = [line for line in squares.splitlines() if line.startswith("  buy P29 o")]
+    assert [row.split()[2] for row in rows] == [f"o{i}" for i in range(8)]
+    assert all(len(line) < 80 for line in squares.splitlines())
 
 
 # ----- Doodle: the cards in play are drawn --------------------------------------------------------
@@ -75,7 +83,7 @@ def test_doodle_shows_the_start_card_and_the_neighbours():
     start = deal["start_cards"][0]
     assert f"start card {start}" in out
     assert f"{start}: {len(doodle.start_cards[[c.id for c in doodle.start_cards].index(start)].shape.orientations(True))} orientation(s)" in out
-    assert "legal buy" not in out and "narrow with e.g. 'legal start o" in out
+    assert "legal buy" not in out and re.search(r"\n  start o0( [A-I][1-9])+\n", out)
     assert "token card D" in out and "neighbour left D" in out and "neighbour right D" in out
 
 
@@ -223,7 +231,7 @@ def test_resume_refusals(tmp_path):
 
 def test_mistyped_words_get_a_suggestion():
     listed = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input="legal buy\nquit\n").stdout
-    action = next(line.strip() for line in listed.splitlines() if line.strip().startswith("buy P"))
+    action = " ".join(next(line.split()[:4] for line in listed.splitlines() if line.startswith("  buy P")))
     patch = action.split()[1]
     typed = f"advnce\nhnit\nbuy {patch}\nbyu {action[4:]}\nquit\n"
     out = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input=typed).stdout
@@ -242,15 +250,16 @@ def test_the_board_in_a_pipe_has_ids_tokens_and_marks_but_no_colour():
     text = "buy P17 o0 r0 c0\nquit\n"
     out = ok("play", "classic", "--seed", "1", "--bots", "human,random", input="legal buy\n" + text).stdout
     assert "\x1b" not in out
-    track = next(line for line in out.splitlines() if line.startswith("time track "))
+    track = next(line for line in out.splitlines() if line.startswith("time "))
     assert "X" in track  # both tokens on the start space
-    assert "7x7 bonus tile (+7): open" in out and "next income mark 5" in out and "next leather patch 20" in out
+    assert "7x7 bonus tile (+7): open" in out and "1 player 1 on 0 ($ in 5, L in 20)" in out
 
 
 def test_doodle_board_marks_the_scored_rectangle_and_the_specials():
     game_input = "".join(["hint\n"] * 1) + "quit\n"
     out = ok("play", "doodle", "--seed", "2", "--bots", "greedy", input=game_input).stdout
-    assert "specials: NEIGHBOUR [" in out and "latest: * " in out and "round 3: scored r" in out
+    assert "specials: NEIGHBOUR [" in out and "latest: * " in out
+    assert re.search(r"round 3: scored [A-I][1-9] \d+x\d+ = ", out)
     assert "edges of the rectangle scored in round 1, 2, 3" in out
 
 
@@ -261,3 +270,49 @@ def test_a_preview_keeps_what_chance_brings_next_hidden():
     preview = out.split("player 1> ", 1)[1].split("player 1> ")[0]
     assert f"PREVIEW of '{move}'" in preview and "what chance brings next shows once the action is played" in preview
     assert "roll " not in preview and "token card" not in preview and "then: " not in preview
+
+
+# ----- one way to name a square ------------------------------------------------------------------
+
+
+def test_a_square_reads_back_into_the_record_form_for_every_legal_action():
+    # what a person reads (C5) is read back into what records keep (r4 c2), for both families;
+    # the record form itself is still read, and patch ids or cut lines are never taken for squares
+    from toolkit.games.squares import machine_text, parse_square, people_text, square_name
+    from toolkit.play import new_game
+
+    for edition in ("classic", "doodle"):
+        game = new_game(load_edition(edition), 3, None)
+        for _ in range(6):
+            actions = [str(a) for a in game.legal_actions()]
+            for text in actions:
+                shown = people_text(text)
+                assert not re.search(r"\br\d+ c\d+\b", shown), shown
+                assert machine_text(shown) == text and machine_text(text) == text
+                assert game.parse_action(machine_text(shown.upper())) == game.parse_action(text)
+            game.apply(game.legal_actions()[len(actions) // 2])
+    assert square_name(4, 2) == "C5" and parse_square("c5") == (4, 2) and parse_square("P17") == (16, 15)
+    assert machine_text("buy P17 o3 E3") == "buy P17 o3 r2 c4"
+    assert machine_text("free D07 cut h2 a draw o0 A1") == "free D07 cut h2 a draw o0 r0 c0"
+    assert people_text("score r0 c0 5x4") == "score A1 5x4"
+
+
+def test_the_prompt_names_squares_as_the_printed_board_does(tmp_path):
+    from toolkit.games.squares import parse_square
+
+    out = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input="legal buy\nhelp\nquit\n").stdout
+    assert "     A  B  C  D  E  F  G  H  I" in out and "\n  9  · " in out
+    rows = [line.strip() for line in out.splitlines() if re.fullmatch(r"  buy P\d\d o\d( [A-I][1-9])+", line)]
+    assert rows and not re.search(r"\bbuy P\d\d o\d r\d", out.split("actions (")[0])
+    listed = [" ".join(row.split()[:4]) for row in rows]
+    assert "buy P17 o3 E3" in out and " r2 c4" in out  # the help: the square, and the record's form still read
+    record = tmp_path / "game.json"
+    played = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", "--record", str(record),
+                input=f"{listed[0]}\nquit\n").stdout
+    assert "error" not in played
+    # the record keeps the machine's form, so stored records and goldens replay unchanged
+    what, square = listed[0].rsplit(" ", 1)
+    row, col = parse_square(square)
+    assert json.loads(record.read_text())["actions"][0] == f"{what} r{row} c{col}"
+    replayed = ok("replay", str(record)).stdout  # the board view, with its legend, not a letter per patch
+    assert "     A  B  C  D  E  F  G  H  I" in replayed and "labels: patch ids" in replayed

@@ -50,7 +50,7 @@ def finish(child) -> int:
 def test_hint_preview_ok_undo_and_did_you_mean(tmp_path):
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy")
     board = prompt(child)
-    assert "time track" in board and "market" in board and "7x7 bonus tile (+7): open" in board
+    assert "time " in board and "market" in board and "7x7 bonus tile (+7): open" in board
     child.sendline("hint")
     said = prompt(child)
     assert "hint for player 1: " in said and "expects: player 1 wins" in said and "why: " in said
@@ -76,8 +76,11 @@ def test_a_placement_preview_marks_the_cells_it_would_cover():
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy")
     prompt(child)
     child.sendline("legal buy")
+    groups = prompt(child)  # grouped by patch, then one line of squares per orientation
+    patch = next(line.split()[1] for line in groups.splitlines() if line.startswith("  buy P"))
+    child.sendline(f"legal buy {patch}")
     listed = prompt(child)
-    action = next(line.strip() for line in listed.splitlines() if line.strip().startswith("buy "))
+    action = " ".join(next(line.split()[:4] for line in listed.splitlines() if line.startswith(f"  buy {patch} o")))
     child.sendline(f"preview {action}")
     preview = prompt(child)
     assert f"PREVIEW of '{action}'" in preview
@@ -85,6 +88,27 @@ def test_a_placement_preview_marks_the_cells_it_would_cover():
     assert rows, preview  # the cells the patch would cover carry the latest-placement mark
     patch = action.split()[1]
     assert f"*{patch[-2:]}" in preview
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
+@pytest.mark.parametrize("edition, bots", [("classic", "human,greedy"), ("doodle", "human")])
+def test_each_turn_fits_a_terminal_of_80_by_24(edition, bots):
+    # the board a person sees each turn, with the prompt, fits without a line wrapping or the
+    # time track scrolling away; `board` then shows every detail
+    child = spawn("play", edition, "--seed", "7", "--bots", bots, env={"COLUMNS": "80", "LINES": "24"})
+    first = prompt(child)
+    board = first[first.index("Patchwork"):].replace("\r", "")
+    lines = board.rstrip("\n").split("\n")
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    assert len(lines) + 1 <= 24, board  # the board, its one-time 'help' line and the prompt
+    child.sendline(next(a for a in ("advance", "start o0 A1") if edition == "classic" or a.startswith("start")))
+    turn = prompt(child).replace("\r", "")
+    shown = turn[turn.index("Patchwork"):].rstrip("\n").split("\n")
+    assert all(len(line) <= 80 for line in shown) and len(shown) + 1 <= 24, turn
+    assert any(line.startswith("time ") for line in shown) or edition == "doodle"
+    child.sendline("board")
+    assert "labels: " in prompt(child)  # the whole board on request
     child.sendline("quit")
     assert finish(child) == 0
 
@@ -112,7 +136,7 @@ def test_undo_is_refused_once_the_die_has_rolled_in_doodle():
     move = hint.split("hint for player 1: ")[1].splitlines()[0].strip()
     child.sendline(move)
     after = prompt(child)
-    assert "roll " in after and "latest: " in after
+    assert "roll " in after and "last: player 1: " in after
     child.sendline("undo")
     assert "since then the die rolled" in prompt(child)
     child.sendline("quit")

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from toolkit.families.view import DRAWING, LEATHER, PATCH, SINGLE, START, Board, Position, Track
+from toolkit.games.squares import column_name, people_text, square_name
 from toolkit.games.text import draw_side_by_side
 
 Segment = tuple[str, str | None]
@@ -83,7 +84,7 @@ def board_lines(board: Board, highlight: frozenset = frozenset()) -> list[Line]:
     width = board.width
     marker = " (to move)" if board.to_move else ""
     lines: list[Line] = [[(f"   {board.name}{marker}", "bold" if board.to_move else None)]]
-    lines.append([("   " + "".join(f"{c:>3}" for c in range(width)), DIM)])
+    lines.append([("   " + "".join(f"{column_name(c):>3}" for c in range(width)), DIM)])
     covered = board.covered()
     last = highlight or board.last_cells
     edges: dict[tuple[int, int], int] = {}
@@ -92,7 +93,7 @@ def board_lines(board: Board, highlight: frozenset = frozenset()) -> list[Line]:
             edges[(r, rect.col)] = rect.round
             edges[(r, rect.col + rect.width)] = rect.round
     for r in range(board.height):
-        line: Line = [(f"{r:>3}", DIM)]
+        line: Line = [(f"{r + 1:>3}", DIM)]
         for c in range(width + 1):
             edge = edges.get((r, c))
             if c < width and (r, c) in last:
@@ -120,10 +121,11 @@ def board_lines(board: Board, highlight: frozenset = frozenset()) -> list[Line]:
 
 
 def _facts(board: Board) -> list[Line]:
-    lines: list[Line] = [[(f"{board.name}: {fact}", None)] for fact in board.facts]
+    lines: list[Line] = [[(f"{board.name}: {people_text(fact)}", None)] for fact in board.facts]
     for rect in board.scored:
         lines.append([(f"  round {rect.round}: ", ROUND_STYLES[(rect.round - 1) % len(ROUND_STYLES)]),
-                      (f"scored r{rect.row} c{rect.col} {rect.width}x{rect.height} = {rect.points} points", None)])
+                      (f"scored {square_name(rect.row, rect.col)} {rect.width}x{rect.height} = {rect.points} points",
+                       None)])
     if board.checks:
         line: Line = [("  specials: ", None)]
         for name, used in board.checks:
@@ -250,12 +252,12 @@ def offer_lines(position: Position, width: int = TEXT_WIDTH) -> list[Line]:
 def position_lines(position: Position, highlight: dict[int, frozenset] | None = None,
                    width: int = TEXT_WIDTH) -> list[Line]:
     highlight = highlight or {}
-    lines: list[Line] = [[(position.title, "bold"), (f" — {position.status}", None)]]
+    lines: list[Line] = [[(position.title, "bold"), (f" — {people_text(position.status)}", None)]]
     if position.last_action:
-        lines.append([("last: ", DIM), (position.last_action, None)])
+        lines.append([("last: ", DIM), (people_text(position.last_action), None)])
     if position.track is not None:
         lines += track_lines(position.track)
-    lines += [[(note, None)] for note in position.notes]
+    lines += [[(people_text(note), None)] for note in position.notes]
     lines.append([])
     drawn = [b for b in position.boards if b.has_board]
     lines += side_by_side([board_lines(b, highlight.get(b.seat, frozenset())) for b in drawn], width)
@@ -274,6 +276,112 @@ def position_lines(position: Position, highlight: dict[int, frozenset] | None = 
         legend.append(("   labels: the card drawn (07 = D07), st start patch, ## SINGLE", None))
     lines.append(legend)
     lines += offer_lines(position, width)
+    return lines
+
+
+# ----- the compact position (what the prompt shows each turn) -------------------------------------
+
+COMPACT_WIDTH = 80
+"""The prompt's board fits a terminal of 80 columns and 24 lines; `board` shows everything."""
+
+
+def _clip(line: Line, width: int) -> Line:
+    out: Line = []
+    used = 0
+    for text, style in line:
+        if used + len(text) > width:
+            out.append((text[: max(0, width - used - 3)] + "...", style))
+            break
+        out.append((text, style))
+        used += len(text)
+    return out
+
+
+def token_text(track: Track, seat: int) -> str:
+    """Where a seat's token stands and how far its next income mark ($) and leather patch (L) are."""
+    token = next((t for t in track.tokens if t.seat == seat), None)
+    if token is None:
+        return ""
+    ahead = [f"{kind} in {min(marks) - token.space}" for kind, marks in
+             (("$", [m for m in track.income if m > token.space]), ("L", [m for m in track.leather if m > token.space]))
+             if marks]
+    return f"on {token.space}" + (f" ({', '.join(ahead)})" if ahead else "")
+
+
+def compact_track_lines(track: Track) -> list[Line]:
+    """The track on one line: the tokens, $ income marks, L leather patches, | every 10 spaces."""
+    income, leather = set(track.income), set(track.leather)
+    on: dict[int, list] = {}
+    for token in track.tokens:
+        on.setdefault(token.space, []).append(token)
+    line: Line = [("time ", "bold")]
+    for space in range(track.final + 1):
+        tokens = on.get(space)
+        if tokens:
+            top = tokens[-1]
+            line.append(("X" if len(tokens) > 1 else str(top.seat + 1), TOKEN_STYLES[top.seat % len(TOKEN_STYLES)]))
+        elif space in leather:
+            line.append(("L", LEATHER_STYLE))
+        elif space in income:
+            line.append(("$", INCOME_STYLE))
+        else:
+            line.append(("." if space % 10 else "|", DIM))
+    line.append((f" {track.final}", DIM))
+    return [line]
+
+
+def compact_offer_lines(position: Position, width: int) -> list[Line]:
+    """The pieces to choose among drawn with their figures; the rest of a circle on one line."""
+    offers = position.offers
+    if not offers:
+        return []
+    shown = [o for o in offers if o.role != "circle"]
+    rest = [o for o in offers if o.role == "circle"]
+    lines: list[Line] = []
+    if rest:
+        ids = " ".join(f"[{o.id}]" if o.role == "token card" else o.id for o in offers)
+        title = position.offers_title.split(" (")[0] or "offers"
+        lines.append(_clip([(f"{title}: ", "bold"), (ids, None)], width))
+    if shown:
+        def label(o) -> str:
+            name = o.id if o.role == "window" else f"{o.role} {o.id}"
+            if not o.details:
+                return name
+            return f"{name} {o.details.replace(', ', ' ')}"  # affordable or not: `board` and a refused buy say
+        blocks = [(label(o), o.shape.rows()) for o in shown]
+        lines += [[(text, None)] for text in draw_side_by_side(blocks, width - 1)]
+    return lines
+
+
+def compact_lines(position: Position, highlight: dict[int, frozenset] | None = None,
+                  width: int = COMPACT_WIDTH) -> list[Line]:
+    """The position in at most 80 columns (and for two players about 22 lines): the status and
+    the last action, the track on one line, each board with its first figures, the offers."""
+    highlight = highlight or {}
+    status = people_text(position.status)
+    if len(position.title) + 3 + len(status) <= width:
+        lines: list[Line] = [[(position.title, "bold"), (f" — {status}", None)]]
+    else:
+        lines = [_clip([(position.title, "bold")], width), _clip([(status, None)], width)]
+    if position.last_action:
+        lines.append(_clip([("last: ", DIM), (people_text(position.last_action), None)], width))
+    if position.track is not None:
+        lines += [_clip(line, width) for line in compact_track_lines(position.track)]
+    lines += [_clip([(people_text(note), None)], width) for note in position.notes]
+    drawn = [b for b in position.boards if b.has_board]
+    lines += side_by_side([board_lines(b, highlight.get(b.seat, frozenset())) for b in drawn], width)
+    for board in position.boards:
+        token = token_text(position.track, board.seat) if position.track is not None else ""
+        if board.facts or token:
+            facts = "; ".join(x for x in (people_text(board.facts[0]) if board.facts else "", token) if x)
+            lines.append(_clip([(f"{board.name}: {facts}", None)], width))
+        if board.checks:
+            line: Line = [("  specials: ", None)]
+            for name, used in board.checks:
+                line += [(f"{name.upper()} ", None), (f"[{'x' * used if used else ' '}]", "bold red" if used else DIM),
+                         ("  ", None)]
+            lines.append(_clip(line, width))
+    lines += compact_offer_lines(position, width)
     return lines
 
 
@@ -302,7 +410,9 @@ def colour_system() -> str | None:
 
 
 def position_text(position: Position, highlight: dict[int, frozenset] | None = None,
-                  colour: str | None = "auto") -> str:
-    """The position as the prompt prints it (`colour`: a rich colour system, None, or `auto`)."""
+                  colour: str | None = "auto", compact: bool = False) -> str:
+    """The position as the prompt prints it (`colour`: a rich colour system, None, or `auto`);
+    `compact`: what fits 80 x 24 (compact_lines), else everything."""
     system = colour_system() if colour == "auto" else colour
-    return render(position_lines(position, highlight), system)
+    lines = compact_lines(position, highlight) if compact else position_lines(position, highlight)
+    return render(lines, system)

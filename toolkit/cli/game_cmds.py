@@ -52,6 +52,20 @@ def load_edition(name_or_path):
     return load(name_or_path)
 
 
+def people_text(text: str) -> str:
+    """An action as a person reads it: squares named as on the printed boards (`C5`)."""
+    from toolkit.games.squares import people_text as people
+
+    return people(str(text))
+
+
+def machine_text(text: str) -> str:
+    """What a person typed, in the notation the rules and records read (`C5` -> `r4 c2`)."""
+    from toolkit.games.squares import machine_text as machine
+
+    return machine(text)
+
+
 def draw_side_by_side(*args, **kwargs):
     from toolkit.games.text import draw_side_by_side as draw
 
@@ -73,18 +87,17 @@ def deal_game(edition_ref: str, seed: int, players: int | None) -> Any:
 
 PROMPT_HELP = """\
 prompt commands:
-  shapes [ID ...]      draw every orientation of a patch or card with its number (o0, o1, ...);
-                       without an ID: the shapes in play now
-  legal [PREFIX]       list the legal actions, e.g. 'legal {example}'
-  preview ACTION       the board as ACTION would leave it, without playing it ('ACTION ?' too);
-                       'ok' then plays it
-  board                show the board again
-  hint                 what the strongest bot of the edition would do and why
-  undo                 take back your last action and the bots' replies after it (refused once
-                       chance has shown what comes next: a roll, a card, a shuffle)
-  help                 this text
-  quit                 stop the game (Ctrl-D too); with --record the game is kept and
-                       'patchwork play --resume FILE' continues it"""
+  shapes [ID ...]    every orientation of a patch or card with its number (o0, o1,
+                     ...); without an ID: the shapes in play now
+  legal [WORDS]      the legal actions, grouped when many, e.g. 'legal {example}'
+  preview ACTION     the board as ACTION would leave it ('ACTION ?' too); 'ok' plays it
+  board              the whole board with every detail (each turn shows a short one)
+  hint               what the strongest bot of the edition would do and why
+  undo               take back your last action and the bots' replies after it (not
+                     once chance has shown what comes next: a roll, a card, a shuffle)
+  help               this text
+  quit               stop the game (Ctrl-D too); with --record the game is kept and
+                     'patchwork play --resume FILE' continues it"""
 
 PROMPT_WORDS = ("shapes", "shape", "orient", "legal", "preview", "ok", "board", "hint", "undo", "help", "quit", "exit")
 
@@ -97,21 +110,67 @@ def _notation_help(game: Any) -> str:
     return base + "\n" + PROMPT_HELP.format(example=example)
 
 
-LEGAL_SHOWN = 60
+LEGAL_SHOWN = 40
+"""More matching actions than this are grouped instead of listed one a line."""
+
+
+def _split_action(text: str) -> tuple[str, str, str]:
+    """(what, orientation, square) of an action as a person reads it: `buy P17`, `o3`, `E3`;
+    `single`, ``, `E5`; `advance`, ``, ``."""
+    from toolkit.games.squares import parse_square
+
+    words = text.split()
+    at = next((i for i, w in enumerate(words) if i and w[:1].lower() == "o" and w[1:].isdigit()), None)
+    if at is not None:
+        return " ".join(words[:at]), words[at], " ".join(words[at + 1:])
+    if len(words) > 1 and parse_square(words[1]) is not None:
+        return words[0], "", " ".join(words[1:])
+    return text, "", ""
+
+
+def _wrapped(head: str, items: list[str], width: int = 79) -> list[str]:
+    lines, line = [], head
+    for item in items:
+        if len(line) + 1 + len(item) > width:
+            lines.append(line)
+            line = " " * len(head)
+        line += " " + item
+    return lines + [line]
 
 
 def _show_legal(game: Any, prefix: str) -> str:
-    actions = [str(a) for a in game.legal_actions()]
+    """The legal actions starting with `prefix`: one a line when few; else grouped by what they
+    take or draw (`legal buy P17` then lists its squares, one line per orientation)."""
+    actions = [people_text(a) for a in game.legal_actions()]
     if prefix:
-        actions = [a for a in actions if a.lower().startswith(prefix.lower())]
-    shown = actions[:LEGAL_SHOWN]
-    more = ""
-    if len(actions) > len(shown):
-        # The hint narrows by the start of an action that was left out, so it suits any notation.
-        words = actions[len(shown)].split()
-        hint = " ".join(words[:2]) if len(words) > 2 else words[0]
-        more = f"\n... and {len(actions) - len(shown)} more (narrow with e.g. 'legal {hint}')"
-    return f"{len(actions)} legal action(s):\n  " + "\n  ".join(shown) + more
+        wanted = " ".join(prefix.lower().split())
+        actions = [a for a in actions if a.lower() == wanted or a.lower().startswith(wanted + " ")
+                   or a.lower().startswith(wanted)]
+    head = f"{len(actions)} legal action(s)" + (f" start with '{prefix}'" if prefix else "")
+    if len(actions) <= LEGAL_SHOWN:
+        return f"{head}:\n  " + "\n  ".join(actions) if actions else head
+    groups: dict[str, list[str]] = {}
+    for action in actions:
+        what, orientation, square = _split_action(action)
+        groups.setdefault(what, []).append(f"{orientation} {square}".strip())
+    if len(groups) > 1:
+        width = max(len(what) for what in groups)
+        lines = [f"{head}, by what they take or draw ('legal WORDS' lists one group's squares):"]
+        for what, rest in groups.items():
+            turns = sorted({r.split()[0] for r in rest if r.startswith("o")}, key=lambda o: int(o[1:]))
+            spread = f" in {len(turns)} orientation(s)" if turns else ""
+            lines.append(f"  {what.ljust(width)}  {len(rest)} placement(s){spread}" if rest != [""] else f"  {what}")
+        return "\n".join(lines)
+    (what, rest), = groups.items()
+    by_turn: dict[str, list[str]] = {}
+    for r in rest:
+        orientation, _, square = r.partition(" ") if r.startswith("o") else ("", "", r)
+        by_turn.setdefault(orientation, []).append(square)
+    lines = [f"{head}; per orientation, the squares of the top-left cell ('shapes' draws them):"
+             if len(head) < 24 else f"{head};\n  per orientation, the squares of the top-left cell ('shapes' draws them):"]
+    for orientation, squares in by_turn.items():
+        lines += _wrapped(f"  {what} {orientation}".rstrip(), squares)
+    return "\n".join(lines)
 
 
 def _find_shape(edition: Edition, ident: str) -> tuple[str, Shape] | None:
@@ -146,9 +205,24 @@ def _shapes_text(game: Any, args: list[str]) -> str:
     return "\n".join(parts)
 
 
-def board_text(game: Any, colour: str | None = "auto") -> str:
-    """The board as the prompt shows it."""
-    return board_view.position_text(family_of(game.edition).view(game), colour=colour)
+def board_text(game: Any, colour: str | None = "auto", compact: bool = False) -> str:
+    """The board as the prompt shows it: `compact` fits 80 x 24 (each turn), else everything
+    (the `board` command, `deal`, `replay`)."""
+    position = family_of(game.edition).view(game)
+    text = board_view.position_text(position, colour=colour, compact=compact)
+    return text + "".join(f"\n{line}" for line in _unoffered_shapes(game, position))
+
+
+def _unoffered_shapes(game: Any, position: Any) -> list[str]:
+    """Drawings of the shapes the player chooses among now that the position does not offer (the
+    Doodle start card, in play before any card is offered)."""
+    offered = {o.id for o in position.offers}
+    blocks = []
+    for role, pid in _shapes_in_play(game):
+        found = _find_shape(game.edition, pid)
+        if pid not in offered and found is not None:
+            blocks.append((f"{role} {pid}", found[1].rows()))
+    return draw_side_by_side(blocks) if blocks else []
 
 
 def _seat_label(game: Any, seat: int) -> str:
@@ -171,7 +245,7 @@ def suggestion(game: Any, text: str) -> str:
     words = text.split()
     if not words:
         return ""
-    legal = [str(a) for a in game.legal_actions()] if not game.is_over else []
+    legal = [people_text(a) for a in game.legal_actions()] if not game.is_over else []
     heads = sorted({a.split()[0].lower() for a in legal} | set(PROMPT_WORDS))
     vocabulary = {w.lower(): w for a in legal for w in a.split()}
     fixed = []
@@ -195,7 +269,10 @@ def suggestion(game: Any, text: str) -> str:
         return f" (did you mean '{guess}'?)"
     if fixed[0].lower() != words[0].lower():
         return f" (did you mean '{fixed[0]}'?)"
-    return ""
+    close = difflib.get_close_matches(text.lower(), list(legal_lower), n=1, cutoff=0.75) if len(legal) < 5000 else []
+    if close:
+        return f" (did you mean '{next(a for a in legal if a.lower() == close[0])}'?)"
+    return " ('legal' lists what you can do now)" if legal else ""
 
 
 # ----- the prompt -----------------------------------------------------------------------------
@@ -242,8 +319,8 @@ class Prompt:
         game = self.game
         event = getattr(game, "last_event", "")
         label = _seat_label(game, seat)
-        detail = f" ({event})" if event and event != f"{label}: {action}" else ""
-        self._lines.append(f"{label} ({bot.name}): {action}{detail}")
+        detail = f" ({people_text(event)})" if event and event != f"{label}: {action}" else ""
+        self._lines.append(f"{label} ({bot.name}): {people_text(action)}{detail}")
 
     def _run_bots(self) -> None:
         while True:
@@ -261,8 +338,8 @@ class Prompt:
             for line in self._lines:
                 self.echo(line + waiting.took(timer.seconds))
 
-    def _show_board(self) -> None:
-        self.echo(board_text(self.game))
+    def _show_board(self, full: bool = False) -> None:
+        self.echo(board_text(self.game, compact=not full))
         self.shown_at = len(self.game.history)
 
     def _start_background(self) -> None:
@@ -304,7 +381,7 @@ class Prompt:
         """Play to the end (True) or until a person stops (False; `stopped` says how)."""
         if self.interactive:
             self._show_board()
-            self.echo("type 'help' for the notation and commands, 'legal' for the legal actions, 'hint' for advice")
+            self.echo("'help': the notation and commands, 'legal': what you can do, 'hint': advice")
             # From the first board on: the bots' and the hint's compile overlaps the person's
             # thinking (and a bot that moves first waits for it rather than compiling twice).
             self._start_background()
@@ -345,12 +422,12 @@ class Prompt:
         elif word == "legal":
             self.echo(_show_legal(game, rest))
         elif word == "board":
-            self._show_board()
+            self._show_board(full=True)
         elif word == "hint":
             if self.warmer is not None:
                 self.warmer.wait("hint", "the hint")
             with waiting.activity("the hint is thinking"):
-                said = playing.hint(game)
+                said = people_text(playing.hint(game))
             self.echo(said)
         elif word in ("shapes", "shape", "orient"):
             self.echo(_shapes_text(game, text.split()[1:]))
@@ -373,9 +450,9 @@ class Prompt:
     def _play(self, text: str) -> None:
         self.pending_preview = None
         try:
-            self.session.move(text)
+            self.session.move(machine_text(text))
         except ToolkitError as error:
-            self.echo(f"error: {error.render()}{suggestion(self.game, text)}")
+            self.echo(f"error: {people_text(error.render())}{suggestion(self.game, text)}")
 
     def _preview(self, text: str) -> None:
         if not text:
@@ -384,9 +461,9 @@ class Prompt:
             return
         trial = self.game.copy()
         try:
-            trial.apply(trial.parse_action(text))
+            trial.apply(trial.parse_action(machine_text(text)))
         except ToolkitError as error:
-            self.echo(f"error: {error.render()}{suggestion(self.game, text)}")
+            self.echo(f"error: {people_text(error.render())}{suggestion(self.game, text)}")
             return
         family = family_of(trial.edition)
         seat = self.game.current_player
@@ -398,15 +475,15 @@ class Prompt:
         if chance:
             after = dataclasses.replace(after, status="what chance brings next shows once the action is played",
                                         offers=(), notes=())
-        self.echo(board_view.position_text(after))
+        self.echo(board_view.position_text(after, compact=True))
         changes = [f"  {b.name}: {x}  ->  {y}" for b, a in zip(before.boards, after.boards)
                    for x, y in zip(b.facts, a.facts) if x != y and b.seat == seat]
         self.echo(f"PREVIEW of '{text}' (not played): the board as it would be, its cells marked *")
         if changes:
             self.echo("\n".join(changes))
         event = getattr(trial, "last_event", "")
-        if event and not chance and event != f"{_seat_label(trial, seat)}: {text}":
-            self.echo(f"  then: {event}")
+        if event and not chance and people_text(event) != f"{_seat_label(trial, seat)}: {people_text(machine_text(text))}":
+            self.echo(f"  then: {people_text(event)}")
         self.echo("type 'ok' to play it, or another action")
         self.pending_preview = text
 
@@ -417,7 +494,7 @@ class Prompt:
             self.echo(f"error: {error}")
             return
         self.pending_preview = None
-        self.echo(f"took back '{taken.action}' and the bots' replies after it")
+        self.echo(f"took back '{people_text(taken.action)}' and the bots' replies after it")
         self._show_board()
 
 
@@ -468,7 +545,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(game.deal(), indent=2, sort_keys=True))
         else:
-            typer.echo(game.render_text())
+            typer.echo(board_text(game))
 
     @app.command("replay")
     def replay_cmd(
@@ -481,7 +558,7 @@ def register(app: typer.Typer) -> None:
         if step:
             walk(game)
             return
-        typer.echo(game.render_text())
+        typer.echo(board_text(game))
         scores = game.scores()
         summary = ", ".join(f"{_seat_label(game, i)} {s}" for i, s in enumerate(scores))
         state = "final scores" if game.is_over else "scores so far (game not finished)"

@@ -30,18 +30,20 @@ PHASE_NAMES = {
     K.PH_OVER: "over",
 }
 
-NOTATION_HELP = """Doodle actions (o = orientation index, r = row, c = column, all from 0):
-  start o2 r0 c0                      draw your start card's patch
-  draw o1 r3 c4                       draw the current patch
-  pass                                draw nothing this turn
-  neighbour left draw o0 r1 c1        NEIGHBOUR: the card before (left) or after (right) the token
-  cut h2 a draw o0 r5 c5              CUT along the line between rows 1 and 2 (v: columns); piece a or b
-  neighbour right cut v1 a draw ...   NEIGHBOUR and CUT on one turn
-  single r4 c4                        SINGLE: shade one empty cell (any time; does not end your step)
-  again single r2 c2                  AGAIN: a special action a second time (again neighbour/cut ... too)
-  free D07 draw o0 r0 c0              final turn: pick any card left (with cut ... if you like)
-  score r0 c0 5x4                     score the rectangle 5 columns x 4 rows at row 0, col 0
-  score none                          score nothing (empty sheet only)
+NOTATION_HELP = """Doodle actions: o = orientation ('shapes' draws them), then the square of the
+top-left cell as the sheet names it, column letter and row number:
+  start o2 A1                  draw your start card's patch
+  draw o1 E4                   draw the current patch
+  pass                         draw nothing this turn
+  neighbour left draw o0 B2    NEIGHBOUR: card before the token (or right)
+  cut h2 a draw o0 F6          CUT between the patch's rows 1, 2 (v: columns)
+                               and draw piece a (top/left) or b
+  neighbour right cut v1 a draw o0 F6       both on one turn
+  single E5                    SINGLE: shade one empty cell (step goes on)
+  again single C3              AGAIN: a special action once more
+  free D07 draw o0 A1          final turn: pick any card left
+  score A1 5x4                 score 5 columns x 4 rows from A1; 'score none'
+  (the record's form, 'draw o1 r3 c4', rows and columns from 0, is read too)
 'legal draw', 'legal cut', 'legal score' list the matching legal actions."""
 
 @dataclass(frozen=True)

@@ -82,14 +82,14 @@ class AutomaTurn:
 TrackAction = Union[Advance, Buy, PlaceLeather, AutomaTurn]
 
 NOTATION_HELP = """\
-actions:
-  advance              move in front of the opponent's token, 1 button per space moved
-  buy P17 o3 r2 c4     buy patch P17 in orientation 3 with its top-left cell at row 2, col 4
-                       (rows/cols from 0; orientation numbers: 'shapes P17' at the play prompt
-                       draws P17 in each orientation o0, o1, ...; `patchwork shape` too)
-  leather r4 c5        place the leather patch you just collected on row 4, col 5"""
+actions (a square is named as the board shows it: column letter, row number):
+  advance           move in front of the other token, 1 button per space moved
+  buy P17 o3 E3     buy P17 in orientation 3, its top-left cell on E3
+                    ('shapes P17' draws P17 in each orientation o0, o1, ...)
+  leather F5        place the leather patch you just collected on square F5
+  (the record's form, 'buy P17 o3 r2 c4', rows and columns from 0, is read too)"""
 
-AUTOMA_HELP = "  automa               let Automa take its turn"
+AUTOMA_HELP = "  automa            let Automa take its turn"
 """The help line of the `automa` action, shown only in games against Automa."""
 
 MARKET_WIDTH = 78
