@@ -79,6 +79,15 @@ def test_a_gutter_that_costs_a_sheet_is_said_and_an_asked_one_is_kept():
     assert note == ("cards: 6 mm gutters (every piece keeps its 3 mm bleed) take 4 sheets of letter instead "
                     "of 3; --gutter 0 butts them on 3")
     assert "1.8 mm apart on 5 sheets" in gutter_note(letter, 63.0, 88.0, 3.0, Layout(), 40)
+    # where a full gutter cannot fit, the note says what a printer that prints nearer the edge gives
+    assert "with --margin 3mm, if your printer prints that close to the edge, they are 3.1 mm apart" in \
+        gutter_note(letter, 63.0, 88.0, 3.0, Layout(), 40)
+    a5 = parse_paper("a5")
+    butted = gutter_note(a5, 63.0, 88.0, 3.0, Layout(), 40)
+    assert "butted edge to edge on 10 sheets of a5 (no bleed between them)" in butted
+    assert "they are 4 mm apart (2 mm bleed each) on the same sheets" in butted
+    narrow = grid_layout(a5, 63.0, 88.0, layout=Layout(margin=3.0), count=40)
+    assert narrow.gutter == 4.0 and narrow.per_page == 4
     assert gutter_note(parse_paper("a4"), 63.0, 88.0, 3.0, Layout(), 40) is None
     assert gutter_note(letter, 63.0, 88.0, 3.0, Layout(gutter=0.0), 24) is None
     assert grid_layout(letter, 63.0, 88.0, layout=Layout(gutter=0.0), count=24).per_page == 8

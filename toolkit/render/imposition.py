@@ -304,6 +304,8 @@ def _grid_fit(paper: Paper, w: float, h: float, bleed: float, gutter: float, mar
     return GridLayout(cols, rows, gutter, left, top, min(MARK_LEN_MM, room), turned, sw, sh)
 
 
+NARROW_MARGIN_MM = 3.0
+"""The printer margin a gutter note suggests trying (many inkjets print 3 mm from the edge)."""
 GUTTER_EXTRA_SHEETS = 1
 """A gutter may cost this many sheets more than the fewest: enough to stop butting cards on
 Letter (40 cards: 5 sheets butted or with 1.8 mm gutters, 7 with 6 mm), never a stack more."""
@@ -372,8 +374,18 @@ def gutter_note(paper: Paper, w: float, h: float, bleed: float, layout: Layout, 
         full = grid_layout(paper, w, h, bleed, Layout(layout.margin, 2 * bleed, layout.mode), count)
         more = -(-count // full.per_page) - sheets
         kept = "butted edge to edge" if chosen.gutter == 0 else f"{chosen.gutter:g} mm apart"
-        return (f"{what}: {kept} on {sheets} sheets of {paper.name}; a full {2 * bleed:g} mm gutter would take "
-                f"{more} more (--gutter {2 * bleed:g}mm)") if more > 0 else None
+        if more <= 0:
+            return None
+        # a printer that prints closer to the edge leaves room for a gutter with real bleed
+        closer = ""
+        if layout.margin > NARROW_MARGIN_MM:
+            wider = max(_fitted_gutter(paper, w, h, bleed, NARROW_MARGIN_MM, chosen.turned, 2 * bleed), 0.0)
+            if wider > chosen.gutter + 1e-9:
+                closer = (f"; with --margin {NARROW_MARGIN_MM:g}mm, if your printer prints that close to the edge, "
+                          f"they are {wider:g} mm apart ({wider / 2:g} mm bleed each) on the same sheets")
+        inside = "no bleed between them" if chosen.gutter == 0 else f"{chosen.gutter / 2:g} mm of bleed each"
+        return (f"{what}: {kept} on {sheets} sheets of {paper.name} ({inside}); a full {2 * bleed:g} mm gutter would take {more} more (--gutter "
+                f"{2 * bleed:g}mm){closer}")
     return None
 
 
