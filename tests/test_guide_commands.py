@@ -35,11 +35,13 @@ SKIPPED = {
 SEQUENTIAL = ("balance", "price")
 """Commands that play until their answer is decided (minutes): capped at MAX_GAMES."""
 MAX_GAMES = 200
-GAMES_CAP = 100
+GAMES_CAP = 40
 """A `--games N` (or `--final-games`, `--search-games`) above this plays this many here (even)."""
 BUDGET_CAP = 8
 """`tune --budget N` evaluates at most this many points here."""
-DEFAULTS_CAPPED = {("deck", "check"): ["--games", "40", "--search-games", "4", "--rounds", "1"]}
+DEFAULTS_CAPPED = {("deck", "check"): ["--games", "40", "--search-games", "4", "--rounds", "1"],
+                   ("price",): ["--search-games", "10"], ("ladder",): ["--games", "20"],
+                   ("feel",): ["--games", "20"], ("tune",): ["--final-games", "40"], ("sweep",): ["--games", "20"]}
 """Commands whose default counts play for long, and the counts they play here (unless given)."""
 PAGE_ORDER = ("design.md", "play.md", "balance.md", "decks.md", "print.md", "print-shops.md", "studio.md")
 """Pages that make files before the pages that use them; the rest follow in the index's order."""
@@ -158,7 +160,7 @@ def capped(words: list[str]) -> tuple[list[str], bool]:
     if out and out[0] in SEQUENTIAL and not {"--games", "--max-games"} & set(out):
         out += ["--max-games", str(MAX_GAMES)]
         changed = True
-    extra = DEFAULTS_CAPPED.get(tuple(out[:2]), [])
+    extra = DEFAULTS_CAPPED.get(tuple(out[:2]), DEFAULTS_CAPPED.get(tuple(out[:1]), []))
     for option, value in zip(extra[::2], extra[1::2]):
         if option not in out:
             out += [option, value]
@@ -196,7 +198,7 @@ def test_the_parser_finds_commands_continuations_and_shown_output(tmp_path):
     ]
     assert capped(["balance", "classic", "x.yaml"])[0][-2:] == ["--max-games", "200"]
     assert capped(["simulate", "classic", "--games", "2000", "--bots", "greedy,mcts:200"])[0] == \
-        ["simulate", "classic", "--games", "100", "--bots", "greedy,mcts:30"]
+        ["simulate", "classic", "--games", "40", "--bots", "greedy,mcts:30"]
     assert _same(["a  b", "...", "d"], "x\na b\nc\nd\n") and not _same(["d", "a b"], "a b\nd\n")
 
 
