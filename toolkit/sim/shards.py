@@ -258,12 +258,13 @@ def run_shard(shard: Shard) -> ShardResult:
         family = family_of(edition)
         out = family.play(edition, shard.bots, game_rngs, bot_rngs, swap)
         result.tallies.append(family.tally(edition, out, swap))
-        outcomes = family.outcomes(out, per_deal)
-        if k == 0:
-            base_outcomes = outcomes
-        else:
-            keys = [key for key in base_outcomes if key in outcomes]
-            result.paired.append(pair_tally(base_outcomes, outcomes, keys))
+        if len(shard.editions) > 1:  # per-deal outcomes are for pairing variants with the base
+            outcomes = family.outcomes(out, per_deal)
+            if k == 0:
+                base_outcomes = outcomes
+            else:
+                keys = [key for key in base_outcomes if key in outcomes]
+                result.paired.append(pair_tally(base_outcomes, outcomes, keys))
         if shard.keep_games:
             result.per_game.append(_games(edition, out, shard.watch))
         del out
