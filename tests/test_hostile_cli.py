@@ -401,6 +401,8 @@ def usage_cases() -> list[Case]:
         ("render-sheets-zero", "render", "pad", "--sheets", "0"),
         ("render-sheets-huge", "render", "pad", "--sheets", "1000000000"),
         ("build-paper", "build", "--paper", "a3"),
+        ("export-edition-empty", "export", "tts", ""),
+        ("export-solo-without-automa", "export", "tts", "classic", "--solo", "--out", "tts"),
         ("validate-nul-name", "validate", "a\x00b"),
         ("validate-long-name", "validate", "x" * 5_000),
         ("edition-nul-name", "deal", "clas\x00sic", "--seed", "1"),

@@ -102,6 +102,15 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "patchwork render kit classic --backs --paper letter",
         "patchwork render tiles my-variant.yaml --watch",
     ),
+    "export": (
+        "patchwork export tts classic",
+        "patchwork export tts my-deck.yaml --theme my-look.yaml --relative",
+    ),
+    "export tts": (
+        "patchwork export tts classic",
+        "patchwork export tts anniversary --solo",
+        "patchwork export tts my-deck.yaml --out playtest --relative",
+    ),
     "render sheet": (
         "patchwork render sheet doodle-8x8 --format svg",
         "patchwork render sheet --format png --dpi 150",
