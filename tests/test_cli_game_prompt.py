@@ -252,7 +252,7 @@ def test_the_board_in_a_pipe_has_ids_tokens_and_marks_but_no_colour():
     assert "\x1b" not in out
     track = next(line for line in out.splitlines() if line.startswith("time "))
     assert "X" in track  # both tokens on the start space
-    assert "7x7 bonus tile (+7): open" in out and "1 player 1 on 0 ($ in 5, L in 20)" in out
+    assert "7x7 bonus tile (+7): open" in out and "; on 0 ($ in 5, L in 20)" in out
 
 
 def test_doodle_board_marks_the_scored_rectangle_and_the_specials():
