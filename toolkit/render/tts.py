@@ -91,9 +91,11 @@ def _transform(x: float, z: float, width_mm: float, y: float = 1.0, turned: bool
 
 
 class _Export:
-    def __init__(self, folder: Path, relative: bool):
+    def __init__(self, folder: Path, relative: bool, prefix: str):
         self.folder = folder
         self.relative = relative
+        self.prefix = prefix
+        """Starts every image name, so exports of several editions share one folder safely."""
         self.files: dict[Path, bytes] = {}
         self.pictures: dict[str, Picture] = {}
         self.objects: list[dict] = []
@@ -105,6 +107,7 @@ class _Export:
         return (self.folder / "images" / name).absolute().as_uri()
 
     def picture(self, name: str, png: bytes) -> Picture:
+        name = f"{self.prefix}-{name}"
         if name not in self.pictures:
             width, height = _size(png)
             self.files[self.folder / "images" / name] = png
@@ -197,7 +200,8 @@ def export_tts(edition, out_dir: str | Path, theme: Theme = DEFAULT_THEME, relat
     `force`; writes every file or none."""
     folder = Path(out_dir)
     info = family_of(edition).info
-    export = _Export(folder, relative)
+    stem = f"{_slug(edition.name)}{'-solo' if solo else ''}"
+    export = _Export(folder, relative, stem)
     prints = info.components
     deck_id = 1
     players = edition.players_max or edition.players_min or 1
@@ -280,7 +284,7 @@ def export_tts(edition, out_dir: str | Path, theme: Theme = DEFAULT_THEME, relat
     save = {"SaveName": f"{edition.title}", "GameMode": edition.title, "Date": "", "VersionNumber": "",
             "Gravity": 0.5, "PlayArea": 0.5, "Note": "", "Table": "", "Sky": "", "TabStates": {},
             "ObjectStates": export.objects}
-    target = folder / f"{_slug(edition.name)}{'-solo' if solo else ''}.json"
+    target = folder / f"{stem}.json"
     export.files[target] = (json.dumps(save, indent=1, sort_keys=False) + "\n").encode("utf-8")
     check_targets(list(export.files))
     if not force:
