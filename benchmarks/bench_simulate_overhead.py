@@ -17,7 +17,7 @@ loop rate of the same round). The command runs once with 2 games first, so the c
 and the bytecode of the modules are cached as on an installed toolkit (the child may write
 __pycache__ even when PYTHONDONTWRITEBYTECODE is set here). To measure another tree, run this
 file with PYTHONPATH pointing at it (e.g. a `git worktree` of an older commit): everything it
-runs, in process and in the children, imports the toolkit found there.
+runs, in process and in the children (started in that tree's folder), imports the toolkit found there.
 """
 from __future__ import annotations
 
@@ -53,8 +53,11 @@ def command_rate(bots: str, games: int, env: dict) -> tuple[float, float]:
     """(games per CPU-second of the whole command, its CPU seconds)."""
     args = [sys.executable, "-m", "toolkit", "simulate", "classic", "--bots", bots, "--games", str(games),
             "--workers", "1"]
+    import toolkit
+
+    tree = Path(toolkit.__file__).resolve().parent.parent  # `-m` puts the working folder first on the path
     before = child_cpu()
-    done = subprocess.run(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(args, env=env, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     cpu = child_cpu() - before
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
