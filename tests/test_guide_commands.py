@@ -1,8 +1,8 @@
-"""Every command of every guide page runs as the page writes it: the README, then docs/*.md (the
-pages that make files first: design writes the variant and the deck that play, balance, decks and
-the print pages use), each page's commands in order, all in one fresh folder, as a newcomer who
-follows the guide has one page's files for the next; and a page that shows a command's output
-beside it (the lines after the command in its code block) gets that output.
+"""Every command of every guide page runs as the page writes it: the README, then docs/*.md, each
+page in a fresh folder of its own and its commands in order, as a newcomer who opens that page
+types them; a page that uses a file another page makes (the variant `init variant` writes, a
+theme) first gets the commands that page names for it (PREREQUISITES). A page that shows a
+command's output beside it (the lines after the command in its code block) gets that output.
 
 A command fails the test when it exits non-zero, prints a traceback, or prints other than what its
 page shows. A few things a test cannot do are left out and said so (SKIPPED), and long statistical
@@ -44,11 +44,18 @@ DEFAULTS_CAPPED = {("deck", "check"): ["--games", "40", "--search-games", "4", "
                    ("feel",): ["--games", "20"], ("tune",): ["--final-games", "40"], ("sweep",): ["--games", "20"]}
 """Commands whose default counts play for long, and the counts they play here (unless given)."""
 PAGE_ORDER = ("design.md", "play.md", "balance.md", "decks.md", "print.md", "print-shops.md", "studio.md")
-"""Pages that make files before the pages that use them; the rest follow in the index's order."""
+"""The order the pages run in (each in its own folder); the rest follow in the index's order."""
+PREREQUISITES = {
+    "balance.md": ["patchwork init variant my-variant --with-patch"],
+    "print.md": ["patchwork init variant my-variant", "patchwork init deck my-deck --from doodle",
+                 "patchwork render theme --out my-look.yaml"],
+    "print-shops.md": ["patchwork init deck my-deck --from doodle"],
+}
+"""The files a page uses that another page makes, as the commands that make them."""
+FLAG_WATCH = ("validate", "render", "build")
+"""Commands whose `--watch` waits for edits for ever (tune's --watch names a patch, and stays)."""
 SEARCH_CAP = {"mcts": 30}
 """Search bots think less here: `mcts:200` plays as `mcts:30`."""
-UNCAPPED_OPTIONS = ("--watch",)
-"""Options dropped: `--watch` would wait for edits for ever; the command runs once without it."""
 
 
 @dataclass
@@ -141,8 +148,8 @@ def capped(words: list[str]) -> tuple[list[str], bool]:
     i = 0
     while i < len(words):
         word = words[i]
-        if word in UNCAPPED_OPTIONS:
-            changed = True
+        if word == "--watch" and words[0] in FLAG_WATCH:
+            changed = True  # it would wait for edits for ever; the command runs once without it
         elif word in ("--games", "--final-games", "--search-games") and i + 1 < len(words) \
                 and words[i + 1].isdigit() and int(words[i + 1]) > GAMES_CAP:
             out += [word, str(GAMES_CAP)]
@@ -199,6 +206,8 @@ def test_the_parser_finds_commands_continuations_and_shown_output(tmp_path):
     assert capped(["balance", "classic", "x.yaml"])[0][-2:] == ["--max-games", "200"]
     assert capped(["simulate", "classic", "--games", "2000", "--bots", "greedy,mcts:200"])[0] == \
         ["simulate", "classic", "--games", "40", "--bots", "greedy,mcts:30"]
+    assert capped(["tune", "classic", "--watch", "P05"])[0][2:4] == ["--watch", "P05"]
+    assert capped(["validate", "x.yaml", "--watch"])[0] == ["validate", "x.yaml"]
     assert _same(["a  b", "...", "d"], "x\na b\nc\nd\n") and not _same(["d", "a b"], "a b\nd\n")
 
 
@@ -212,13 +221,16 @@ def test_every_page_has_commands_and_none_is_left_out_unsaid():
 
 @pytest.mark.slow
 def test_every_guide_command_runs_as_written_in_a_fresh_folder(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setenv("NO_COLOR", "1")
     runner = CliRunner()
     failures, timings, skipped = [], [], []
     for page in guide_pages():
-        for command in page_commands(page):
+        folder = tmp_path / page.stem
+        folder.mkdir()
+        monkeypatch.chdir(folder)
+        setup = [Command(f"{page.name} (made on another page)", 0, text) for text in PREREQUISITES.get(page.name, [])]
+        for command in setup + page_commands(page):
             words = shlex.split(command.text)[1:]
             why = skip_reason(words)
             if why:
