@@ -102,7 +102,9 @@ def write_init(kind: str, name: str, source: str, force: bool = False,
                         "the variant that plays the deck: play, check and print this one"),
                  patches: (patch_set_text(f"{stem}-patches", source, parent),
                            f"the patch set: {len(parent.all_patches())} patches copied from {parent.name}, to edit")}
-        summary = f"a deck of your own: edit {patches}, then play-test it with patchwork deck check {path}"
+        summary = (f"a deck of your own: edit {patches}, then play-test it with patchwork deck check {path}"
+                   if _prices_patches(parent) else f"a deck of your own: edit {patches}, then play it with "
+                   f"patchwork play {path}")
     else:
         files = {path: (edition_text(stem, source, parent), "the edition to edit, play and print")}
         summary = f"an edition of the {parent.family.value} family, starting from {parent.name}"
