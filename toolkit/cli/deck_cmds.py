@@ -66,13 +66,15 @@ def fit(
 ) -> None:
     """Fit a linear pricing model (cost on cells, time, income and shape) and judge the deck's prices."""
     from toolkit.decks.deck import load_deck
-    from toolkit.decks.model import FEATURE_TEXT, FEATURES, fit_deck
 
     if not 0 <= top <= MAX_LISTED:
         raise UsageError(f"--top must be 0..{MAX_LISTED}, got {top}")
     if not 2 <= folds <= MAX_LISTED:  # its bound is the deck's size, checked once the deck is read
         raise UsageError(f"--folds must be between 2 and the number of patches, got {folds}")
-    result = fit_deck(load_deck(deck), folds)
+    the_deck = load_deck(deck)
+    from toolkit.decks.model import FEATURE_TEXT, FEATURES, fit_deck  # the model loads once the deck is read
+
+    result = fit_deck(the_deck, folds)
     if as_json:
         typer.echo(json.dumps(result.as_dict(top), indent=2))
         return

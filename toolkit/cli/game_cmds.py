@@ -670,6 +670,10 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
     ) -> None:
         """Draw a recorded game at any move, from the same scene the print kit uses."""
+        if dpi:  # before the renderer loads and the record is replayed
+            from toolkit.render.png import check_dpi
+
+            check_dpi(dpi)
         from toolkit.render import record_view
 
         suffix = out.suffix.lower().lstrip(".") if out is not None else ""
@@ -677,10 +681,6 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--out {out}: the file name must end in {', '.join('.' + f for f in record_view.FORMATS)}")
         if out is not None and out.exists() and not force:
             raise UsageError(f"{out} already exists; use --force to overwrite or --out to choose another name")
-        if dpi:  # before the record is replayed
-            from toolkit.render.png import check_dpi
-
-            check_dpi(dpi)
         _, game = _replayed(record)
         total = len(game.history)
         if move is not None and move > total:

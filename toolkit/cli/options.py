@@ -185,6 +185,13 @@ def bot_list(value: Optional[str]) -> Optional[str]:
     return value
 
 
+def bot_lists(values: Optional[list]) -> Optional[list]:
+    """Callback of a --bots that may be repeated (price's skill tiers): each list as `bot_list`."""
+    for value in values or ():
+        bot_list(value)
+    return values
+
+
 def capped_workers(value: int) -> int:
     """--workers, capped at the cores this process may use (more only queue behind each other);
     the cap is said on stderr. Values below 1 are left for the command to refuse."""

@@ -19,11 +19,16 @@ import typer
 
 from toolkit.errors import UsageError
 from toolkit.cli.console import json_option, print_document, print_table
-from toolkit.cli.options import (check_fraction, distinct_names, output_folder, path_text, seed_range, settings_text,
-                                 threaded_lists, threads_option, values_text)
+from toolkit.cli.options import (bot_list, bot_lists, check_fraction, distinct_names, output_folder, path_text, seed_range,
+                                 settings_text, threaded_lists, threads_option, values_text)
 from toolkit.fileio import check_targets, write_files
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
+MAX_WIDTH = 100.0
+"""Widest interval --width may ask for, in buttons: wider than any price a patch has (an
+interval 1e300 wide is met before the first game and decides nothing)."""
+MAX_DELTA = 1000.0
+"""Largest --sprt-delta: no figure of a game differs by more from one setting to another."""
 
 
 def check_run_options(games: int, seed: int, workers: int, scheduler: Optional[str], out: Optional[Path]) -> None:
@@ -115,7 +120,7 @@ def price(
                                "(the run adds every whole value around the crossing, and values beyond the range when "
                                "the crossing lies beyond it)."),
     over: str = typer.Option("cost", "--over", help="The stat to price: cost, time or income."),
-    bots: List[str] = typer.Option(["greedy,greedy"], "--bots", help="Two bots: random, greedy, mcts:N, mcts:Xs; repeat "
+    bots: List[str] = typer.Option(["greedy,greedy"], "--bots", callback=bot_lists, help="Two bots: random, greedy, mcts:N, mcts:Xs; repeat "
                                    "for several skill tiers (e.g. --bots greedy,greedy --bots mcts:200,mcts:200), each priced "
                                    "on the same deals and compared."),
     games: Optional[int] = typer.Option(None, "--games", help="Play exactly this many games per value (even; one look, "
@@ -148,8 +153,7 @@ def price(
     check_run_options(cap, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
     if not 0 < search_games <= 10**8:
         raise UsageError(f"--search-games must be a positive number of games, at most {10**8}, got {search_games}")
-    if width is not None and not (width > 0 and math.isfinite(width)):
-        raise UsageError(f"--width must be a positive interval width, got {width:g}")
+    check_fraction(width, "--width", 0, MAX_WIDTH)  # a positive interval width, in buttons (or time spaces)
     bots = threaded_lists(list(bots), threads, workers)
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
@@ -227,7 +231,7 @@ def sweep(
     base: str = typer.Argument(..., help="Base edition name or spec file."),
     settings: List[str] = typer.Option(..., "--set", callback=settings_text, help="KEY=VALUES, e.g. starting_buttons=3..8, patches.P05.cost=0..6:2, "
                                        "bonus.points=0,5,7, time_track.leather_patches=[20,26],[26,32]; several make a grid."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
+    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
     threads: int = threads_option(),
     games: int = typer.Option(1000, "--games", help="Games per grid point (even when seats are swapped)."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every point plays the same deals."),
@@ -248,7 +252,7 @@ def sweep(
         raise UsageError("--sprt-delta, --sprt-alpha and --sprt-beta set the sequential test: add --sprt FIGURE")
     check_fraction(sprt_alpha, "--sprt-alpha", 0, 1, open_high=True)
     check_fraction(sprt_beta, "--sprt-beta", 0, 1, open_high=True)
-    check_fraction(sprt_delta, "--sprt-delta")
+    check_fraction(sprt_delta, "--sprt-delta", 0, MAX_DELTA)
     from toolkit.sim.botspec import games_per_deal
     from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
@@ -450,7 +454,7 @@ def tune(
     final_games: int = typer.Option(4000, "--final-games", help="Games playing the chosen point on fresh deals (the "
                                     "verdict's interval; too few leave a target undecided)."),
     watch: Optional[str] = typer.Option(None, "--watch", metavar="PATCH", help="Patch whose buy rate --target buy-rate reads."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
+    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed of the deals and the search."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
@@ -523,7 +527,7 @@ def tune(
 
 def feel(
     editions: List[str] = typer.Argument(..., help="The base edition, then variants to compare with it on the same seeds."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="Bots, one per seat: greedy, mcts:N, ... (default: the family's balance bots)."),
+    bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots, one per seat: greedy, mcts:N, ... (default: the family's balance bots)."),
     games: int = typer.Option(200, "--games", help="Games per edition."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: game k plays seed derive_seed(seed, k) in every edition."),
     decisive: bool = typer.Option(False, "--decisive/--no-decisive", help="Also count decisive moves (values every legal "
