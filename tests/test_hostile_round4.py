@@ -382,6 +382,7 @@ def light_refusals(tmp_path: Path) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_refusals_decided_from_the_options_load_no_engine(tmp_path):
     found = light_refusals(tmp_path)
     wrong = {name: r for name, r in found.items() if r["code"] != 2 or r["heavy"]}

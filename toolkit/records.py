@@ -13,6 +13,13 @@ Replay loads the embedded spec (and checks its hash), re-plays the actions throu
 engine (the first illegal action stops it with its index and reason), then checks the deal, the
 chance log and the scores against the record. Version 1 records (edition by name or file path)
 are still read.
+
+The embedded spec's content hash is written twice, beside the spec and inside the deal (every
+family's deal, record_deal), so a spec edited with one recomputed hash differs from its deal; a
+record whose deal carries no hash (a Doodle record written before, or one set back to format 2)
+is read only when its spec is the bundled edition of its name. Before the engine loads, the
+players' labels are checked: one per seat, each a person or a bot of the family, and a solo
+opponent's label agreeing with the game options that set it up.
 """
 from __future__ import annotations
 
