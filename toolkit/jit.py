@@ -1,4 +1,4 @@
-"""numba's compiled-code cache, keyed by the source of every kernel module.
+"""numba's compiled-code cache: one per machine, user and kernel source, safe to load from.
 
 numba keys a cached function by its own file only: a kernel or chooser edited in another module
 would leave a stale compiled turn loop in the cache. So before any kernel is compiled, the cache
@@ -6,9 +6,21 @@ is pointed at a folder named after a digest of the source of every module under 
 compiles functions (and the numba version): any edit there selects a fresh folder, nothing is
 deleted, and an unchanged install keeps finding its compiled kernels.
 
+numba also names the folder of each module after the absolute path of its source, so a second
+clone, a second virtual environment or the test suite run from the source tree would compile
+everything again. `_PackageLocator` names it after the module's path inside the package instead:
+every install of the same kernel source on a machine shares one compile (numba still checks each
+module's content hash before it loads anything).
+
 The folder is `$PATCHWORK_CACHE_DIR`, else `$XDG_CACHE_HOME/patchwork-toolkit`, else
-`~/.cache/patchwork-toolkit`, then `numba-<digest>`; when none is writable, numba compiles in
-memory. Every kernel module imports `njit` (or `no_alloc`) from here, so this runs before the first decorator.
+`~/.cache/patchwork-toolkit`, then `numba-<digest>`. numba loads its cache index with pickle, so a
+folder another user could write is never used: the folder must be a directory of this user (not a
+link), writable by nobody else, on a path whose every folder is owned by this user or root and is
+writable by nobody else unless sticky (like /tmp). When the folder is refused or cannot be made,
+kernels compile in memory for each command and `CACHE_REFUSED` says why (`patchwork compile`
+prints it). A cache that cannot be written (a full disk) costs the cache, never the command.
+
+Every kernel module imports `njit` (or `no_alloc`) from here, so this runs before the first decorator.
 
 It also keeps the flag that says numba's compiler is running (`compiling()`): from numba's
 compiler-lock events (its public event API), a thread is marked from the moment it asks for the
@@ -21,13 +33,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
+import stat
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import numba
-from numba.core import event
+from numba.core import caching, event
 
 _inside: dict[int, int] = {}
 """Thread id -> depth of the compiler sections it is in now (the compiler's lock is re-entrant)."""
@@ -77,9 +90,18 @@ class _CompilerWatch(event.Listener):
 
 event.register("numba:compiler_lock", _CompilerWatch())
 
-from numba import njit  # noqa: E402,F401  (kernel modules import it from here)
-
 PACKAGE = Path(__file__).resolve().parent
+
+
+def njit(fn=None, **options):
+    """numba's `njit`; `cache=True` caches in this toolkit's folder, or nowhere when it was refused
+    (numba would otherwise fall back to a folder beside the source or in the home folder)."""
+    if options.get("cache"):
+        options["cache"] = CACHE_DIR is not None
+    decorate = numba.njit(**options)
+    if fn is None:
+        return lambda function: _saving_safely(decorate(function))
+    return _saving_safely(decorate(fn))
 
 
 def no_alloc(fn=None, **options):
@@ -89,6 +111,31 @@ def no_alloc(fn=None, **options):
     most of the cost of a ply. Such a function may read, write and slice arrays it is given."""
     decorate = njit(cache=True, _nrt=False, **options)
     return decorate if fn is None else decorate(fn)
+
+
+_unsaved: list[str] = []
+"""Why a compiled kernel could not be saved to the cache (the first reason only)."""
+
+
+def _saving_safely(dispatcher):
+    """A failure to write the cache (a full disk, a folder removed) is said once and costs only
+    the cache: the compiled kernel is still used."""
+    cache = getattr(dispatcher, "_cache", None)
+    save = getattr(cache, "save_overload", None)
+    if save is None:
+        return dispatcher
+
+    def save_overload(sig, data):
+        try:
+            save(sig, data)
+        except OSError as error:
+            if not _unsaved:
+                _unsaved.append(error.strerror or str(error))
+                sys.stderr.write(f"patchwork: note: compiled kernels are not being saved to {CACHE_DIR} "
+                                 f"({_unsaved[0]}); they are compiled again by the next command\n")
+
+    cache.save_overload = save_overload
+    return dispatcher
 
 
 def kernel_sources() -> list[Path]:
@@ -111,7 +158,8 @@ def cache_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def _cache_root() -> Path:
+def cache_root() -> Path:
+    """The folder that holds one cache folder per kernel source digest."""
     if os.environ.get("PATCHWORK_CACHE_DIR"):
         return Path(os.environ["PATCHWORK_CACHE_DIR"])
     if os.environ.get("XDG_CACHE_HOME"):
@@ -119,21 +167,78 @@ def _cache_root() -> Path:
     return Path.home() / ".cache" / "patchwork-toolkit"
 
 
-def _configure() -> str | None:
-    if numba.config.CACHE_DIR:  # the user chose a cache folder (NUMBA_CACHE_DIR): keep theirs
-        return numba.config.CACHE_DIR
-    for root in (_cache_root(), Path(tempfile.gettempdir()) / "patchwork-toolkit"):
-        folder = root / f"numba-{cache_key()}"
+def unsafe_reason(folder: Path) -> str | None:
+    """Why compiled code must not be loaded from `folder` (None: it is safe): it, or a folder on
+    its path, is not a folder of this user or root, or another user could write it."""
+    me = os.getuid()
+    try:
+        info = os.lstat(folder)
+    except OSError as error:
+        return f"{folder}: {error.strerror or error}"
+    if stat.S_ISLNK(info.st_mode):
+        return f"{folder} is a symbolic link"
+    if not stat.S_ISDIR(info.st_mode):
+        return f"{folder} is not a folder"
+    if info.st_uid != me:
+        return f"{folder} belongs to another user (uid {info.st_uid})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"{folder} can be written by other users (mode {stat.S_IMODE(info.st_mode):o})"
+    for parent in Path(os.path.realpath(folder)).parents:
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            probe = folder / ".writable"
-            probe.touch()
-        except OSError:
-            continue
-        numba.config.CACHE_DIR = str(folder)
-        return str(folder)
+            info = os.stat(parent)
+        except OSError as error:
+            return f"{parent}: {error.strerror or error}"
+        if info.st_uid not in (me, 0):
+            return f"{parent} (on the cache's path) belongs to another user (uid {info.st_uid})"
+        if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not info.st_mode & stat.S_ISVTX:
+            return (f"{parent} (on the cache's path) can be written by other users "
+                    f"(mode {stat.S_IMODE(info.st_mode):o})")
     return None
 
 
+CACHE_REFUSED: str | None = None
+"""Why no folder caches compiled kernels in this process (None: CACHE_DIR is used)."""
+
+
+def _configure() -> str | None:
+    global CACHE_REFUSED
+    if numba.config.CACHE_DIR:  # the user chose a cache folder (NUMBA_CACHE_DIR): keep theirs if safe
+        folder = Path(numba.config.CACHE_DIR)
+    else:
+        folder = cache_root() / f"numba-{cache_key()}"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        CACHE_REFUSED = f"cannot make {folder}: {error.strerror or error}"
+    else:
+        CACHE_REFUSED = unsafe_reason(folder)
+    if CACHE_REFUSED is None and not os.access(folder, os.W_OK | os.X_OK):
+        CACHE_REFUSED = f"{folder} is not writable"
+    if CACHE_REFUSED is not None:
+        numba.config.CACHE_DIR = ""
+        return None
+    numba.config.CACHE_DIR = str(folder)
+    return str(folder)
+
+
+class _PackageLocator(caching.UserProvidedCacheLocator):
+    """Caches a toolkit module's kernels under its path inside the package (`bots/doodle/`), so
+    every install of the same source on this machine finds them."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        inside = Path(os.path.realpath(py_file)).parent.relative_to(PACKAGE)
+        self._cache_path = os.path.join(CACHE_DIR or "", "toolkit", *inside.parts)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not CACHE_DIR or not Path(os.path.realpath(py_file)).is_relative_to(PACKAGE):
+            return None
+        return super().from_function(py_func, py_file)
+
+
 CACHE_DIR = _configure()
-"""Where compiled kernels are cached in this process (None: in memory only)."""
+"""Where compiled kernels are cached in this process (None: in memory only, see CACHE_REFUSED)."""
+
+if _PackageLocator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, _PackageLocator)

@@ -6,20 +6,29 @@ Each family names its warm-up jobs (RulesFamily.warm_ups): tiny seeded workloads
 of this module since they play through the simulator and the play loop above the families, that
 call every compiled entry point its commands use (the validated game, the simulator's turn loop
 with each bot, the search bots).
-Jobs run in separate processes, so two cores compile two groups at once; a job whose kernels are
-cached already costs a fraction of a second.
+
+A family's jobs share most of their kernels, so they run one after another in one process (a lane),
+each finding what the one before compiled in the cache; the families' lanes run side by side, one
+process each, so no kernel is compiled twice. Each process reports every kernel as it starts to
+compile it, so the command can show what it is doing from its first second. When every job has
+run, a mark in the cache folder says so: games and hints then know nothing is left to compile.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib
 import os
+import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from toolkit.families import all_families
 from toolkit.families.base import WarmUp
+
+COMPILED_MARK = "compiled-everything"
+"""The file in the cache folder that says every warm-up job ran to its end with this kernel source."""
 
 
 @dataclass(frozen=True)
@@ -29,9 +38,23 @@ class Compiled:
     """CPU time the job's process spent (compiling, or loading from the cache, and the workload)."""
 
 
+@dataclass(frozen=True)
+class Compiling:
+    """A kernel a lane has started to compile."""
+
+    lane: int
+    name: str
+    """`module.function` of the kernel."""
+
+
 def jobs() -> list[WarmUp]:
     """Every family's warm-up jobs, in the families' order."""
-    return [job for family in all_families() for job in family.warm_ups()]
+    return [job for lane in lanes() for job in lane]
+
+
+def lanes() -> list[list[WarmUp]]:
+    """The jobs, one list per family: a lane runs in one process, its jobs in order."""
+    return [jobs for family in all_families() if (jobs := list(family.warm_ups()))]
 
 
 def run_job(target: str) -> float:
@@ -42,44 +65,143 @@ def run_job(target: str) -> float:
     return time.process_time() - started
 
 
-def compile_all(processes: int = 2, on_done: Callable[[Compiled], None] | None = None) -> list[Compiled]:
-    """Run every warm-up job on `processes` worker processes (1: in this process)."""
-    found = jobs()
+_reports: "queue.Queue | None" = None
+_lane = 0
+
+
+def _lane_init(parent: int, reports, lane_numbers) -> None:
+    """A lane's process: leave Ctrl-C to the parent, die with it, and report each kernel compile."""
+    from toolkit.sim.backends import worker_init
+
+    worker_init(parent)
+    global _reports, _lane
+    _reports = reports
+    with lane_numbers.get_lock():
+        _lane = lane_numbers.value
+        lane_numbers.value += 1
+    _report_compiles(lambda name: reports.put(("compiling", _lane, name)))
+
+
+def _report_compiles(say: Callable[[str], None]) -> None:
+    from toolkit import jit  # noqa: F401  (numba's cache is configured before the first compile)
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            dispatcher = (ev.data or {}).get("dispatcher")
+            function = getattr(dispatcher, "py_func", None)
+            if function is not None and function.__module__.startswith("toolkit."):
+                say(f"{function.__module__}.{function.__qualname__}")
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", Listener())
+
+
+def _run_lane(targets: list[str]) -> list[float]:
+    seconds = []
+    for target in targets:
+        seconds.append(run_job(target))
+        if _reports is not None:
+            _reports.put(("done", _lane, target, seconds[-1]))
+    return seconds
+
+
+def compile_all(processes: int = 2, on_done: Callable[[Compiled], None] | None = None,
+                on_compiling: Callable[[Compiling], None] | None = None) -> list[Compiled]:
+    """Run every warm-up job, a family's jobs in one process, up to `processes` families at once
+    (1: all in this process); mark the cache complete when all ran."""
+    groups = lanes()
+    labels = {job.target: job.label for lane in groups for job in lane}
     done: list[Compiled] = []
 
-    def record(job: WarmUp, seconds: float) -> None:
-        item = Compiled(job.label, seconds)
+    def record(target: str, seconds: float) -> None:
+        item = Compiled(labels[target], seconds)
         done.append(item)
         if on_done is not None:
             on_done(item)
 
     if processes <= 1:
-        for job in found:
-            record(job, run_job(job.target))
+        if on_compiling is not None:
+            _report_compiles(lambda name: on_compiling(Compiling(0, name)))
+        for lane in groups:
+            for job in lane:
+                record(job.target, run_job(job.target))
+        mark_compiled()
         return done
     import multiprocessing
 
-    from toolkit.sim.backends import submit_holding_ctrl_c, worker_init
+    from toolkit.sim.backends import submit_holding_ctrl_c
 
-    # fork would copy this process's state; a fresh interpreter per worker is what a command sees.
-    # Workers leave Ctrl-C to this process and end with it (worker_init), even when it is killed.
+    # fork would copy this process's state; a fresh interpreter per lane is what a command sees.
+    # Lanes leave Ctrl-C to this process and end with it, even when it is killed.
     context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=min(processes, len(found)), mp_context=context,
-                                initializer=worker_init, initargs=(os.getpid(),)) as pool:
-        futures = {submit_holding_ctrl_c(pool, run_job, job.target): job for job in found}
-        try:
-            for future in cf.as_completed(futures):
-                record(futures[future], future.result())
-        except BaseException:
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.kill()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    reports = context.Queue()
+    numbers = context.Value("i", 0)
+    stop = threading.Event()
+
+    def relay() -> None:
+        while not stop.is_set():
+            try:
+                message = reports.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            except (EOFError, OSError):
+                return
+            if message[0] == "compiling" and on_compiling is not None:
+                on_compiling(Compiling(message[1], message[2]))
+            elif message[0] == "done":
+                record(message[2], message[3])
+
+    relayer = threading.Thread(target=relay, name="compile-progress", daemon=True)
+    relayer.start()
+    finished = False
+    try:
+        with cf.ProcessPoolExecutor(max_workers=min(processes, len(groups)), mp_context=context,
+                                    initializer=_lane_init, initargs=(os.getpid(), reports, numbers)) as pool:
+            futures = [submit_holding_ctrl_c(pool, _run_lane, [job.target for job in lane]) for lane in groups]
+            try:
+                for future in cf.as_completed(futures):
+                    future.result()
+            except BaseException:
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.kill()
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+        finished = True
+    finally:
+        deadline = time.monotonic() + 5
+        while (finished and len(done) < sum(len(lane) for lane in groups) and time.monotonic() < deadline
+               and relayer.is_alive()):
+            time.sleep(0.05)  # the last reports are still in the queue
+        stop.set()
+        relayer.join(timeout=1)
+    mark_compiled()
     return done
 
 
+def mark_compiled() -> None:
+    """Say in the cache folder that every kernel is compiled (nothing to say without a cache)."""
+    from toolkit import jit
+
+    if jit.CACHE_DIR:
+        try:
+            with open(os.path.join(jit.CACHE_DIR, COMPILED_MARK), "w", encoding="utf-8") as handle:
+                handle.write("every warm-up job ran with this kernel source\n")
+        except OSError:
+            pass
+
+
+def everything_compiled() -> bool:
+    """True when `patchwork compile` (or its equivalent) ran to its end for this kernel source."""
+    from toolkit import jit
+
+    return bool(jit.CACHE_DIR) and os.path.exists(os.path.join(jit.CACHE_DIR, COMPILED_MARK))
+
+
 def default_processes() -> int:
-    return max(1, min(4, os.cpu_count() or 1))
+    return max(1, min(len(lanes()), os.cpu_count() or 1))
 
 
 # ----- the families' workloads -----------------------------------------------------------

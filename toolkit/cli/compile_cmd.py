@@ -1,11 +1,17 @@
 """`patchwork compile`: compile every kernel now, so no later command waits for it."""
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import typer
 
 from toolkit.errors import UsageError
+
+QUIET_SECONDS = 10.0
+"""Off a terminal (a log), a progress line at most this often."""
 
 
 def register(app: typer.Typer) -> None:
@@ -14,25 +20,85 @@ def register(app: typer.Typer) -> None:
 
 def compile_kernels(
     processes: int = typer.Option(0, "--processes", "-j", metavar="N",
-                                  help="Worker processes that compile at once (default: the cores, at most 4)."),
+                                  help="Processes that compile at once, one rules family each (default: one per "
+                                       "core, at most one per family)."),
+    where: bool = typer.Option(False, "--where", help="Only say where compiled kernels are cached (or why they "
+                                                      "are not) and whether everything is compiled there."),
 ) -> None:
-    """Compile every rules kernel and bot now (once per machine and upgrade), so games, hints and
-    simulations start at once; the README's set-up command runs it."""
-    from toolkit import warmup
-
+    """Compile every rules kernel and bot now (once per machine, user and version: every install of
+    the same version shares it), so games, hints and simulations start at once; the README's set-up
+    command runs it."""
     if processes < 0 or processes > 64:
-        raise UsageError(f"--processes must be 0..64 (0: the cores, at most 4), got {processes}")
+        raise UsageError(f"--processes must be 0..64 (0: one per core), got {processes}")
+    from toolkit import jit, warmup
+
+    if where:
+        if jit.CACHE_DIR is None:
+            typer.echo(f"compiled kernels are not cached: {jit.CACHE_REFUSED}; every command compiles what it "
+                       "uses in memory (set PATCHWORK_CACHE_DIR to a folder only you can write)")
+        else:
+            state = "everything compiled" if warmup.everything_compiled() else "not everything compiled yet"
+            typer.echo(f"{jit.CACHE_DIR} ({state})")
+        return
     processes = processes or warmup.default_processes()
-    jobs = warmup.jobs()
-    typer.echo(f"compiling the kernels of {len(jobs)} groups on {processes} process(es); this takes a few "
-               "minutes the first time and a few seconds once they are cached ...", err=True)
+    lanes = warmup.lanes()
+    count = sum(len(lane) for lane in lanes)
+    if jit.CACHE_DIR is None:
+        typer.echo(f"patchwork: note: compiled kernels cannot be cached ({jit.CACHE_REFUSED}), so this compiles "
+                   "them for this command only; set PATCHWORK_CACHE_DIR to a folder only you can write", err=True)
+    else:
+        typer.echo(f"compiling {count} groups of kernels into {jit.CACHE_DIR}, {min(processes, len(lanes))} at "
+                   "once; about a minute the first time, a few seconds once they are cached", err=True)
+    progress = _Progress(count)
     started = time.perf_counter()
-    total = 0.0
+    with progress.shown():
+        compiled = warmup.compile_all(processes, progress.done, progress.compiling)
+    total = sum(item.cpu_seconds for item in compiled)
+    typer.echo(f"compiled: {progress.kernels} kernels, {total:.0f} CPU-s in {time.perf_counter() - started:.0f} s",
+               err=True)
 
-    def done(item: warmup.Compiled) -> None:
-        nonlocal total
-        total += item.cpu_seconds
-        typer.echo(f"  {item.label}: {item.cpu_seconds:.1f} CPU-s", err=True)
 
-    warmup.compile_all(processes, done)
-    typer.echo(f"compiled: {total:.0f} CPU-s in {time.perf_counter() - started:.0f} s", err=True)
+class _Progress:
+    """What each process compiles now, how many groups and kernels are done, and for how long."""
+
+    def __init__(self, groups: int):
+        self.groups = groups
+        self.finished = 0
+        self.kernels = 0
+        self.now: dict[int, str] = {}
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+        self.item = None
+        self.said = 0.0
+
+    def text(self) -> str:
+        names = "; ".join(name.removeprefix("toolkit.") for _, name in sorted(self.now.items()))
+        return f"{self.finished}/{self.groups} groups, {self.kernels} kernels compiled; now {names or '...'}"
+
+    def compiling(self, event) -> None:
+        from toolkit.cli.waiting import STATUS
+
+        with self.lock:
+            self.kernels += 1
+            self.now[event.lane] = event.name
+            if self.item is not None and STATUS.live:
+                self.item.text = self.text()[:110]
+            elif time.monotonic() - self.said >= QUIET_SECONDS:
+                self.said = time.monotonic()
+                typer.echo(f"  {time.monotonic() - self.started:.0f} s: {self.text()}", err=True)
+
+    def done(self, item) -> None:
+        from toolkit.cli.waiting import STATUS
+
+        with self.lock:
+            self.finished += 1
+            STATUS.line(f"  done {self.finished}/{self.groups}: {item.label} ({item.cpu_seconds:.1f} CPU-s)")
+
+    @contextmanager
+    def shown(self) -> Iterator["_Progress"]:
+        from toolkit.cli.waiting import activity
+
+        with activity(self.text()) as item:
+            self.item = item
+            self.said = time.monotonic() - QUIET_SECONDS  # off a terminal, the first kernel is said at once
+            yield self

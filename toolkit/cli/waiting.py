@@ -342,6 +342,10 @@ class Warmer:
     def needed(self) -> bool:
         if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
             return False
+        from toolkit import warmup
+
+        if warmup.everything_compiled():  # `patchwork compile` ran: only cached kernels to load
+            return False
         return not (self.marker and os.path.exists(self.marker))
 
     def start(self) -> bool:

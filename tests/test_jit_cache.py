@@ -1,0 +1,153 @@
+"""The compiled-kernel cache: shared by every install of the same source, never a folder another
+user can write, and a cache that cannot be written costs only the cache."""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from toolkit import jit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_python(code: str, cwd: Path, cache: Path | None, **extra: str) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("NUMBA_", "PATCHWORK_"))}
+    env["PYTHONPATH"] = str(cwd)
+    if cache is not None:
+        env["PATCHWORK_CACHE_DIR"] = str(cache)
+    env.update(extra)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def private(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    path.chmod(0o700)
+    return path
+
+
+def test_a_private_folder_of_this_user_is_safe(tmp_path):
+    assert jit.unsafe_reason(private(tmp_path / "cache")) is None
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o722, 0o702])
+def test_a_folder_others_can_write_is_refused(tmp_path, mode):
+    folder = private(tmp_path / "cache")
+    folder.chmod(mode)
+    assert "can be written by other users" in jit.unsafe_reason(folder)
+
+
+def test_a_link_or_a_file_is_refused(tmp_path):
+    target = private(tmp_path / "real")
+    (tmp_path / "link").symlink_to(target)
+    assert "symbolic link" in jit.unsafe_reason(tmp_path / "link")
+    (tmp_path / "file").write_text("")
+    assert "not a folder" in jit.unsafe_reason(tmp_path / "file")
+
+
+def test_a_folder_under_a_parent_others_can_write_is_refused(tmp_path):
+    shared = private(tmp_path / "shared")
+    shared.chmod(0o777)  # anyone could rename the cache folder away and plant another
+    assert "on the cache's path" in jit.unsafe_reason(private(shared / "cache"))
+    shared.chmod(0o777 | stat.S_ISVTX)  # sticky, as /tmp is: only the owner may rename it
+    assert jit.unsafe_reason(shared / "cache") is None
+
+
+def test_a_refused_folder_compiles_in_memory_and_says_why(tmp_path):
+    cache = private(tmp_path / "cache")
+    cache.chmod(0o777)
+    done = run_python("""
+        from toolkit import jit
+        from toolkit.games import rng
+        import numpy as np
+        state = rng.seed_state(3)
+        rng.randbelow(state, 10)
+        print(jit.CACHE_DIR, '|', jit.CACHE_REFUSED)
+        """, ROOT, cache)
+    assert done.returncode == 0, done.stderr
+    folder, reason = done.stdout.strip().split(" | ")
+    assert folder == "None" and "can be written by other users" in reason
+    assert list(cache.iterdir()) == [cache / f"numba-{jit.cache_key()}"]  # made, then refused: nothing in it
+    assert not any((cache / f"numba-{jit.cache_key()}").iterdir())
+
+
+def test_compile_says_where_the_cache_is_and_why_a_folder_was_refused(tmp_path):
+    cache = private(tmp_path / "cache")
+    cache.chmod(0o777)
+    done = subprocess.run([sys.executable, "-m", "toolkit", "compile", "--where"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PATCHWORK_CACHE_DIR": str(cache)})
+    assert done.returncode == 0, done.stderr
+    assert "not cached" in done.stdout and "can be written by other users" in done.stdout
+    cache.chmod(0o700)
+    done = subprocess.run([sys.executable, "-m", "toolkit", "compile", "--where"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PATCHWORK_CACHE_DIR": str(cache)})
+    assert done.returncode == 0 and str(cache / f"numba-{jit.cache_key()}") in done.stdout
+
+
+def test_a_second_copy_of_the_toolkit_loads_what_the_first_compiled(tmp_path):
+    """Two installs of the same source (two clones, two virtual environments) share one compile."""
+    cache = private(tmp_path / "cache")
+    copies = []
+    for name in ("first", "second"):
+        copy = tmp_path / name
+        copy.mkdir()
+        shutil.copytree(ROOT / "toolkit", copy / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
+        copies.append(copy)
+    code = """
+        from toolkit.games import rng
+        state = rng.seed_state(3)
+        rng.randbelow(state, 10)
+        stats = rng.randbelow.stats
+        print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), rng.__file__)
+        """
+    first = run_python(code, copies[0], cache)
+    second = run_python(code, copies[1], cache)
+    assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
+    assert first.stdout.split()[:2] == ["0", "1"], first.stdout  # compiled
+    assert second.stdout.split()[:2] == ["1", "0"], second.stdout  # loaded, from another path
+    assert str(copies[1]) in second.stdout.split()[2]
+
+
+def test_an_edited_kernel_is_compiled_again(tmp_path):
+    cache = private(tmp_path / "cache")
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copytree(ROOT / "toolkit", copy / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
+    code = """
+        from toolkit.games import rng
+        rng.randbelow(rng.seed_state(3), 10)
+        print(sum(rng.randbelow.stats.cache_misses.values()))
+        """
+    assert run_python(code, copy, cache).stdout.strip() == "1"
+    assert run_python(code, copy, cache).stdout.strip() == "0"
+    source = copy / "toolkit" / "games" / "rng.py"
+    source.write_text(source.read_text() + "\n# edited\n")
+    assert run_python(code, copy, cache).stdout.strip() == "1"
+
+
+def test_a_cache_that_cannot_be_written_costs_only_the_cache(tmp_path):
+    """A full disk (here: every save fails as on one) is one note, and the command goes on."""
+    cache = private(tmp_path / "cache")
+    done = run_python("""
+        import errno
+        from numba.core import caching
+
+        def full(self, *args):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        caching.IndexDataCacheFile._save_index = full
+        from toolkit.games import rng
+        state = rng.seed_state(3)
+        print(rng.randbelow(state, 10) < 10, rng.next_u32(state) >= 0)
+        """, ROOT, cache)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
+    assert done.stderr.count("No space left on device") == 1, done.stderr
+    assert "not being saved" in done.stderr
