@@ -151,3 +151,28 @@ def test_a_cache_that_cannot_be_written_costs_only_the_cache(tmp_path):
     assert done.stdout.split() == ["True", "True"]
     assert done.stderr.count("No space left on device") == 1, done.stderr
     assert "not being saved" in done.stderr
+
+
+def test_after_compile_nothing_warms_or_says_compiling(tmp_path, monkeypatch):
+    """Once `patchwork compile` ran to its end, a game starts no background compile and no
+    command prints the first-compile note: there is only the cache to load."""
+    from toolkit import warmup
+    from toolkit.cli import notes
+    from toolkit.cli.waiting import Warmer
+
+    class ReadTheIndexes(BaseException):
+        pass
+
+    def import_module(name):
+        raise ReadTheIndexes(name)
+
+    monkeypatch.setattr(jit, "CACHE_DIR", str(private(tmp_path / "cache")))
+    warmer = Warmer({}, ["toolkit.games.timetrack.kernel"])
+    monkeypatch.setattr(notes.importlib, "import_module", import_module)
+    assert not warmup.everything_compiled() and warmer.needed()
+    with pytest.raises(ReadTheIndexes):  # not marked: the note looks at numba's cache
+        notes.compile_pending(["toolkit.games.timetrack.kernel"])
+    warmup.mark_compiled()
+    assert warmup.everything_compiled()
+    assert not warmer.needed()
+    assert notes.compile_pending(["toolkit.games.timetrack.kernel"]) is False

@@ -20,6 +20,10 @@ def compile_pending(modules: list[str]) -> bool:
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return False
     try:
+        from toolkit import warmup
+
+        if warmup.everything_compiled():  # `patchwork compile` ran to its end for this kernel source
+            return False
         for name in modules:
             module = importlib.import_module(name)
             indexes = []
