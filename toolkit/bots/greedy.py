@@ -286,12 +286,12 @@ def choose_scratch(t):
     )
 
 
-@njit(cache=True)
 def choose(t, s, q, rng, weights):
     """The greedy action of the player to move (-1 when the game is over).
 
     t, s, q: the time-track kernel's tables, state and quilts; rng: the bot's own generator
-    (int64[4], only used to break exact ties); weights: float64[N_WEIGHTS], normally WEIGHTS."""
+    (int64[4], only used to break exact ties); weights: float64[N_WEIGHTS], normally WEIGHTS.
+    Plain Python over the compiled `choose_with`: a compiled wrapper would compile it all again."""
     return choose_with(t, s, q, rng, weights, *choose_scratch(t))
 
 

@@ -39,8 +39,8 @@ on each thread with their root visits added up (root parallel, tried first) were
 one tree: 48.8 % of 400 seat-swapped games for 2 x 200 iterations against 200 on one thread, where
 the shared tree wins 60.0 % (and 67.0 % for 2 x 1000 against 1000; docs/figures-speed.md).
 
-`choose(t, s, q, rng, iterations) -> action` is the compiled entry point for the simulator;
-`choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS` are the tuned values);
+`search_root` is the compiled search; `choose(t, s, q, rng, iterations) -> action` is its face for
+a move, `choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS` are the tuned values);
 `MctsBot` is the Python face (toolkit.bots.registry builds it from `mcts:2000`).
 """
 from __future__ import annotations
@@ -581,29 +581,29 @@ def search_root(t, s, q, rng, iterations, weights, params, visits_out, actions_o
     return action[best]
 
 
-@njit(cache=True)
+# The three entry points below are plain Python over the one compiled search: numba compiles the
+# whole closure of every compiled function again (the search, the greedy valuation, the rules),
+# so each compiled wrapper would cost as much to compile as the search itself.
+
 def search(t, s, q, rng, iterations, weights, params, visits_out):
     """`search_root` without the candidates' actions (tests and reports)."""
     return search_root(t, s, q, rng, iterations, weights, params, visits_out, np.zeros(0, dtype=np.int64))
 
 
-@njit(cache=True)
 def choose_tuned(t, s, q, rng, iterations, weights, params):
     """`choose` with explicit greedy weights (for the candidate order and packing) and search
     parameters (float64[N_PARAMS])."""
-    visits_out = np.zeros(0, dtype=np.int64)
-    return search(t, s, q, rng, iterations, weights, params, visits_out)
+    nothing = np.zeros(0, dtype=np.int64)
+    return search_root(t, s, q, rng, iterations, weights, params, nothing, nothing)
 
 
-@njit(cache=True)
 def choose(t, s, q, rng, iterations):
     """The MCTS action of the player to move after `iterations` UCT iterations (-1 when over).
 
     t, s, q: the time-track kernel's tables, state and quilts (left unchanged); rng: the bot's
-    own generator (int64[4]; ties and the search's chance events draw from it)."""
-    # Copies: numba types a global array as read-only, and a second array type would compile the
-    # whole packing evaluation a second time next to the greedy bot's.
-    return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS.copy(), PARAMS.copy())
+    own generator (int64[4]; ties and the search's chance events draw from it). The simulator's
+    turn loop calls `search_root` with the same arrays."""
+    return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS, PARAMS)
 
 
 # ----- the shared tree (threads > 1) --------------------------------------------------------------

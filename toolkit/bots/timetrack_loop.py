@@ -35,10 +35,11 @@ from toolkit.jit import njit, no_alloc
 
 @njit(cache=True)
 def _time_track_loop(
-    t, game_rngs, bot_rngs, kinds, iterations, greedy_weights, swap, automa_level, automa_deck,
-    score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat, buy_ply,
+    t, game_rngs, bot_rngs, kinds, iterations, greedy_weights, mcts_weights, mcts_params, swap, automa_level,
+    automa_deck, score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat, buy_ply,
 ):
     n = game_rngs.shape[0]
+    nothing = np.zeros(0, dtype=np.int64)
     p = t.params
     scratch = np.zeros(p[P_ACTIONS], dtype=np.int64)
     s = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -61,7 +62,8 @@ def _time_track_loop(
                 if kind == GREEDY:
                     action = greedy_bot.choose_with(t, s, q, bot_rng, greedy_weights, *greedy_scratch)
                 elif kind == MCTS:
-                    action = mcts_bot.choose(t, s, q, bot_rng, iterations[bot])
+                    action = mcts_bot.search_root(t, s, q, bot_rng, iterations[bot], mcts_weights, mcts_params,
+                                                  nothing, nothing)  # mcts_bot.choose
                 else:
                     action = tk.random_action(t, s, q, bot_rng, scratch)
             tk.apply(t, s, q, action, rng)
@@ -179,7 +181,7 @@ def play_time_track(
         return out
     _time_track_loop(
         tables, game_rngs, bot_rngs,
-        kinds, iterations, greedy_bot.WEIGHTS, swap, automa_level, automa_deck,
+        kinds, iterations, greedy_bot.WEIGHTS, mcts_bot.GREEDY_WEIGHTS, mcts_bot.PARAMS, swap, automa_level, automa_deck,
         out["score"], out["buttons"], out["empty"], out["winner"], out["first_finisher"], out["bonus_owner"],
         out["plies"], out["leather"], out["income"], out["buy_seat"], out["buy_ply"],
     )

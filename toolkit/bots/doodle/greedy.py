@@ -410,6 +410,7 @@ G_HOLE3 = 27
 G_HOLE4 = 28
 GREEDY_WEIGHTS = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 4.0, 6.0, 4.0, 0.5, 1.0, 7.0, 16.0, 3.0, 1.0, 1.0, 9.0, 0.0, 1.0, 1.0, 3.0,
                            -0.5, 1.0, 1.0, 2.0, 4.0, 4.0, 0.0, 0.0])
+GREEDY_WEIGHTS.flags.writeable = False  # typed as compiled code types a global: one compile for both
 
 
 @njit(cache=True)
@@ -997,7 +998,6 @@ def _look_ahead(tables, aux, st, occ_k, places, values, costs, depth, turns_left
     return result
 
 
-@njit(cache=True)
 def choose_greedy(tables, aux, st, occ, bot_rng, act):
     """The fast Doodle bot. Every legal draw (whole, cut, neighbour, free pick) is pre-filtered by
     the cells it shades and how snugly it packs (shaded neighbours and board edges it touches,
@@ -1006,7 +1006,8 @@ def choose_greedy(tables, aux, st, occ, bot_rng, act):
     and its best few are re-ranked by the expected best drawing of the next turn's card over
     the die faces (the circle is open information). SINGLE before a scoring when it completes a
     better rectangle, and always in the last one; always the best rectangle. Deterministic:
-    bot_rng is unused (ties go to the first action in canonical order)."""
+    bot_rng is unused (ties go to the first action in canonical order). Plain Python over the compiled
+    `choose_greedy_weighted` (the turn loops call that): a compiled wrapper would compile it all again."""
     choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, GREEDY_WEIGHTS)
 
 

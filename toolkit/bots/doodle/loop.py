@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.bots.doodle.expert import choose_expert
-from toolkit.bots.doodle.greedy import choose_greedy, greedy_tables
+from toolkit.bots.doodle.greedy import GREEDY_WEIGHTS, choose_greedy_weighted, greedy_tables
 from toolkit.bots.registry import EXPERT, GREEDY, KIND_NAMES, RANDOM, BotSpec
 from toolkit.errors import UsageError
 from toolkit.games.doodle import kernel as dk
@@ -66,7 +66,7 @@ def _greedy_loop(tables, greedy_aux, players, game_rngs, bot_rngs, kinds, score,
         bot_rng[:] = bot_rngs[g]
         while st[dk.S_PHASE] != dk.PH_OVER:
             if kinds[st[dk.S_SEAT]] == GREEDY:
-                choose_greedy(tables, greedy_aux, st, occ, bot_rng, act)
+                choose_greedy_weighted(tables, greedy_aux, st, occ, bot_rng, act, GREEDY_WEIGHTS)
             else:
                 dk.choose_random(tables, st, occ, bot_rng, act)
             dk.apply_action(tables, st, occ, act)
@@ -86,7 +86,7 @@ def _expert_loop(tables, greedy_aux, players, game_rngs, bot_rngs, kinds, score,
             if kind == EXPERT:
                 choose_expert(tables, greedy_aux, st, occ, bot_rng, act)
             elif kind == GREEDY:
-                choose_greedy(tables, greedy_aux, st, occ, bot_rng, act)
+                choose_greedy_weighted(tables, greedy_aux, st, occ, bot_rng, act, GREEDY_WEIGHTS)
             else:
                 dk.choose_random(tables, st, occ, bot_rng, act)
             dk.apply_action(tables, st, occ, act)

@@ -1294,6 +1294,7 @@ def best_rectangle(tables, occ_k):
 
 @njit(cache=True)
 def choose_random(tables, st, occ, bot_rng, act):
-    """Uniform over the legal actions of the seat to act; writes the choice into act."""
-    n = count_actions(tables, st, occ)
-    nth_action(tables, st, occ, randbelow(bot_rng, n), act)
+    """Uniform over the legal actions of the seat to act; writes the choice into act.
+    (count_actions then nth_action, spelled out: each compiled call would compile the walk again.)"""
+    n = _walk(tables, st, occ, -2, np.zeros((1, NA), dtype=np.int64))
+    _walk(tables, st, occ, randbelow(bot_rng, n), act.reshape(1, NA))
