@@ -27,7 +27,7 @@ import numpy as np
 
 from toolkit.errors import UsageError
 from toolkit.stats import deal_mean, deal_rate, per_deal_sq
-from toolkit.workbench import runner, setpath
+from toolkit.workbench import setpath
 
 Point = tuple[int, ...]
 """A point of the search space: one index per key into that key's values."""
@@ -416,6 +416,8 @@ def tune(request: TuneRequest, workers: int = 1, scheduler: str | None = None,
     def evaluate(point: Point, i: int) -> float:
         # evaluation i plays deals i*d .. (i+1)*d: every evaluation sees deals of its own
         start = i * request.eval_deals
+        from toolkit.workbench import runner  # the simulator loads only once the options hold
+
         played = runner.play((edition_of(point),), request.bots, request.seed, start, start + request.eval_deals,
                              workers, scheduler, watch=request.watch)
         games = played.per_game[0]
@@ -428,6 +430,8 @@ def tune(request: TuneRequest, workers: int = 1, scheduler: str | None = None,
     result = search([len(s.values) for s in request.settings], evaluate, request.budget, request.seed,
                     refine=request.refine)
     fresh = request.budget * request.eval_deals  # deals no evaluation played
+    from toolkit.workbench import runner
+
     played = runner.play((edition_of(result.best),), request.bots, request.seed, fresh, fresh + request.final_deals,
                          workers, scheduler, watch=request.watch)
     if progress:
