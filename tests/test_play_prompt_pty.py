@@ -206,16 +206,24 @@ def test_a_bot_that_thinks_says_so_and_for_how_long():
     assert finish(child) == 0
 
 
-def test_the_first_prompt_starts_the_background_compile(tmp_path):
-    """With nothing left to compile (a copy of this machine's cache without the prompt's marker),
-    the background process says what it does and the hint waits for it at most briefly."""
+def copied_cache(tmp_path: Path, *leave_out: str) -> Path:
+    """A copy of this machine's kernel cache, without the files named."""
     from toolkit import jit
 
     if not jit.CACHE_DIR:
         pytest.skip("no kernel cache folder on this machine")
     cache = tmp_path / "cache"
-    shutil.copytree(jit.CACHE_DIR, cache / Path(jit.CACHE_DIR).name,
-                    ignore=shutil.ignore_patterns("prompt-warm-*", ".writable"))
+    shutil.copytree(jit.CACHE_DIR, cache / Path(jit.CACHE_DIR).name, ignore=shutil.ignore_patterns(*leave_out))
+    return cache
+
+
+def test_the_first_prompt_starts_the_background_compile(tmp_path):
+    """With nothing left to compile (a copy of this machine's cache without the prompt's marker,
+    nor compile's mark that everything is compiled), the background process says what it does and
+    the hint waits for it at most briefly."""
+    from toolkit import warmup
+
+    cache = copied_cache(tmp_path, "prompt-warm-*", ".writable", warmup.COMPILED_MARK)
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy",
                   env={"PATCHWORK_CACHE_DIR": str(cache), "PATCHWORK_NO_BACKGROUND_COMPILE": "0"})
     child.expect_exact("compiling the bots and the hint in the background while you think")
@@ -224,3 +232,23 @@ def test_the_first_prompt_starts_the_background_compile(tmp_path):
     assert "hint for player 1: " in prompt(child)
     child.sendline("quit")
     assert finish(child) == 0
+
+
+def test_after_compile_the_prompt_compiles_nothing_and_says_nothing_of_it(tmp_path):
+    """Once `patchwork compile` has run to its end (its mark in the cache), a game starts no
+    background compile and no line speaks of compiling."""
+    from toolkit import warmup
+
+    if not warmup.everything_compiled():
+        pytest.skip("`patchwork compile` has not run for this source: the copy would have kernels left to compile")
+    cache = copied_cache(tmp_path, "prompt-warm-*", ".writable")
+    (cache / next(cache.iterdir()).name / warmup.COMPILED_MARK).write_text("every warm-up job ran\n")
+    child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy",
+                  env={"PATCHWORK_CACHE_DIR": str(cache), "PATCHWORK_NO_BACKGROUND_COMPILE": "0"})
+    first = prompt(child)
+    child.sendline("hint")
+    second = prompt(child)
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert "hint for player 1: " in second
+    assert "compil" not in first + second
