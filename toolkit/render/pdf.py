@@ -418,21 +418,7 @@ class _Painter:
         """The page's cut lines: CutContour hairlines, overprinting, on the CutContour layer."""
         c = self.c
         if self.pdfx is not None:  # PDF/X-1a has no layers: the spot colour alone marks the cut
-            c.saveState()
-            c.setStrokeColor(CMYKColorSep(*CUT_CMYK, spotName=CUT_SPOT))
-            c._setStrokeOverprint(True)
-            c.setLineWidth(MIN_LINE_MM)
-            path = c.beginPath()
-            for loop in loops:
-                if isinstance(loop, Circle):
-                    path.circle(loop.cx, loop.cy, loop.r)
-                    continue
-                path.moveTo(*loop[0])
-                for point in loop[1:]:
-                    path.lineTo(*point)
-                path.close()
-            c.drawPath(path, stroke=1, fill=0)
-            c.restoreState()
+            self._stroke_cut(loops)
             return
         if c.cut_layer is None:
             ocg = pdfdoc.PDFDictionary({"Type": pdfdoc.PDFName("OCG"), "Name": pdfdoc.PDFString(CUT_SPOT)})
@@ -448,15 +434,22 @@ class _Painter:
             })
         c.page_has_cut = True
         c._code.append(f"/OC /{_CUT_PROPERTY} BDC")
+        self._stroke_cut(loops, mitre_joins=True)
+        c._code.append("EMC")
+
+    def _stroke_cut(self, loops, mitre_joins: bool = False) -> None:
+        """Stroke `loops` as CutContour hairlines, overprinting (a round piece with the very
+        curves `c.circle` draws its printed outline with)."""
+        c = self.c
         c.saveState()
         c.setStrokeColor(CMYKColorSep(*CUT_CMYK, spotName=CUT_SPOT))
         c._setStrokeOverprint(True)
         c.setLineWidth(MIN_LINE_MM)
-        c.setLineJoin(0)
+        if mitre_joins:
+            c.setLineJoin(0)
         path = c.beginPath()
         for loop in loops:
             if isinstance(loop, Circle):
-                # the very curves `c.circle` draws a round piece's printed outline with
                 path.circle(loop.cx, loop.cy, loop.r)
                 continue
             path.moveTo(*loop[0])
@@ -465,7 +458,6 @@ class _Painter:
             path.close()
         c.drawPath(path, stroke=1, fill=0)
         c.restoreState()
-        c._code.append("EMC")
 
     def finish(self) -> bytes:
         self.c.save()
