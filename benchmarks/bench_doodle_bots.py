@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from toolkit.bots.doodle.loop import play_doodle
+from toolkit.families.doodle.loop import play_doodle
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import derive_seed
 from toolkit.bots.registry import parse_bot

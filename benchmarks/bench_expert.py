@@ -41,7 +41,7 @@ for seed in range(1, job["pars"] + 1):
     start = time.process_time()
     par_score(edition, seed)
     pars.append(time.process_time() - start)
-from toolkit.bots.doodle.loop import play_doodle
+from toolkit.families.doodle.loop import play_doodle
 from toolkit.bots.registry import parse_bot
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import derive_seed

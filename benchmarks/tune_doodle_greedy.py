@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/tune_doodle_greedy.py [--games 400] [--seed 7]
         [--set G_NAME=value ...] [--try G_NAME=v1,v2,... | --try G_A=x+G_B=y] [--repeat N]
 
-The compiled turn loop (toolkit.bots.doodle.loop) runs `choose_greedy`, whose weights are a
+The compiled turn loop (toolkit.families.doodle.loop) runs `choose_greedy`, whose weights are a
 compile-time constant; editing them recompiles every kernel. Here the weights are an argument of
 a small loop of its own, so each trial only plays. `--set` changes the base weights (by G_* name);
 each `--try` value (or `+`-joined group of changes) is one trial against that base, on the same deals (game i seeded by

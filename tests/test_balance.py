@@ -8,7 +8,7 @@ import pytest
 
 from toolkit.sim import experiment
 from toolkit.sim.botspec import parse_bots
-from toolkit.bots.timetrack_loop import play_time_track
+from toolkit.families.timetrack.loop import play_time_track
 from toolkit.sim.shards import deal_generators
 from toolkit.families.timetrack.results import time_track_outcomes
 from toolkit.games.timetrack.tables import tables_for

@@ -7,7 +7,7 @@ import pytest
 
 from toolkit.bots.base import make_bot
 from toolkit.bots.doodle.expert import DoodleExpertBot
-from toolkit.bots.doodle.loop import play_doodle
+from toolkit.families.doodle.loop import play_doodle
 from toolkit.errors import UsageError
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K

@@ -7,7 +7,7 @@ import numpy as np
 
 from toolkit.bots.base import make_bot
 from toolkit.bots.doodle.greedy import DoodleGreedyBot
-from toolkit.bots.doodle.loop import play_doodle
+from toolkit.families.doodle.loop import play_doodle
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import seed_state

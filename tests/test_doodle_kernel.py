@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from toolkit.bots.base import make_bot
 from toolkit.bots.doodle.greedy import DoodleGreedyBot, choose_greedy, greedy_tables
-from toolkit.bots.doodle.loop import play_doodle
+from toolkit.families.doodle.loop import play_doodle
 from toolkit.errors import NotationError
 from toolkit.games.doodle import DoodleAction, DoodleGame, parse_action
 from toolkit.games.doodle import kernel as K

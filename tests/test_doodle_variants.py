@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolkit.bots.doodle.loop import play_doodle
+from toolkit.families.doodle.loop import play_doodle
 from toolkit.errors import IllegalAction
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K

@@ -68,7 +68,7 @@ def test_a_shared_tree_keeps_its_visits_consistent():
 def test_the_threaded_loop_plays_the_compiled_loops_games_with_one_thread():
     from toolkit.bots import greedy
     from toolkit.bots.registry import Family, parse_bot
-    from toolkit.bots.timetrack_loop import _threaded_loop, play_time_track
+    from toolkit.families.timetrack.loop import _threaded_loop, play_time_track
     from toolkit.sim.shards import deal_generators
 
     t = tables_for(load_edition("classic")).arrays

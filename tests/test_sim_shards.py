@@ -89,7 +89,7 @@ def test_loop_plays_the_kernel_rules_move_for_move(classic):
     tables = tables_for(classic).arrays
     bots = parse_bots("random,random", classic)
     game_rngs, bot_rngs, swap = deal_generators(3, 0, 2, 2)
-    from toolkit.bots.timetrack_loop import play_time_track
+    from toolkit.families.timetrack.loop import play_time_track
 
     out = play_time_track(tables, bots, game_rngs, bot_rngs, swap)
     for g in range(4):
@@ -127,7 +127,7 @@ def test_two_worker_processes_give_the_same_bytes_as_one():
 def test_doodle_loop_plays_the_kernel_rules_move_for_move():
     """Replaying Doodle games with the kernel's own functions gives the loop's results."""
     from toolkit.games.doodle import kernel as dk
-    from toolkit.bots.doodle.loop import play_doodle
+    from toolkit.families.doodle.loop import play_doodle
 
     doodle = load_edition("doodle")
     bots = parse_bots("random,random", doodle)

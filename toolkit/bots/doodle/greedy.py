@@ -25,7 +25,7 @@ arrays and compile without reference counting.
 The weights (G_* indices into a float array) trade strength for speed; `GREEDY_WEIGHTS` are the
 fast tier's, and the `expert` tier (toolkit.bots.doodle.expert) reuses the same machinery with a
 wider search. `choose_greedy(tables, aux, st, occ, bot_rng, act)` is the compiled chooser the turn
-loop (toolkit.bots.doodle.loop) runs, `aux = greedy_tables(tables)`; `DoodleGreedyBot` is the
+loop (toolkit.families.doodle.loop) runs, `aux = greedy_tables(tables)`; `DoodleGreedyBot` is the
 same chooser behind the Bot protocol for validated games (toolkit.bots.registry builds it as
 `greedy` for the Doodle editions; the time-track `greedy` is toolkit.bots.greedy).
 """

@@ -55,7 +55,7 @@ class DoodleFamily(RulesFamily):
     family = Family.DOODLE
     info = INFO
     kernel_modules = ("toolkit.games.doodle.kernel",)
-    loop_modules = ("toolkit.bots.doodle.loop",)
+    loop_modules = ("toolkit.families.doodle.loop",)
 
     def engine(self):
         from toolkit.games.doodle import ENGINE
@@ -148,7 +148,7 @@ class DoodleFamily(RulesFamily):
         return problems[0][1] if problems else None
 
     def play(self, edition, bots, game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:
-        from toolkit.bots.doodle.loop import play_doodle
+        from toolkit.families.doodle.loop import play_doodle
 
         return play_doodle(edition, bots, game_rngs, bot_rngs)
 

@@ -65,7 +65,7 @@ class TimeTrackFamily(RulesFamily):
     family = Family.TIME_TRACK
     info = INFO
     kernel_modules = ("toolkit.games.timetrack.kernel",)
-    loop_modules = ("toolkit.bots.timetrack_loop",)
+    loop_modules = ("toolkit.families.timetrack.loop",)
 
     def engine(self):
         from toolkit.games.timetrack import ENGINE
@@ -156,7 +156,7 @@ class TimeTrackFamily(RulesFamily):
 
     def play(self, edition, bots, game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:
         from toolkit.bots.registry import AUTOMA
-        from toolkit.bots.timetrack_loop import play_time_track
+        from toolkit.families.timetrack.loop import play_time_track
         from toolkit.games.timetrack.tables import tables_for
 
         tables = tables_for(edition)

@@ -2,7 +2,7 @@
 
 This module is the one source of truth for the Doodle rules. The Python layer
 (toolkit.games.doodle.game), the bots (toolkit.bots.doodle) and the one Doodle turn loop
-(toolkit.bots.doodle.loop) drive these functions; every function is `@njit(cache=True)` and also
+(toolkit.families.doodle.loop) drive these functions; every function is `@njit(cache=True)` and also
 runs with NUMBA_DISABLE_JIT=1.
 
 Public API (all arrays are numpy; nothing here keeps global state)

@@ -1,11 +1,11 @@
 """The simulator's compiled turn loop of the time-track family.
 
 It plays a batch of games inside the kernel with the bots' compiled choosers (random, greedy,
-mcts, automa), so it lives with the bots: the kernel's primitives (toolkit.games.timetrack.kernel)
-are the only rules it runs. It takes the edition's kernel tables, one game generator state per game
-(the deal and every chance event), one bot generator state per game, the bot kinds
-(toolkit.bots.registry) and per-game seat swaps, and fills the per-game result arrays of
-`RESULT_FIELDS_TIME_TRACK` (toolkit.games.base).
+mcts, automa), so it sits in the family's package, above the bots it calls: the kernel's
+primitives (toolkit.games.timetrack.kernel) are the only rules it runs. It takes the edition's
+kernel tables, one game generator state per game (the deal and every chance event), one bot
+generator state per game, the bot kinds (toolkit.bots.registry) and per-game seat swaps, and fills
+the per-game result arrays of `RESULT_FIELDS_TIME_TRACK` (toolkit.games.base).
 """
 from __future__ import annotations
 

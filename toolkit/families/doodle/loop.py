@@ -2,7 +2,7 @@
 
 `play_doodle(edition, bots, game_rngs, bot_rngs)` plays one game per row of `game_rngs` (int64[n, 4]
 generator states: the deal and every chance event of the game) with one bot per seat (`bots`,
-toolkit.sim.botspec.BotSpec values; seat k plays bots[k]), the bots drawing from the rows of
+toolkit.bots.registry.BotSpec values; seat k plays bots[k]), the bots drawing from the rows of
 `bot_rngs`, and returns the per-game arrays of `RESULT_FIELDS_DOODLE` (toolkit.games.base) by
 name. The simulator and the tests run this loop; the rules come only from the kernel.
 """
