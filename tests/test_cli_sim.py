@@ -109,7 +109,7 @@ def test_balance_writes_paired_differences(tmp_path):
     # Every chart of the report (histograms, differences) goes through the one chart backend,
     # which paints it as PNG too, the same bytes every time; the difference chart's text is the markdown's.
     from toolkit.reports import charts
-    from toolkit.reports.model import DifferenceChart, ReportChart
+    from toolkit.sections import DifferenceChart, ReportChart
     from toolkit.reports.simulation import balance_report
 
     drawn = [s for s in balance_report(doc).sections if isinstance(s, (ReportChart, DifferenceChart))]

@@ -15,9 +15,9 @@ import toolkit
 PACKAGE = Path(toolkit.__file__).parent
 
 LAYERS: list[tuple[int, tuple[str, ...]]] = [
-    # plain building blocks every layer may use; the report section model is plain data that the
-    # families fill and the reports render
-    (0, ("toolkit", "toolkit.errors", "toolkit.jit", "toolkit.stats", "toolkit.fileio", "toolkit.reports.model")),
+    # plain building blocks every layer may use; the report section model (toolkit.sections) is
+    # plain data that the families fill and the reports render
+    (0, ("toolkit", "toolkit.errors", "toolkit.jit", "toolkit.stats", "toolkit.fileio", "toolkit.sections")),
     (1, ("toolkit.geometry",)),
     (2, ("toolkit.specs",)),
     (3, ("toolkit.games",)),
@@ -93,3 +93,23 @@ def test_games_import_nothing_above_the_specs_and_geometry():
             for line, name in _imports(path):
                 if name.startswith("toolkit."):
                     assert _layer(name)[0] <= 3, f"{path}:{line}: {name}"
+
+
+def test_every_layer_is_a_whole_package():
+    """A module never sits lower than the package around it: plain data that low layers share
+    lives low (toolkit.sections), not carved out of a high package."""
+    carved = []
+    for level, names in LAYERS:
+        for name in names:
+            for other_level, others in LAYERS:
+                carved += [f"{name} (layer {level}) sits inside {other} (layer {other_level})"
+                           for other in others
+                           if other != "toolkit" and name.startswith(other + ".") and other_level > level]
+    assert not carved, "\n".join(carved)
+
+
+def test_the_section_model_is_plain_data():
+    """The report sections the families fill import nothing of the toolkit."""
+    path = PACKAGE / "sections.py"
+    toolkit_imports = [f"{path}:{line}: {name}" for line, name in _imports(path) if name.split(".")[0] == "toolkit"]
+    assert not toolkit_imports, "\n".join(toolkit_imports)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # numpy appears in annotations only; the simulator loads it
     import numpy as np
 
 from toolkit.errors import UnknownEdition, UsageError
-from toolkit.reports.model import ReportChart, ReportTable
+from toolkit.sections import ReportChart, ReportTable
 from toolkit.specs.models import Edition, Family
 
 

@@ -3,5 +3,6 @@
 (reports.charts, which also paints PNG images); the builders of the simulator's reports
 (reports.simulation) and the workbench's (reports.workbench) only assemble sections.
 
-The rules families build their sections with reports.model, which imports nothing else.
+The section model itself is toolkit.sections, plain data at the bottom of the house: the rules
+families fill its sections too, and they sit far below the reports.
 """

@@ -15,7 +15,7 @@ import io
 import math
 from dataclasses import dataclass, field
 
-from toolkit.reports.model import Chart, DifferenceChart, IntervalChart
+from toolkit.sections import Chart, DifferenceChart, IntervalChart
 
 Colour = tuple[int, int, int]
 MM = 72 / 25.4

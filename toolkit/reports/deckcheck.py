@@ -6,7 +6,7 @@ terminal prints the same lines, so terminal, results.json and report say the sam
 """
 from __future__ import annotations
 
-from toolkit.reports.model import Bullets, Paragraph, Report, ReportTable, Section
+from toolkit.sections import Bullets, Paragraph, Report, ReportTable, Section
 
 PATCH_HEADER = ("patch", "origin", "cost", "buy rate (95%)", "base buys", "buyer wins (95%)", "advantage (95%)",
                 "Holm p", "verdict", "suggested")

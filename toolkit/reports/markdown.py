@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolkit.reports import charts
-from toolkit.reports.model import Bullets, Heading, Paragraph, Report, ReportTable, Section
+from toolkit.sections import Bullets, Heading, Paragraph, Report, ReportTable, Section
 
 
 def table_lines(header, rows) -> list[str]:

@@ -19,7 +19,7 @@ from reportlab.platypus import Paragraph as Para
 from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
 
 from toolkit.reports import charts
-from toolkit.reports.model import Bullets, Chart, Heading, Paragraph, Report, ReportTable
+from toolkit.sections import Bullets, Chart, Heading, Paragraph, Report, ReportTable
 
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
 

@@ -7,7 +7,7 @@ sections of its own figures (summary_rows, report_sections, comparison_chart).
 from __future__ import annotations
 
 from toolkit.families import RulesFamily, family_of
-from toolkit.reports.model import (Bullets, Difference, DifferenceChart, Heading, Paragraph, Report,
+from toolkit.sections import (Bullets, Difference, DifferenceChart, Heading, Paragraph, Report,
                                    ReportTable, Section)
 from toolkit.specs.models import Family
 from toolkit.stats import num, pct

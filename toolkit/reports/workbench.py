@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 
 from toolkit.reports import charts
-from toolkit.reports.model import Bullets, Chart, IntervalChart, Paragraph, Report, ReportTable, Section
 from toolkit.reports.simulation import run_items, track_line, warning_sections
+from toolkit.sections import Bullets, Chart, IntervalChart, Paragraph, Report, ReportTable, Section
 from toolkit.stats import num, pct
 from toolkit.workbench import setpath
 from toolkit.workbench.sweep import headline

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.reports.model import ReportChart, ReportTable
+from toolkit.sections import ReportChart, ReportTable
 from toolkit.stats import Metric, Tally, hist_pairs as _hist, hist_summary, mean_interval, mean_of as _mean, num, pct, wilson
 from toolkit.specs.models import Edition
 

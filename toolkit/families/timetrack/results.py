@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.reports.model import ReportChart, ReportTable
+from toolkit.sections import ReportChart, ReportTable
 from toolkit.stats import (Metric, Tally, deal_mean, deal_rate, deal_ratio, hist_pairs as _hist, hist_summary, num,
                            pct, per_deal_sq)
 from toolkit.specs.models import Edition

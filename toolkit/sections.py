@@ -1,6 +1,10 @@
 """The sections of a report: headings, text, tables and charts as plain data, rendered alike by
 every backend (toolkit.reports.markdown, toolkit.reports.pdf; charts through toolkit.reports.charts).
 
+It sits at the bottom of the house with errors and stats, importing nothing of the toolkit: the
+rules families fill these sections with their result figures (RulesFamily.summary_rows and
+figure_sections), and the reports, far above them, assemble and render them.
+
 Text is markdown inline text: `code` and **strong** are the only marks, and the PDF shows them as
 plain and bold text.
 """
