@@ -169,6 +169,11 @@ class RulesFamily:
         """The time track a result was played on (layout, final space, marks), or None."""
         return None
 
+    def button_tiles(self, edition: Edition) -> tuple[tuple[int, int], ...]:
+        """(value, count) of the button tiles a printed kit of `edition` holds (the box's bank);
+        none when the family's games have no buttons to pay with."""
+        return ()
+
     def shapes_in_play(self, game) -> list[tuple[str, str]]:
         """(role, id) of the shapes the player to move chooses among now."""
         raise NotImplementedError

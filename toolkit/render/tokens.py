@@ -8,8 +8,8 @@ colour runs out to the square's bleed, so it can be cut round (by hand, or by a 
 cutting plotter following the cut path) or simply square at the crop marks. The markers that
 point between two patches stay square.
 
-The button tiles are those the published games ship (the rulebooks' component lists): the board
-an edition is played on decides which set, so a variant of Express gets Express's buttons.
+The button tiles are those the published box ships; the edition's rules family says which
+(RulesFamily.button_tiles: for the time-track games, the box its time board comes in).
 """
 from __future__ import annotations
 
@@ -36,27 +36,9 @@ ROUND_OUTLINE = (Circle(TOKEN_MM / 2, TOKEN_MM / 2, TOKEN_MM / 2, None),)
 RIM_MM = 0.6
 """Stroke of a round token's printed rim, centred on the cut line."""
 
-CLASSIC_BUTTONS: tuple[tuple[int, int], ...] = ((1, 32), (5, 12), (10, 5), (20, 1))
-"""(value, count) of the button tiles of classic Patchwork (and its Christmas and anniversary
-editions): 162 buttons in all."""
-EXPRESS_BUTTONS: tuple[tuple[int, int], ...] = ((1, 12), (2, 9), (5, 8))
-"""(value, count) of the button tiles of Patchwork Express: 70 buttons in all."""
-BUTTONS_BY_TRACK = {"express": EXPRESS_BUTTONS}
-"""Time-track id -> its game's button tiles; any other board uses CLASSIC_BUTTONS."""
-
 PLAYER_NAMES = ("lime green", "yellow")
 """Time tokens are named by their colour in the published games (lime green / green and yellow);
 the colours are the theme's `time_tokens`."""
-
-
-def button_tiles(edition: Edition) -> tuple[tuple[int, int], ...]:
-    """(value, count) of the button tiles the edition is played with (none when its patches are
-    not bought with buttons)."""
-    info = family_of(edition).info
-    if not info.prices_patches:
-        return ()
-    track = edition.rules.time_track if info.has_time_track else None
-    return BUTTONS_BY_TRACK.get(track.id, CLASSIC_BUTTONS) if track is not None else CLASSIC_BUTTONS
 
 
 def _field(colour: str, bleed: float = BLEED_MM) -> list[Item]:
@@ -135,7 +117,7 @@ def token_pieces(edition: Edition, bleed: float = BLEED_MM, solo: bool = False,
     token that marks a place in the circle and, for `solo` play against the Automa, the level
     marker; in the colours of `theme`."""
     pieces: list[Piece] = []
-    for value, count in button_tiles(edition):
+    for value, count in family_of(edition).button_tiles(edition):
         face = button_token(value, bleed, theme)
         pieces += [Piece(TOKEN_MM, TOKEN_MM, face, face, f"button-{value}", ROUND_OUTLINE) for _ in range(count)]
     for seat in range(_time_tokens(edition)):
@@ -155,7 +137,7 @@ def token_pieces(edition: Edition, bleed: float = BLEED_MM, solo: bool = False,
 def token_counts(edition: Edition, solo: bool = False) -> list[tuple[str, int]]:
     """What the token sheet holds, in words (`3 time tokens`), for the build summary and the rules
     reference: (text, count) pairs."""
-    rows = [(f"{value}-button tile", count) for value, count in button_tiles(edition)]
+    rows = [(f"{value}-button tile", count) for value, count in family_of(edition).button_tiles(edition)]
     if _time_tokens(edition):
         rows.append(("time token", _time_tokens(edition)))
     rows.append((_circle_marker(edition)[3], 1))

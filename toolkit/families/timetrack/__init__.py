@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from toolkit.errors import UsageError
 from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, WarmUp, register_family
+from toolkit.families.timetrack import bank
 from toolkit.specs.models import Edition, Family
 
 if TYPE_CHECKING:
@@ -88,6 +89,9 @@ class TimeTrackFamily(RulesFamily):
             "income_marks": list(track.income_marks),
             "leather_patches": list(track.leather_patches),
         }
+
+    def button_tiles(self, edition: Edition) -> tuple[tuple[int, int], ...]:
+        return bank.button_tiles(edition.rules.time_track)
 
     def shapes_in_play(self, game) -> list[tuple[str, str]]:
         return [] if game.is_over else [("market", pid) for pid in game.window]
