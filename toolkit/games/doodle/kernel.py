@@ -363,7 +363,7 @@ def _build(edition: Edition) -> TableInfo:
         for c, cut in enumerate(patch_cuts):
             cut_piece[p, c, 0] = shape_index(cut.pieces[0])
             cut_piece[p, c, 1] = shape_index(cut.pieces[1])
-    start_shape = np.array([shape_index(s.shape) for s in edition.start_cards], dtype=np.int64)
+    start_shape = np.array([shape_index(s.shape) for s in edition.rules.start_cards], dtype=np.int64)
     deck_card = np.array([p for p, patch in enumerate(patches) for _ in range(patch.copies)],
                          dtype=np.int64)
     arrays = []
@@ -398,23 +398,23 @@ def _build(edition: Edition) -> TableInfo:
         or_cells[o, : len(cells)] = cells
     sh_count = np.array([a.shape[0] for a in arrays], dtype=np.int64)
     specials = 0
-    for name in edition.special_actions:
+    for name in edition.rules.special_actions:
         specials |= 1 << SPECIAL_NAMES.index(name)
     params = np.zeros(N_PARAMS, dtype=np.int64)
     params[P_WIDTH] = board.width
     params[P_HEIGHT] = board.height
     params[P_WORDS] = board.words
-    params[P_CIRCLE] = edition.circle_size
-    params[P_ROUNDS] = edition.rounds
-    params[P_TURNS] = edition.turns_per_round
-    params[P_REFILL] = edition.refill
-    params[P_FREE_CHOICE] = 1 if edition.final_free_choice else 0
+    params[P_CIRCLE] = edition.rules.circle_size
+    params[P_ROUNDS] = edition.rules.rounds
+    params[P_TURNS] = edition.rules.turns_per_round
+    params[P_REFILL] = edition.rules.refill
+    params[P_FREE_CHOICE] = 1 if edition.rules.final_free_choice else 0
     params[P_SPECIALS] = specials
     params[P_DECK] = len(deck_card)
-    params[P_START_CARDS] = len(edition.start_cards)
+    params[P_START_CARDS] = len(edition.rules.start_cards)
     params[P_PATCHES] = len(patches)
     params[P_PENALTY] = edition.empty_penalty
-    die = np.array(edition.die, dtype=np.int64)
+    die = np.array(edition.rules.die, dtype=np.int64)
     def ints(values):
         return np.array(values, dtype=np.int64)
 
@@ -433,7 +433,7 @@ def _build(edition: Edition) -> TableInfo:
         placements=tuple(placements(shape, board, flip) for shape in shapes),
         patch_ids=tuple(p.id for p in patches),
         cuts=cuts,
-        start_ids=tuple(s.id for s in edition.start_cards),
+        start_ids=tuple(s.id for s in edition.rules.start_cards),
         specials=tuple(name for name in SPECIAL_NAMES if (specials >> SPECIAL_NAMES.index(name)) & 1),
     )
 
