@@ -111,7 +111,7 @@ class DoodleFamily(RulesFamily):
         text = game.render_text()
         shown = self.shapes_in_play(game)
         if shown:
-            shapes = {item.id: item.shape for item in (*game.edition.patches, *game.edition.start_cards)}
+            shapes = {item.id: item.shape for item in (*game.edition.patches, *game.edition.rules.start_cards)}
             blocks = [(f"{role} {pid}", shapes[pid].rows()) for role, pid in shown]
             text += "\n" + "\n".join(["cards in play (as printed, o0; 'shapes ID' draws every orientation):",
                                       *draw_side_by_side(blocks)])
@@ -153,13 +153,13 @@ class DoodleFamily(RulesFamily):
         return play_doodle(edition, bots, game_rngs, bot_rngs)
 
     def tally(self, edition, out, swap):
-        return _results().tally_doodle(out, len(edition.start_cards))
+        return _results().tally_doodle(out, len(edition.rules.start_cards))
 
     def outcomes(self, out, per_deal):
         return _results().doodle_outcomes(out)
 
     def metrics(self, editions, bots, per_deal):
-        return _results().doodle_metrics(len(bots), max(e.rounds for e in editions))
+        return _results().doodle_metrics(len(bots), max(e.rules.rounds for e in editions))
 
     def figures(self, tally, edition, seating):
         return _results().doodle_figures(tally, edition, seating.bots)
