@@ -103,7 +103,7 @@ def play_doodle(edition, bots: tuple[BotSpec, ...], game_rngs: np.ndarray, bot_r
     tables = dk.build_tables(edition)
     n = game_rngs.shape[0]
     players = len(bots)
-    rounds = edition.rounds
+    rounds = edition.rules.rounds
     out = {
         "score": np.zeros((n, players), dtype=np.int32),
         "round_scores": np.zeros((n, players, rounds), dtype=np.int32),
