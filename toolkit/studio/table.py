@@ -58,7 +58,7 @@ class Table:
         self.seed = seed
         self.game = family.new_game(edition, seed, players)
         self.players = players
-        self.rounds = int(edition.rounds)
+        self.rounds = int(edition.rules.rounds)
         self.sheets = [Sheet(self.rounds) for _ in range(players)]
         self.keys = [key_of(self.id, seat) for seat in range(players)]
         self.taps = 0
@@ -112,7 +112,7 @@ class Table:
         game = self.game
         look = self.family.view(game)
         phase = game.phase
-        shapes = {item.id: item.shape for item in (*self.edition.patches, *self.edition.start_cards)}
+        shapes = {item.id: item.shape for item in (*self.edition.patches, *self.edition.rules.start_cards)}
         cards = [{"id": o.id, "role": o.role, "rows": list(o.shape.rows()), "details": o.details} for o in look.offers]
         current = next((c for c in cards if c["role"] == "token card"), None)
         if phase == "start":
