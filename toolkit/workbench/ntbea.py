@@ -381,7 +381,7 @@ def check(base, settings: Sequence[setpath.Setting], targets: Sequence[Target], 
 def _has_bonus(edition) -> bool:
     from toolkit.families import family_of
 
-    return "bonus" in family_of(edition).info.result_fields and getattr(edition, "bonus", None) is not None
+    return "bonus" in family_of(edition).info.result_fields and getattr(edition.rules, "bonus", None) is not None
 
 
 def _workable_figures(edition) -> list[str]:
