@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.bots.base import Bot
-from toolkit.bots.registry import (AUTOMA_DECK, PROMPT_AUTOMA_LEVEL, HUMAN, build_bot, bot_for, is_human,
+from toolkit.bots.registry import (AUTOMA_DECK, PROMPT_AUTOMA_LEVEL, HUMAN, BotSpec, build_bot, bot_for, is_human,
                                    no_solo_opponent, parse_bot, solo_opponent_entry, split_bots)
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.families import family_of
+from toolkit.games.base import Game
 from toolkit.specs.models import Edition
 
 BOT_RNG_SALT = 1
@@ -87,7 +88,8 @@ def seat(
                 pass
         raise UsageError(f"--bots names {len(specs)} players but {edition.name} is played by {seats} here{hint}")
     names = [HUMAN] * (seats - len(specs)) + names
-    specs = [None] * (seats - len(specs)) + specs
+    people: list[BotSpec | None] = [None] * (seats - len(specs))
+    specs = people + specs
     options: dict[str, Any] = {}
     seated: list[Bot | None] = []
     for at, (name, spec) in enumerate(zip(names, specs)):
@@ -95,18 +97,18 @@ def seat(
             seated.append(None)
             continue
         bot = build_bot(spec, edition)
-        wanted = getattr(bot, "seat", None)
+        wanted = bot.seat
         if wanted is not None and wanted != at:
             raise UsageError(
                 f"bot '{name}' can only play seat {wanted + 1}"
                 + (" (the human moves first; Automa takes the second seat)" if wanted == 1 else "")
             )
-        options.update(getattr(bot, "game_options", {}) or {})
+        options.update(bot.game_options)
         seated.append(bot)
     return Seats(tuple(seated), options)
 
 
-def new_game(edition: Edition, seed: int, players: int | None = None, seats: Seats | None = None) -> Any:
+def new_game(edition: Edition, seed: int, players: int | None = None, seats: Seats | None = None) -> Game:
     """A validated game of `edition` right after the deal, set up for its seats' bots."""
     return family_of(edition).new_game(edition, seed, players, **(seats.options if seats else {}))
 
@@ -122,7 +124,7 @@ def bot_rngs(seed: int, seats: int) -> list[Any]:
 class Checkpoint:
     """A game as it was before a person's action, to go back to (`Session.undo`)."""
 
-    game: Any
+    game: Game
     rngs: tuple[Any, ...]
     chance: int
     """Entries of the game's chance log at that moment."""
@@ -146,7 +148,7 @@ class Session:
     (with the bots' replies after it) can be taken back with `undo`, unless chance has shown
     something since that a second try would know in advance."""
 
-    def __init__(self, game: Any, seats: Seats | Sequence[Bot | None], seed: int, on_action: OnAction | None = None):
+    def __init__(self, game: Game, seats: Seats | Sequence[Bot | None], seed: int, on_action: OnAction | None = None):
         self.game = game
         self.bots: tuple[Bot | None, ...] = tuple(seats.bots if isinstance(seats, Seats) else seats)
         self.rngs = bot_rngs(seed, len(self.bots))
@@ -160,13 +162,13 @@ class Session:
 
     def bot_to_move(self) -> Bot | None:
         """The bot whose turn it is (None: the game is over or a person is to move)."""
-        if self.game.is_over:
-            return None
-        return self.bots[self.game.current_player]
+        at = self.game.current_player
+        return None if at is None or self.game.is_over else self.bots[at]
 
     def bot_move(self) -> Any:
         """Let the bot to move play one action; the action."""
         at = self.game.current_player
+        assert at is not None, "the game is over"
         bot = self.bots[at]
         assert bot is not None, "a person is to move"
         action = bot.choose(self.game, self.rngs[at])
@@ -183,7 +185,7 @@ class Session:
                             str(action))
         self.game.apply(action)
         self.checkpoints.append(before)
-        if self.on_action is not None:
+        if self.on_action is not None and at is not None:  # at is None only when the game was over, and apply refused
             self.on_action(at, None, action)
         return action
 
@@ -211,7 +213,7 @@ class Session:
         return last
 
 
-def play(game: Any, seats: Seats | Sequence[Bot | None], seed: int, on_action: OnAction | None = None) -> Any:
+def play(game: Game, seats: Seats | Sequence[Bot | None], seed: int, on_action: OnAction | None = None) -> Game:
     """Play `game` to the end with a bot in every seat; the game (its history and scores)."""
     session = Session(game, seats, seed, on_action)
     if any(bot is None for bot in session.bots):
@@ -220,7 +222,7 @@ def play(game: Any, seats: Seats | Sequence[Bot | None], seed: int, on_action: O
     return game
 
 
-def play_bots(edition: Edition, bots: str, seed: int, on_action: OnAction | None = None) -> Any:
+def play_bots(edition: Edition, bots: str, seed: int, on_action: OnAction | None = None) -> Game:
     """A seeded game of `edition` played to the end by the bots named, one per seat (`greedy,mcts:200`;
     a family whose editions take a range of players seats as many as are named)."""
     players = len(split_bots(bots)) if family_of(edition).info.fixed_seats is None else None
@@ -230,7 +232,7 @@ def play_bots(edition: Edition, bots: str, seed: int, on_action: OnAction | None
     return play(new_game(edition, seed, players, seats), seats, seed, on_action)
 
 
-def hint(game: Any) -> str:
+def hint(game: Game) -> str:
     """What the family's hint bot would do now and why (one line when it cannot say). The hinter
     looks at a copy of the game and draws from a generator of its own, so a hint never changes
     the game or the bots' choices."""
@@ -240,7 +242,4 @@ def hint(game: Any) -> str:
         hinter = family.hinter(edition)
     except ToolkitError as error:
         return f"no hint for {edition.name}: {error}"
-    explain = getattr(hinter, "explain", None)
-    if explain is None:
-        return f"no hint for {edition.name}: the {family.info.hint_bot} bot does not explain its moves yet"
-    return explain(game.copy())
+    return hinter.explain(game.copy())

@@ -21,13 +21,34 @@ from toolkit.specs.models import Edition
 
 
 class Bot(Protocol):
-    """A player that picks actions."""
+    """A player that picks actions (every bot class declares all of it)."""
 
-    name: str
-    """The spec it was built from, e.g. `mcts:2000`."""
+    @property
+    def name(self) -> str:
+        """The spec it was built from, e.g. `mcts:2000`."""
+        ...
+
+    @property
+    def seat(self) -> int | None:
+        """The only seat the bot can play (Automa: 1), or None for any."""
+        ...
+
+    @property
+    def game_options(self) -> dict[str, Any]:
+        """Keyword arguments for Engine.new_game that a game it plays in needs ({} for most bots)."""
+        ...
 
     def choose(self, game: Any, rng: np.ndarray) -> Any:
         """One legal action of `game` for `game.current_player`, drawn with `rng` only."""
+        ...
+
+
+class Hinter(Protocol):
+    """What answers `hint` at the prompt (RulesFamily.hinter): the hint bot, or a search of its own."""
+
+    def explain(self, game: Any) -> str:
+        """What it would play for `game.current_player` and why, in one line; the game is a copy
+        it may change."""
         ...
 
 

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ToolkitError, UsageError
 from toolkit.specs.models import Edition, Family
+
+if TYPE_CHECKING:  # the protocols only (toolkit.bots.base imports this module)
+    from toolkit.bots.base import Bot, Hinter
 
 # Bot kinds of the compiled turn loops (one number per bot, shared where a bot exists in both families).
 RANDOM = 0
@@ -197,6 +200,8 @@ class BotEntry:
     """What may follow `name:`: NO_ARGUMENT, BUDGET (`mcts:2000`, `mcts:0.5s`, `mcts:0.5s:2t`) or
     LEVEL (`automa:3`, `automa:3:tactical`)."""
     summary: str = ""
+    explains: bool = False
+    """The bot answers `hint` at the prompt: its class has `explain(game) -> str` (bots.base.Hinter)."""
 
     @property
     def written(self) -> str:
@@ -221,8 +226,17 @@ class BotEntry:
         if self.argument == LEVEL:
             _check_automa(spec, edition, f"the {self.name} bot")
 
-    def build(self, spec: BotSpec) -> Any:
+    def build(self, spec: BotSpec) -> Bot:
         """The Python bot of `spec` (imports its module now)."""
+        return self._make(spec)
+
+    def build_hinter(self, spec: BotSpec) -> Hinter:
+        """The bot of `spec` as what answers `hint`; UsageError for a bot that does not explain."""
+        if not self.explains:
+            raise UsageError(f"the {self.name} bot does not explain its moves")
+        return self._make(spec)
+
+    def _make(self, spec: BotSpec) -> Any:
         module_name, _, class_name = self.player.partition(":")
         player = getattr(_import(module_name, self.name), class_name)
         if self.argument == BUDGET:
@@ -254,7 +268,7 @@ for _entry in (
     BotEntry("greedy", Family.DOODLE, GREEDY, "toolkit.bots.doodle.greedy:DoodleGreedyBot",
              summary="fast: packing pre-filter, one-card look-ahead"),
     BotEntry("expert", Family.DOODLE, EXPERT, "toolkit.bots.doodle.expert:DoodleExpertBot",
-             summary="strong: two-turn expectimax over the die"),
+             summary="strong: two-turn expectimax over the die", explains=True),
 ):
     register(_entry)
 
@@ -315,11 +329,19 @@ def bot_for(text: str, edition: Edition, automa_level: int = AUTOMA_LEVEL, autom
     return check_bot(parse_bot(text, edition.family, automa_level, automa_deck), edition)
 
 
-def build_bot(spec: BotSpec, edition: Edition) -> Any:
+def build_bot(spec: BotSpec, edition: Edition) -> Bot:
     """The Python bot (toolkit.bots.base.Bot) of a parsed bot, for games of `edition`."""
     found = entry_of(spec, edition.family)
     found.check(spec, edition)
     return found.build(spec)
+
+
+def build_hinter(spec: BotSpec, edition: Edition) -> Hinter:
+    """The bot of `spec` as what answers `hint` at the prompt (toolkit.bots.base.Hinter); UsageError
+    for a bot that does not explain its moves."""
+    found = entry_of(spec, edition.family)
+    found.check(spec, edition)
+    return found.build_hinter(spec)
 
 
 def split_bots(text: str) -> list[str]:

@@ -14,10 +14,13 @@ so commands that never play (help, validate, render) stay fast.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:  # numpy appears in annotations only; the simulator loads it
     import numpy as np
+
+    from toolkit.bots.base import Hinter
+    from toolkit.games.base import Engine, Game
 
 from toolkit.errors import UnknownEdition, UsageError
 from toolkit.sections import ReportChart, ReportTable
@@ -35,6 +38,10 @@ class SweepKey:
     is_list: bool = False
     """The value is an ascending list of spaces (time-track marks)."""
     help: str = ""
+
+
+Capability = Literal["prices_patches", "head_to_head", "has_solo_opponent"]
+"""The capabilities a command may `require` of an edition's family."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,11 @@ class FamilyInfo:
     action_example: str
     """An action for the prompt's help, e.g. `buy P17`."""
 
+    def can(self, capability: Capability) -> bool:
+        """Whether the family has a capability a command needs (see `require`)."""
+        return {"prices_patches": self.prices_patches, "head_to_head": self.head_to_head,
+                "has_solo_opponent": self.has_solo_opponent}[capability]
+
     def sweep_key(self, pattern: str) -> SweepKey | None:
         return next((k for k in self.sweepable if k.path == pattern), None)
 
@@ -89,7 +101,7 @@ class FamilyInfo:
         return [k.path.replace("*", "ID") for k in self.sweepable]
 
 
-CAPABILITY_REFUSALS = {
+CAPABILITY_REFUSALS: dict[Capability, str] = {
     "prices_patches": "patches have a price only in the games where they are bought with buttons",
     "head_to_head": "it compares seats that play head to head, and this game has none",
     "has_solo_opponent": "it needs an edition with a solo opponent deck (Automa)",
@@ -97,12 +109,12 @@ CAPABILITY_REFUSALS = {
 """Why a command that needs a capability refuses an edition without it (one sentence each)."""
 
 
-def require(edition: Edition, capability: str, command: str, why: str | None = None) -> "RulesFamily":
+def require(edition: Edition, capability: Capability, command: str, why: str | None = None) -> "RulesFamily":
     """The edition's family, or one UsageError: `price: 'doodle' is a Doodle edition; patches ...`."""
     family = family_of(edition)
-    if not getattr(family.info, capability):
+    if not family.info.can(capability):
         reason = why or CAPABILITY_REFUSALS[capability]
-        capable = [f"the {f.info.title} games: {f.info.editions}" for f in all_families() if getattr(f.info, capability)]
+        capable = [f"the {f.info.title} games: {f.info.editions}" for f in all_families() if f.info.can(capability)]
         where = f" ({'; '.join(capable)})" if capable else ""
         raise UsageError(f"{command}: '{edition.name}' is a {family.info.title} edition; {reason}{where}")
     return family
@@ -149,11 +161,11 @@ class RulesFamily:
         return self.info.action_example
 
     # ----- games -------------------------------------------------------------------------
-    def engine(self):
+    def engine(self) -> Engine:
         """The validated Game engine (toolkit.games.base.Engine)."""
         raise NotImplementedError
 
-    def new_game(self, edition: Edition, seed: int, players: int | None = None, **options: Any):
+    def new_game(self, edition: Edition, seed: int, players: int | None = None, **options: Any) -> Game:
         """A validated game of `edition` right after the deal."""
         return self.engine().new_game(edition, seed, players, **options)
 
@@ -200,12 +212,12 @@ class RulesFamily:
         """The Position at the deal and after each action of the game's history."""
         raise NotImplementedError
 
-    def hinter(self, edition: Edition):
-        """What answers `hint` at the prompt: an object with `explain(game) -> str` (by default the
-        `hint_bot` itself, built for `edition`)."""
-        from toolkit.bots.registry import bot_for, build_bot
+    def hinter(self, edition: Edition) -> Hinter:
+        """What answers `hint` at the prompt (toolkit.bots.base.Hinter: `explain(game) -> str`); by
+        default the `hint_bot` itself, built for `edition` (UsageError when that bot does not explain)."""
+        from toolkit.bots.registry import bot_for, build_hinter
 
-        return build_bot(bot_for(self.info.hint_bot, edition), edition)
+        return build_hinter(bot_for(self.info.hint_bot, edition), edition)
 
     # ----- simulation --------------------------------------------------------------------
     def default_bots(self, edition: Edition) -> str:

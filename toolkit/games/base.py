@@ -49,24 +49,43 @@ class Action(Protocol):
 
 
 class Game(Protocol):
-    """One game under the rules, driven action by action."""
+    """One game under the rules, driven action by action (every engine's game declares all of it:
+    callers ask the game, never whether it has a method)."""
 
     edition: Edition
     seed: int
     players: int
+    """Seats of this game."""
     history: list[Any]
+    options: dict[str, Any]
+    """The keyword options the game was made with (Engine.new_game), as a record stores them."""
+    last_event: str
+    """What followed the last action (an Automa turn, a roll, a score), in words; "" when nothing."""
 
     @property
     def current_player(self) -> int | None: ...
     @property
     def is_over(self) -> bool: ...
+    @property
+    def notation_help(self) -> str:
+        """The action notation of this game, for the prompt's help."""
+        ...
     def legal_actions(self) -> list[Any]: ...
     def apply(self, action: Any) -> None: ...
     def parse_action(self, text: str) -> Any: ...
     def scores(self) -> list[int]: ...
     def winners(self) -> list[int]: ...
+    def seat_name(self, seat: int) -> str:
+        """How messages and views name a seat (`player 1`, `Automa`)."""
+        ...
     def render_text(self) -> str: ...
     def deal(self) -> dict: ...
+    def chance_log(self) -> list[dict[str, Any]]:
+        """What chance did after the deal, in order (a record stores it)."""
+        ...
+    def copy(self) -> Game:
+        """An independent game in the same position (for hints and look-ahead)."""
+        ...
 
 
 class Engine(Protocol):
