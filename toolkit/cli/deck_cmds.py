@@ -71,6 +71,12 @@ def fit(
         raise UsageError(f"--top must be 0..{MAX_LISTED}, got {top}")
     if not 2 <= folds <= MAX_LISTED:  # its bound is the deck's size, checked once the deck is read
         raise UsageError(f"--folds must be between 2 and the number of patches, got {folds}")
+    from toolkit.decks.deck import MAX_CV_ROWS, patch_ids
+
+    ids = patch_ids(deck)  # a fold count too many for a big deck file is refused before it is read
+    if ids and ids * (folds - 1) > MAX_CV_ROWS:
+        raise UsageError(f"--folds {folds} on {ids:,} patches refits the model on {ids * (folds - 1):,} rows (at "
+                         f"most {MAX_CV_ROWS:,}); choose --folds {MAX_CV_ROWS // ids + 1} or fewer")
     the_deck = load_deck(deck)
     from toolkit.decks.model import FEATURE_TEXT, FEATURES, fit_deck  # the model loads once the deck is read
 
@@ -402,7 +408,10 @@ def pack(
     board_text: Optional[str] = typer.Option(None, "--board", metavar="WxH", help="Board to fill (default: the deck's board)."),
     count: bool = typer.Option(False, "--count", help="Count every exact fill (and up to the board's symmetries)."),
     limit: Optional[int] = typer.Option(None, "--limit", help="With --count: stop once at least this many solutions are found (the number printed is then a lower bound)."),
-    max_nodes: int = typer.Option(5_000_000, "--max-nodes", help="Search budget for the fill and largest-area searches."),
+    max_nodes: int = typer.Option(60_000_000, "--max-nodes", metavar="STEPS",
+                                  help="Search budget of each search (the fill, the largest area, the count), in steps: "
+                                       "a node or a placement tried, some 6 to 10 million a CPU-second. A search that "
+                                       "runs out says so and reports what it found."),
     no_flip: bool = typer.Option(False, "--no-flip", help="Rotate patches only, never reflect them."),
     only: Optional[str] = typer.Option(None, "--patches", help="Pack only these patches, ids comma-separated (a patch with copies: ID.1, ID.2, ...)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", parser=path_text, callback=output_file,
@@ -442,12 +451,14 @@ def pack(
                    "reach": [{"id": p.id, "cells": n} for p, n in zip(pieces, packer.reach())]}
     drawn = None
     if count:
-        result = packer.count(limit)
+        result = packer.count(limit, max_nodes=max_nodes)
         facts["count"] = {"total": result.total, "up_to_symmetry": result.up_to_symmetry,
                           "board_symmetries": result.symmetries, "fixed_by": result.fixed,
-                          "stopped_at_limit": result.limited, "seconds": round(result.seconds, 2)}
+                          "stopped_at_limit": result.limited and not result.out_of_budget,
+                          "stopped_at_budget": result.out_of_budget, "nodes": result.nodes,
+                          "seconds": round(result.seconds, 2)}
         if out is not None and result.total:
-            drawn = packer.fill(None).solution
+            drawn = packer.fill(max_nodes).solution
     else:
         exact = packer.fill(max_nodes)
         best = packer.largest_area(max_nodes, exact)
@@ -473,18 +484,24 @@ def pack(
     if count:
         c = facts["count"]
         typer.echo(str(c["total"]))
+        budget = f"the search budget of {max_nodes:,} steps ran out; raise --max-nodes to count further"
         more = " (stopped at --limit: at least this many)" if c["stopped_at_limit"] else ""
+        if c["stopped_at_budget"] and result.limited:
+            more = f" (at least this many: {budget})"
         typer.echo(f"exact fills of {facts['board']} by {facts['deck']}{more}")
         if c["up_to_symmetry"] is not None:
             typer.echo(f"{c['up_to_symmetry']} up to the board's {c['board_symmetries']} symmetries "
                        f"(fixed solutions: {', '.join(f'{k} {v}' for k, v in c['fixed_by'].items())})")
+        elif c["stopped_at_budget"] and not result.limited:
+            typer.echo(f"up to the board's {c['board_symmetries']} symmetries: not counted ({budget})")
         typer.echo(f"counted in {c['seconds']:.1f} s")
     else:
         cells = facts["board_cells"]
-        fill = {True: "yes", False: "no", None: "unknown (search budget ran out)"}[facts["fill"]]
+        cut = f"the search budget of {max_nodes:,} steps ran out; raise --max-nodes to search further"
+        fill = {True: "yes", False: "no", None: f"unknown ({cut})"}[facts["fill"]]
         typer.echo(f"{facts['deck']}: {facts['patches']} patches, {area} cells; board {facts['board']}, {cells} cells")
         typer.echo(f"exact fill by a subset of the patches: {fill}")
-        proven = "" if facts["largest_area_proven"] else " (at least; search budget ran out)"
+        proven = "" if facts["largest_area_proven"] else f" (at least; {cut})"
         typer.echo(f"largest area covered: {facts['largest_area']} of {cells} cells{proven}")
         typer.echo("cells each patch can reach: " + ", ".join(f"{r['id']} {r['cells']}" for r in facts["reach"]))
     if out is not None:

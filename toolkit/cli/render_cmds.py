@@ -275,6 +275,18 @@ def _run(kind: str, edition_name: Optional[str], fmt: Optional[str], paper: str,
         typer.echo(document.title)
 
 
+def refuse_big_edition(ref: str, where: str) -> None:
+    """UsageError, before the file is parsed, when the edition file `ref` lists more patches than a
+    printed file holds (its `id:` keys counted in its bytes, or its patch-set file's)."""
+    from toolkit.decks.deck import patch_ids
+    from toolkit.render.documents import MAX_PRINTED_PATCHES
+
+    ids = patch_ids(ref)
+    if ids is not None and ids > MAX_PRINTED_PATCHES:
+        raise UsageError(f"{where} {ref}: {ids:,} patch ids; a printed kit holds at most {MAX_PRINTED_PATCHES:,} "
+                         f"patches (a bundled edition has 33); refused before parsing")
+
+
 def _png_size(path: Path) -> tuple[int, int]:
     """(width, height) in pixels from a PNG file's header."""
     with open(path, "rb") as handle:
@@ -508,6 +520,8 @@ def build(
                                           ("--bleed", bleed), ("--edition", edition)) if value is not None and not value.strip()]
     if empty:
         raise UsageError(f"{empty[0]} '': an empty value; leave the option out for its default")
+    if edition is not None:
+        refuse_big_edition(edition, "--edition")
     paper_value = parse_paper(paper)
     bleed_mm = parse_bleed(bleed or "3mm")
     look = {}

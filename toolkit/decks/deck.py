@@ -24,6 +24,10 @@ MAX_PIECES = 5_000
 deck (polyominoes:10, 4,655 decominoes) and a hundred times a published deck. Reading, fitting
 and packing all grow with the count (a 10,000-patch set takes minutes to pack a few thousand
 nodes), so a bigger deck is refused with its count before that work."""
+MAX_CV_ROWS = 1_000_000
+"""The most rows cross-validation refits the model on, summed over its folds (n patches, k folds:
+n x (k - 1)); some 3 CPU-seconds here. Leave-one-out on a published deck is about a thousand; k
+folds of a few thousand patches soon reach millions (4,900 folds of 4,900 patches took minutes)."""
 _ID_KEY = re.compile(rb"(?:^|[\s{,])-?\s*[\"']?id[\"']?\s*:", re.MULTILINE)
 """An `id:` key of a YAML mapping, block or flow style (every patch has one)."""
 
@@ -96,20 +100,38 @@ def polyomino_deck(n: int) -> Deck:
     return _bare(f"{POLYOMINO_PREFIX}{n}", patches)
 
 
-def _ids_in_file(text: str) -> int | None:
-    """How many `id:` keys a spec file named on the command line holds, counted in its bytes
-    before it is parsed (a 10,000-patch file takes seconds to parse); None when `text` names no
-    readable .yaml file (the loader then says why)."""
+_TOP_KEY = re.compile(rb"^(patches|extends)[ \t]*:[ \t]*(.*?)[ \t]*(?:#.*)?$", re.MULTILINE)
+"""A top-level `patches:` or `extends:` key of a block-style spec file, with what it says."""
+_REFERENCES_FOLLOWED = 8
+"""How many `patches:` and `extends:` files `patch_ids` follows (a chain of variants)."""
+
+
+def patch_ids(text: str) -> int | None:
+    """How many patches the spec file named `text` lists, counted as `id:` keys in its bytes before
+    anything is parsed (a 10,000-patch file takes seconds to parse and check): the file's own, or,
+    when its top-level `patches:` names a patch-set file, that file's, or, when it has no `patches:`
+    and `extends:` another file, that one's. None when `text` names no readable .yaml file (the
+    loader then says why). A count, not a check: the loader judges the file."""
     from toolkit.fileio import read_capped_bytes
     from toolkit.specs.source import MAX_FILE_BYTES, SPEC_SUFFIXES
 
-    if not text.endswith(SPEC_SUFFIXES) or not os.path.isfile(text):
+    path, seen = Path(text), set()
+    if not text.endswith(SPEC_SUFFIXES):
         return None
-    try:
-        data = read_capped_bytes(Path(text), MAX_FILE_BYTES, "YAML spec file")
-    except InputError:
-        return None
-    return len(_ID_KEY.findall(data))
+    for _ in range(_REFERENCES_FOLLOWED):
+        if not path.is_file() or path.resolve() in seen:
+            return None if not seen else 0
+        seen.add(path.resolve())
+        try:
+            data = read_capped_bytes(path, MAX_FILE_BYTES, "YAML spec file")
+        except InputError:
+            return None if len(seen) == 1 else 0
+        keys = {m.group(1): m.group(2).strip(b"\"'").decode("utf-8", "replace") for m in _TOP_KEY.finditer(data)}
+        named = keys.get(b"patches", keys.get(b"extends")) if b"patches" in keys or b"extends" in keys else None
+        if named is None or not named.endswith(SPEC_SUFFIXES):
+            return len(_ID_KEY.findall(data))  # a list in this file, or a bundled edition
+        path = path.parent / named
+    return 0
 
 
 def check_pieces(deck: Deck, where: str | None = None) -> Deck:
@@ -130,7 +152,7 @@ def load_deck(ref: str | os.PathLike) -> Deck:
         if not size.isdigit():
             raise UsageError(f"deck {text[:40]!r}: expected polyominoes:N with N a size such as 5")
         return check_pieces(polyomino_deck(int(size)))
-    ids = _ids_in_file(text)
+    ids = patch_ids(text)
     if ids is not None and ids > MAX_PIECES:
         raise UsageError(f"{text}: {ids:,} patch ids; the deck commands work on at most {MAX_PIECES:,} patches "
                          f"(refused before parsing: a deck this big takes minutes to fit or pack)")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from toolkit.decks.deck import MAX_CV_ROWS
 from toolkit.errors import UsageError
 from toolkit.geometry.board import Board, placements
 from toolkit.geometry.shape import Shape
@@ -146,6 +147,9 @@ def fit_prices(deck_name: str, rows: list[tuple[str, Shape, int, int, int]], boa
         raise UsageError(f"deck '{deck_name}' has no cost to learn from (every patch costs {costs[0]})")
     if not 2 <= folds <= n:
         raise UsageError(f"--folds must be between 2 and the number of patches ({n}), got {folds}")
+    if n * (folds - 1) > MAX_CV_ROWS:
+        raise UsageError(f"--folds {folds} on {n:,} patches refits the model on {n * (folds - 1):,} rows (at most "
+                         f"{MAX_CV_ROWS:,}); choose --folds {MAX_CV_ROWS // n + 1} or fewer")
     x = np.array([features(shape, t, inc, board, allow_flip) for _, shape, _, t, inc in rows])
     y = np.array(costs, dtype=float)
     beta = _solve(x, y)

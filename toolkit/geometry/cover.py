@@ -30,8 +30,11 @@ from toolkit.geometry.shape import Cell, Shape
 Mask = int
 """Board cells as bits, in the packer's scan order (not the engine's row-major order)."""
 
-DEFAULT_MAX_NODES = 5_000_000
-"""Search nodes before `fill` and `largest_area` give up and say the answer is unknown."""
+DEFAULT_MAX_NODES = 60_000_000
+"""Search steps before `fill`, `largest_area` and `count` give up and say what they found so far (about
+6 to 10 million steps a CPU-second, so the default is seconds of work). A step is
+a node of the search or one placement tried there (a node of a deck of hundreds of patches tries
+thousands), so the budget bounds the work, and the time, whatever the deck."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +79,24 @@ class CountResult:
     fixed: dict[str, int]
     """Solutions fixed by each non-identity board symmetry."""
     limited: bool
-    """True when counting stopped at the limit (the total is then a lower bound)."""
+    """True when counting stopped early, at the limit or the budget (the total is then a lower bound)."""
     seconds: float
+    out_of_budget: bool = False
+    """True when the search steps ran out: the total (limited) or the count up to symmetry is unknown."""
+    nodes: int = 0
+    """Search steps taken."""
 
 
 class _Stop(Exception):
     pass
+
+
+class _OutOfBudget(Exception):
+    """The search took more steps than its budget allowed."""
+
+    def __init__(self, steps: int):
+        super().__init__(steps)
+        self.steps = steps
 
 
 def _deep_enough(levels: int) -> None:
@@ -192,31 +207,37 @@ class Packer:
 
     def _search(self, allowed: list[list[Mask]], occupied: Mask, used: int,
                 on_solution: Callable[[list[tuple[int, Mask]]], None], max_nodes: int | None) -> int:
-        """Algorithm X over the cells not in `occupied`; calls on_solution for each exact cover."""
+        """Algorithm X over the cells not in `occupied`; calls on_solution for each exact cover.
+        Returns the search steps taken (see DEFAULT_MAX_NODES); _OutOfBudget past `max_nodes`."""
         anchors = self._anchors(allowed)
         full = self.full
         areas = self.areas
         free_area = sum(a for i, a in enumerate(areas) if not used >> i & 1)
         trail: list[tuple[int, Mask]] = []
         nodes = 0
+        budget = max_nodes if max_nodes is not None else -1
         # area pruning is only needed when some patches can be left out
         prune_area = free_area != (full & ~occupied).bit_count()
 
         def rec(occ: Mask, used: int, left: int) -> None:
             nonlocal nodes
-            nodes += 1
-            if max_nodes is not None and nodes > max_nodes:
-                raise _Stop
             free = full & ~occ
             if not free:
+                nodes += 1
                 on_solution(trail)
                 return
             if prune_area and left < free.bit_count():
+                nodes += 1
                 return
             low = free & -free
-            for i, bit, masks in anchors[low.bit_length() - 1]:
+            group = anchors[low.bit_length() - 1]
+            nodes += 1 + len(group)
+            if nodes > budget >= 0:
+                raise _OutOfBudget(nodes)
+            for i, bit, masks in group:
                 if used & bit:
                     continue
+                nodes += len(masks)
                 for mask in masks:
                     if not occ & mask:
                         trail.append((i, mask))
@@ -245,9 +266,9 @@ class Packer:
         try:
             nodes = self._search(self.placements, 0, 0, keep, max_nodes)
         except _Stop:
-            if found:
-                return SearchResult(found[0], True, 0, self.cells)
-            return SearchResult(None, False, max_nodes or 0)
+            return SearchResult(found[0], True, 0, self.cells)
+        except _OutOfBudget as stop:
+            return SearchResult(None, False, stop.steps)
         return SearchResult(None, True, nodes)
 
     def solutions(self, limit: int | None = None) -> list[tuple[Placed, ...]]:
@@ -272,12 +293,19 @@ class Packer:
         # fewest placements: its orbits are the fewest branches to start from
         return min(range(len(self.pieces)), key=lambda i: (len(self.placements[i]), i))
 
-    def count(self, limit: int | None = None, symmetry: bool = True) -> CountResult:
+    def count(self, limit: int | None = None, symmetry: bool = True,
+              max_nodes: int | None = None) -> CountResult:
         """Count exact fills, all of them and up to the board's symmetries; the symmetry-broken
-        search is used when every patch is needed (the deck's area equals the board's)."""
+        search is used when every patch is needed (the deck's area equals the board's). With
+        `max_nodes`, the searches share that many steps; when they run out, the count so far is
+        returned as a lower bound (`out_of_budget`)."""
         started = time.perf_counter()
         found = 0
         weight = 1
+        spent = 0
+
+        def left() -> int | None:
+            return None if max_nodes is None else max_nodes - spent
 
         def tally(_trail):
             nonlocal found
@@ -286,24 +314,32 @@ class Packer:
                 raise _Stop
 
         required = self._required_piece() if symmetry else None
-        limited = False
+        limited = out_of_budget = False
         try:
             if required is None:
-                self._search(self.placements, 0, 0, tally, None)
+                spent += self._search(self.placements, 0, 0, tally, left())
             else:
                 for mask, orbit in self._orbit_representatives(self.placements[required]):
                     weight = orbit
-                    self._search(self.placements, mask, 1 << required, tally, None)
+                    spent += self._search(self.placements, mask, 1 << required, tally, left())
         except _Stop:
             limited = True
+        except _OutOfBudget as stop:
+            spent += stop.steps
+            limited = out_of_budget = True
         fixed: dict[str, int] = {}
         up_to = None
         if symmetry and not limited:
-            for name, sym in self.symmetries[1:]:
-                fixed[name] = self._count_fixed(sym)
-            up_to = (found + sum(fixed.values())) // len(self.symmetries)
+            try:
+                for name, sym in self.symmetries[1:]:
+                    fixed[name], steps = self._count_fixed(sym, left())
+                    spent += steps
+                up_to = (found + sum(fixed.values())) // len(self.symmetries)
+            except _OutOfBudget as stop:  # the total is exact; only the count up to symmetry is not
+                spent += stop.steps
+                fixed, out_of_budget = {}, True
         return CountResult(found, up_to, len(self.symmetries), fixed, limited,
-                           time.perf_counter() - started)
+                           time.perf_counter() - started, out_of_budget, spent)
 
     def _orbit_representatives(self, masks: list[Mask]) -> list[tuple[Mask, int]]:
         """One placement per orbit under the board symmetries, with the orbit's size."""
@@ -317,7 +353,8 @@ class Packer:
             out.append((mask, len(orbit)))
         return out
 
-    def _count_fixed(self, sym: Callable[[int, int], Cell]) -> int:
+    def _count_fixed(self, sym: Callable[[int, int], Cell], max_nodes: int | None = None) -> tuple[int, int]:
+        """(solutions fixed by `sym`, search steps taken)."""
         allowed = [[m for m in masks if self._image(m, sym) == m] for masks in self.placements]
         total = 0
 
@@ -325,8 +362,8 @@ class Packer:
             nonlocal total
             total += 1
 
-        self._search(allowed, 0, 0, tally, None)
-        return total
+        steps = self._search(allowed, 0, 0, tally, max_nodes)
+        return total, steps
 
     # ----- largest coverable area ------------------------------------------------------------
 
@@ -335,7 +372,9 @@ class Packer:
         """The most board cells a subset of the patches covers without overlap (branch and bound:
         each cell in scan order is either covered by a patch whose first cell it is, or left
         empty; a branch is cut when even filling every undecided cell cannot beat the best, and
-        a final area must be the area of some subset of the patches)."""
+        a final area must be the area of some subset of the patches). The search stops, proven,
+        once it covers the most any subset could (the largest subset area that fits the board).
+        Steps are counted as in `fill`, and `max_nodes` bounds this search alone."""
         exact = exact or self.fill(max_nodes)
         if exact.solution is not None:
             return exact
@@ -347,21 +386,30 @@ class Packer:
         best_trail: list[tuple[int, Mask]] = []
         trail: list[tuple[int, Mask]] = []
         nodes = 0
+        budget = max_nodes if max_nodes is not None else -1
+        placeable = sum(a for a, masks in zip(areas, self.placements) if masks)
+        ceiling = best_total(min(self.cells, placeable))
+        """No packing covers more: found, the answer is proven."""
 
         def rec(decided: Mask, used: int, covered: int, left: int) -> None:
             nonlocal nodes, best_area, best_trail
             nodes += 1
-            if max_nodes is not None and nodes > max_nodes:
-                raise _Stop
+            if nodes > budget >= 0:
+                raise _OutOfBudget(nodes)
             if covered > best_area:
                 best_area, best_trail = covered, list(trail)
+                if best_area >= ceiling:
+                    raise _Stop
             free = full & ~decided
             if not free or best_total(covered + min(left, free.bit_count())) <= best_area:
                 return
             low = free & -free
-            for i, bit, masks in anchors[low.bit_length() - 1]:
+            group = anchors[low.bit_length() - 1]
+            nodes += len(group)
+            for i, bit, masks in group:
                 if used & bit:
                     continue
+                nodes += len(masks)
                 for mask in masks:
                     if not decided & mask:
                         trail.append((i, mask))
@@ -371,10 +419,12 @@ class Packer:
 
         complete = True
         _deep_enough(self.cells + len(self.pieces))
-        placeable = sum(a for a, masks in zip(areas, self.placements) if masks)
         try:
-            rec(0, 0, 0, placeable)
+            if ceiling > 0:
+                rec(0, 0, 0, placeable)
         except _Stop:
-            complete = False
+            pass
+        except _OutOfBudget as stop:
+            complete, nodes = False, stop.steps
         solution = self._placed(best_trail) if best_trail else ()
         return SearchResult(solution, complete, nodes, best_area)
