@@ -385,7 +385,7 @@ def _arrange_doodle(game: DoodleGame, fields: dict, rows: list) -> None:
     if "roll" in fields:
         st[dk.S_ROLL] = _number("roll", fields["roll"], False)
     if "start cards" in fields:
-        ids, words = [card.id for card in game.edition.start_cards], fields["start cards"].split()
+        ids, words = [card.id for card in game.edition.rules.start_cards], fields["start cards"].split()
         if len(words) != game.players or set(words) - set(ids):
             raise ValueError(f"start cards: one per seat ({game.players}) of {', '.join(ids)}")
         for seat, card in enumerate(words):
@@ -417,7 +417,7 @@ def _play_to(game: DoodleGame, at: str) -> None:
         raise ValueError(f"at: expected 'start', 'over' or 'round R, turn T | free choice | scoring', got '{at}'")
     start, over, rnd, turn, free, scoring = match.groups()
     if start or over:
-        target = ("start" if start else "over", game.edition.rounds if over else 0, None)
+        target = ("start" if start else "over", game.edition.rules.rounds if over else 0, None)
     else:
         phase = "turn" if turn else "free-choice" if free else "scoring"
         target = (phase, int(rnd) - 1, int(turn) - 1 if turn else None)

@@ -34,7 +34,7 @@ def automa_to_move(market: str | None, automa: int, human: int, level: int = 3, 
 
 def card_number(deck: str, virtual_buttons: int, income: int, filters: tuple[str, ...]) -> int:
     """The printed number of the Automa card with these virtual buttons, income and filters."""
-    for each in ANNIVERSARY.automa.deck(deck):
+    for each in ANNIVERSARY.rules.automa.deck(deck):
         if (each.virtual_buttons, each.income, each.filters) == (virtual_buttons, income, filters):
             return each.number
     raise AssertionError("card not in the deck")
@@ -174,7 +174,7 @@ def test_the_deck_is_reshuffled_with_the_setup_discards_when_empty(deck):
     last = automa_turn()
     draw, discarded = automa_piles(game)
     assert len(draw) == 11 and discarded == [last]
-    assert set(draw) | {last} == {each.number for each in ANNIVERSARY.automa.deck(deck)}
+    assert set(draw) | {last} == {each.number for each in ANNIVERSARY.rules.automa.deck(deck)}
 
 
 def test_leather_patches_passed_by_automa_leave_play():
@@ -251,7 +251,7 @@ def test_the_tactical_deck_shows_the_next_cards_virtual_buttons():
 
 def test_the_barcode_card_carries_its_printed_number_12():
     edition = load_edition("anniversary")
-    barcode = [card for card in edition.automa.deck("normal") if card.virtual_buttons == 0]
+    barcode = [card for card in edition.rules.automa.deck("normal") if card.virtual_buttons == 0]
     assert [card.number for card in barcode] == [12]
-    numbers = sorted(card.number for card in edition.automa.deck("normal"))
+    numbers = sorted(card.number for card in edition.rules.automa.deck("normal"))
     assert numbers == list(range(1, 13))

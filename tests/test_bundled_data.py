@@ -44,13 +44,13 @@ def test_classic_totals_match_reference():
     assert sum(p.income for p in patches) == 38
     assert [p.id for p in patches] == [f"P{i:02d}" for i in range(33)]
     assert (edition.board_width, edition.board_height) == (9, 9)
-    assert edition.starting_buttons == 5 and edition.market_window == 3
+    assert edition.rules.starting_buttons == 5 and edition.rules.market_window == 3
     assert edition.empty_penalty == 2
-    assert (edition.bonus.square_size, edition.bonus.points) == (7, 7)
+    assert (edition.rules.bonus.square_size, edition.rules.bonus.points) == (7, 7)
     assert edition.players_min == edition.players_max == 2
     assert edition.family is Family.TIME_TRACK
-    assert edition.neutral_token_after == "smallest"
-    assert edition.automa is None and edition.late_patches == ()
+    assert edition.rules.neutral_token_after == "smallest"
+    assert edition.rules.automa is None and edition.rules.late_patches == ()
 
 
 def test_classic_shapes_repeat_with_different_stats():
@@ -62,31 +62,31 @@ def test_classic_shapes_repeat_with_different_stats():
 
 
 def test_time_boards_both_leather_layouts():
-    original = load_edition("classic").time_track
-    revised = load_edition("classic-revised").time_track
+    original = load_edition("classic").rules.time_track
+    revised = load_edition("classic-revised").rules.time_track
     for track in (original, revised):
         assert track.final_space == 53
         assert track.income_marks == (5, 11, 17, 23, 29, 35, 41, 47, 53)
     assert original.leather_patches == (20, 26, 32, 44, 50)
     assert revised.leather_patches == (26, 32, 38, 44, 50)
-    assert load_edition("classic").track_layout == "classic-original"
-    assert load_edition("classic-revised").track_layout == "classic-revised"
+    assert load_edition("classic").rules.track_layout == "classic-original"
+    assert load_edition("classic-revised").rules.track_layout == "classic-revised"
     for name in ("christmas", "anniversary"):
         edition = load_edition(name)
-        assert edition.track_layout == "classic-revised"
+        assert edition.rules.track_layout == "classic-revised"
         assert "revised" in edition.provenance
         assert [p.id for p in edition.patches] == [p.id for p in load_edition("classic").patches]
 
 
 def test_express_split_and_board():
     edition = load_edition("express")
-    assert len(edition.patches) == 15 and len(edition.late_patches) == 8
+    assert len(edition.patches) == 15 and len(edition.rules.late_patches) == 8
     assert {p.tag for p in edition.patches} == {"colourful"}
-    assert {p.tag for p in edition.late_patches} == {"blue"}
-    assert edition.late_patches_enter_at == 5
+    assert {p.tag for p in edition.rules.late_patches} == {"blue"}
+    assert edition.rules.late_patches_enter_at == 5
     assert (edition.board_width, edition.board_height) == (7, 7)
-    assert edition.bonus is None
-    track = edition.time_track
+    assert edition.rules.bonus is None
+    track = edition.rules.time_track
     assert track.final_space == 29 and len(track.leather_patches) == 6
     assert edition.confidence == "low" and "single public source" in edition.provenance
     smallest = min(edition.patches, key=lambda p: p.shape.size)
@@ -105,19 +105,19 @@ def test_doodle_deck_reconstruction():
     sizes = sorted(p.shape.size for p in edition.patches)
     assert max(p.shape.size for p in edition.patches if p.copies == 2) <= sizes[6]
     assert all(p.source and p.confidence in ("medium", "low") for p in edition.patches)
-    assert len(edition.start_cards) == 10
-    assert {c.shape.size for c in edition.start_cards} == {7}
-    assert edition.die == (1, 1, 2, 2, 3, 3)
-    assert (edition.circle_size, edition.rounds, edition.turns_per_round, edition.refill) == (8, 3, 6, 6)
-    assert edition.final_free_choice is True
-    assert edition.special_actions == ("neighbour", "single", "cut", "again")
+    assert len(edition.rules.start_cards) == 10
+    assert {c.shape.size for c in edition.rules.start_cards} == {7}
+    assert edition.rules.die == (1, 1, 2, 2, 3, 3)
+    assert (edition.rules.circle_size, edition.rules.rounds, edition.rules.turns_per_round, edition.rules.refill) == (8, 3, 6, 6)
+    assert edition.rules.final_free_choice is True
+    assert edition.rules.special_actions == ("neighbour", "single", "cut", "again")
     assert edition.players_min == 1 and edition.players_max is None
     assert edition.empty_penalty == 1
     assert "RULINGS 22" in edition.provenance and edition.confidence == "low"
 
 
 def test_automa_decks_and_levels():
-    automa = load_edition("anniversary").automa
+    automa = load_edition("anniversary").rules.automa
     normal, tactical = automa.deck("normal"), automa.deck("tactical")
     assert [c.number for c in normal] == [1, 2, 3, 12, 5, 6, 7, 8, 9, 10, 11, 4]  # the barcode card is #12
     assert [c.number for c in tactical] == list(range(13, 25))

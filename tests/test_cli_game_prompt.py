@@ -82,7 +82,7 @@ def test_doodle_shows_the_start_card_and_the_neighbours():
     deal = json.loads(ok("deal", "doodle", "--seed", "1", "--players", "2", "--json").stdout)
     start = deal["start_cards"][0]
     assert f"start card {start}" in out
-    assert f"{start}: {len(doodle.start_cards[[c.id for c in doodle.start_cards].index(start)].shape.orientations(True))} orientation(s)" in out
+    assert f"{start}: {len(doodle.rules.start_cards[[c.id for c in doodle.rules.start_cards].index(start)].shape.orientations(True))} orientation(s)" in out
     assert "legal buy" not in out and re.search(r"\n  start o0( [A-I][1-9])+\n", out)
     assert "token card D" in out and "neighbour left D" in out and "neighbour right D" in out
 

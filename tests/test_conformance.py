@@ -35,7 +35,7 @@ def game_setups(name: str) -> list[tuple[str, int | None, dict]]:
     if edition.family == Family.DOODLE:
         return [("random", 1, {}), ("random,random,random", 3, {})]
     setups: list[tuple[str, int | None, dict]] = [("random,random", None, {})]
-    if edition.automa is not None:
+    if edition.rules.automa is not None:
         setups.append(("random,automa", None, {"automa_level": 3, "automa_deck": "tactical"}))
     return setups
 
@@ -66,7 +66,7 @@ class TimeTrackInvariants:
 
     def __init__(self, game):
         self.positions = game.positions
-        self.final = game.edition.time_track.final_space
+        self.final = game.edition.rules.time_track.final_space
         self.ids = {p.id for p in game.edition.all_patches()}
 
     def __call__(self, game) -> None:
@@ -80,8 +80,8 @@ class TimeTrackInvariants:
         assert len(set(circle)) == len(circle) and set(circle) <= self.ids, "the circle holds each patch once"
         taken = bought(game)
         assert not set(circle) & set(taken), "bought patches leave the circle"
-        assert game.window == circle[: min(game.edition.market_window, len(circle))], "neutral token on the circle"
-        entered = len(game.edition.patches) + (len(game.edition.late_patches) if late_patches_entered(game) else 0)
+        assert game.window == circle[: min(game.edition.rules.market_window, len(circle))], "neutral token on the circle"
+        entered = len(game.edition.patches) + (len(game.edition.rules.late_patches) if late_patches_entered(game) else 0)
         assert len(taken) + len(circle) == entered
         if not game.is_over:
             assert game.legal_actions(), "a player to move always has an action"

@@ -202,7 +202,7 @@ def test_express_deck_keeps_its_tags_and_validates(tmp_path):
     assert tags["blue"] == 6 and tags["colourful"] == 12          # 8 of 23 blue in the reference
     assert not validate_report([files.variant_path]).errors
     edition = load_edition(files.variant_path)
-    assert len(edition.late_patches) == 6 and all(p.tag == "blue" for p in edition.late_patches)
+    assert len(edition.rules.late_patches) == 6 and all(p.tag == "blue" for p in edition.rules.late_patches)
 
 
 def test_check_refuses_a_doodle_variant():

@@ -100,7 +100,7 @@ def test_hint_from_a_bot_that_cannot_explain_says_so_in_one_line(monkeypatch):
 def test_hint_in_the_last_round_gives_the_chance_of_a_full_sheet():
     game = DoodleGame(EDITION, 11, 1)
     rng = np.zeros(4, dtype=np.int64)
-    while not (game.phase == "turn" and game.round == EDITION.rounds - 1):
+    while not (game.phase == "turn" and game.round == EDITION.rules.rounds - 1):
         game.apply(BOT.choose(game, rng))
     text = BOT.explain(game)
     line = next(row for row in text.splitlines() if row.startswith("last round: over "))

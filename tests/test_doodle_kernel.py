@@ -212,7 +212,7 @@ def test_the_turn_loop_fields_match_the_contract_and_the_game_layer():
         game.apply(game.action_of_row(act))
     assert game.scores() == score[0].tolist()
     assert [game.sheet(k).drawn for k in range(2)] == drawn[0].tolist()
-    assert [game.sheet(k).start_card for k in range(2)] == [EDITION.start_cards[i].id for i in start_card[0]]
+    assert [game.sheet(k).start_card for k in range(2)] == [EDITION.rules.start_cards[i].id for i in start_card[0]]
 
 
 def test_greedy_is_strong_on_a_small_sample():

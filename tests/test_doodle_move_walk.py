@@ -234,7 +234,7 @@ def test_die_faces_are_the_die_tables_faces_with_their_share_of_the_sides(die):
 def test_the_bundled_editions_die_is_the_spec_die():
     for edition in EDITIONS.values():
         tables = K.build_tables(edition)
-        assert tables.die.tolist() == list(edition.die)
+        assert tables.die.tolist() == list(edition.rules.die)
     faces, chance = np.empty(6, dtype=np.int64), np.empty(6)
     assert K.die_faces(K.build_tables(BASE).die, faces, chance) == 3
     assert faces[:3].tolist() == [1, 2, 3] and chance[:3].tolist() == [1 / 3] * 3

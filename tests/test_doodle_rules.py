@@ -62,7 +62,7 @@ def test_setup_deck_circle_token_and_pile():
     deck = sorted(p.id for p in EDITION.patches for _ in range(p.copies))
     assert len(deck) == 30
     assert sorted(deal["circle"] + deal["pile"]) == deck
-    assert len(deal["circle"]) == EDITION.circle_size == 8
+    assert len(deal["circle"]) == EDITION.rules.circle_size == 8
     assert deal["token"]["between"] == [deal["circle"][deal["token"]["next"] - 1], deal["circle"][deal["token"]["next"]]]
     tokens = {DoodleGame(EDITION, seed=s).deal()["token"]["next"] for s in range(60)}
     assert tokens == set(range(8)), "the token starts between two random adjacent cards"
@@ -76,7 +76,7 @@ def test_same_seed_same_deal_and_different_seeds_differ():
 def test_start_cards_distinct_up_to_ten_players_then_a_fresh_set():
     for seed in range(5):
         cards = DoodleGame(EDITION, seed, players=10).deal()["start_cards"]
-        assert sorted(cards) == sorted(s.id for s in EDITION.start_cards)
+        assert sorted(cards) == sorted(s.id for s in EDITION.rules.start_cards)
     cards = DoodleGame(EDITION, 1, players=23).deal()["start_cards"]
     assert len(set(cards[:10])) == 10 and len(set(cards[10:20])) == 10 and len(cards) == 23
 
@@ -93,7 +93,7 @@ def test_each_player_first_draws_the_start_card_anywhere():
     game = DoodleGame(EDITION, 4, players=2)
     assert game.phase == "start"
     starts = [a for a in game.legal_actions() if a.kind == "start"]
-    shape = EDITION.start_cards[[s.id for s in EDITION.start_cards].index(game.sheet(0).start_card)].shape
+    shape = EDITION.rules.start_cards[[s.id for s in EDITION.rules.start_cards].index(game.sheet(0).start_card)].shape
     assert shape.size == 7
     assert len(starts) == sum(
         (9 - o.height + 1) * (9 - o.width + 1) for o in shape.orientations(True)
@@ -126,7 +126,7 @@ def test_roll_moves_the_token_clockwise_and_only_the_token_card_is_discarded():
             if game.phase == "turn":
                 assert game.circle() == after
                 assert game.next_card == tok % len(after), "the token stays in its place"
-    assert faces == set(EDITION.die)
+    assert faces == set(EDITION.rules.die)
 
 
 def test_all_players_draw_the_same_current_patch():
@@ -580,7 +580,7 @@ def test_chance_log_has_each_turns_roll_token_card_and_the_cards_drawn():
     log = game.chance_log()
     assert [(e["round"] - 1, e["turn"] - 1, e["roll"], e["card"]) for e in log if e["turn"] != "final"] == rolls
     assert len(log) == 3 * 6 and log[-1]["turn"] == "final" and log[-1]["roll"] is None
-    assert all(e["roll"] in EDITION.die for e in log[:-1])
+    assert all(e["roll"] in EDITION.rules.die for e in log[:-1])
     first_turn = log[0]
     assert first_turn["drawn"][1] is None
     assert first_turn["drawn"][0] in (None, first_turn["card"])

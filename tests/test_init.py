@@ -65,7 +65,7 @@ def test_with_patch_a_variant_adds_one_new_patch_and_lists_the_rules_to_change(t
     new = variant.patch("N01")
     assert new.shape.canonical_key not in {p.shape.canonical_key for p in classic.all_patches()}
     assert len(variant.all_patches()) == len(classic.all_patches()) + 1
-    assert variant.starting_buttons == classic.starting_buttons  # nothing else changes until uncommented
+    assert variant.rules.starting_buttons == classic.rules.starting_buttons  # nothing else changes until uncommented
 
 
 def test_a_doodle_variant_adds_a_card_without_a_price(tmp_path, monkeypatch):

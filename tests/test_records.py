@@ -93,7 +93,7 @@ def test_a_record_describes_the_game_without_the_engine():
     assert record["deal"]["circle"] == TimeTrackGame(game.edition, 8, 4, "tactical").circle
     automa_turns = [a for a in record["actions"] if a == "automa"]
     assert len(record["chance"]) == len(automa_turns) > 0
-    numbers = {c.number for c in game.edition.automa.deck("tactical")}
+    numbers = {c.number for c in game.edition.rules.automa.deck("tactical")}
     for entry in record["chance"]:
         assert entry["card"] in numbers and entry["did"].startswith(("took ", "passed "))
         assert record["actions"][entry["ply"]] == "automa"
@@ -105,7 +105,7 @@ def test_an_express_record_logs_when_the_late_patches_joined():
     record = records.make_record(game, ["random", "random"])
     late = [e for e in record["chance"] if "late_patches" in e]
     assert len(late) == 1
-    assert sorted(late[0]["late_patches"]) == sorted(p.id for p in game.edition.late_patches)
+    assert sorted(late[0]["late_patches"]) == sorted(p.id for p in game.edition.rules.late_patches)
 
 
 def test_a_record_of_a_variant_file_replays_after_the_file_is_deleted(tmp_path):
@@ -121,7 +121,7 @@ def test_a_record_of_a_variant_file_replays_after_the_file_is_deleted(tmp_path):
     assert records.replay(record).buttons == game.buttons
     variant.unlink()
     again = records.replay(json.loads(records.dumps(record)))
-    assert again.buttons == game.buttons and again.edition.starting_buttons == 7
+    assert again.buttons == game.buttons and again.edition.rules.starting_buttons == 7
 
 
 def test_a_user_file_named_like_a_bundled_variant_is_not_confused_with_it(tmp_path):
@@ -129,7 +129,7 @@ def test_a_user_file_named_like_a_bundled_variant_is_not_confused_with_it(tmp_pa
     mine.write_text("kind: variant\nname: six-buttons\nextends: classic\nstarting_buttons: 9\n")
     game = played_on(load_edition(mine), 5)
     again = records.replay(json.loads(records.dumps(records.make_record(game, ["random", "random"]))))
-    assert again.edition.starting_buttons == 9 and again.scores() == game.scores()
+    assert again.edition.rules.starting_buttons == 9 and again.scores() == game.scores()
 
 
 def test_an_edited_embedded_spec_is_refused_by_its_hash():

@@ -208,12 +208,12 @@ def test_time_board_numbers_every_space_and_refuses_illegible_tracks():
     board = time_board(edition, parse_paper("a4"))
     numbers = {item.text for item in board.front if isinstance(item, Text)}
     assert {str(i) for i in range(54)} <= numbers
-    long_track = replace(edition.time_track, final_space=119,
+    long_track = replace(edition.rules.time_track, final_space=119,
                          income_marks=tuple(range(5, 120, 6)), leather_patches=(20, 26, 32))
     board = time_board(edition.changed(time_track=long_track), parse_paper("a4"))
     numbers = {item.text for item in board.front if isinstance(item, Text)}
     assert {str(i) for i in range(120)} <= numbers
-    huge = replace(edition.time_track, final_space=999, income_marks=(999,), leather_patches=())
+    huge = replace(edition.rules.time_track, final_space=999, income_marks=(999,), leather_patches=())
     with pytest.raises(UsageError, match="larger paper"):
         time_board(edition.changed(time_track=huge), parse_paper("a4"))
 
@@ -245,7 +245,7 @@ def test_any_doodle_variant_gets_a_matching_sheet(width, height, rounds):
 def test_any_custom_track_numbers_every_space_in_a_connected_path(final, data):
     marks = tuple(sorted(data.draw(st.sets(st.integers(1, final), max_size=12)) | {final}))
     leather = tuple(sorted(data.draw(st.sets(st.integers(1, final), max_size=8))))
-    track = replace(_CLASSIC.time_track, final_space=final, income_marks=marks, leather_patches=leather)
+    track = replace(_CLASSIC.rules.time_track, final_space=final, income_marks=marks, leather_patches=leather)
     board = time_board(_CLASSIC.changed(time_track=track), parse_paper("a4"))
     numbers = [item.text for item in board.front if isinstance(item, Text)]
     assert {str(i) for i in range(final + 1)} <= set(numbers)
@@ -272,7 +272,7 @@ def _board_texts(edition) -> list[str]:
 
 
 def test_time_board_title_names_the_track_actually_drawn(tmp_path):
-    base = load_edition("classic").time_track.title
+    base = load_edition("classic").rules.time_track.title
     spec = tmp_path / "longtrack.yaml"
     spec.write_text(LONG_TRACK)
     # a variant that edits the track inherits the base title in the spec: it must not be printed
@@ -284,7 +284,7 @@ def test_time_board_title_names_the_track_actually_drawn(tmp_path):
     # the bundled boards keep their own titles; an edit that lands on a bundled board is that board
     assert time_board_title(load_edition("classic")) == base
     assert time_board_title(load_edition("six-buttons")) == base
-    revised = load_edition("classic-revised").time_track.title
+    revised = load_edition("classic-revised").rules.time_track.title
     assert time_board_title(load_edition("revised-leather")) == revised
 
 

@@ -118,7 +118,7 @@ def test_pad_reuses_one_drawn_sheet_and_stays_small(doodle):
 
 def test_cards_sheets_backs_and_text(doodle):
     reader = read(pdf("cards", doodle, backs=True))
-    total = sum(max(1, p.copies) for p in doodle.patches) + len(doodle.start_cards)
+    total = sum(max(1, p.copies) for p in doodle.patches) + len(doodle.rules.start_cards)
     assert total == 40
     assert len(reader.pages) == 2 * -(-total // 9)
     fronts = reader.pages[0].extract_text()
@@ -176,7 +176,7 @@ def test_the_barcode_card_never_buys():
     edition = load_edition("anniversary")
     reader = read(pdf("automa", edition))
     text = " ".join(page.extract_text() for page in reader.pages)
-    barcode = [card for _, cards in edition.automa.decks for card in cards if card.virtual_buttons == 0]
+    barcode = [card for _, cards in edition.rules.automa.decks for card in cards if card.virtual_buttons == 0]
     assert barcode, "the bundled normal deck holds the barcode card"
     assert text.count("never buys") == len(barcode)
     assert "affordable" not in text

@@ -104,7 +104,7 @@ def test_loop_plays_the_kernel_rules_move_for_move(classic):
         assert out["score"][g].tolist() == [tk.score(tables, s, 0), tk.score(tables, s, 1)]
         assert out["winner"][g] == tk.winner(tables, s)
         assert out["buy_seat"][g].tolist() == timetrack_kernel_buy_seats(s, len(classic.all_patches()))
-        assert out["leather"][g].sum() <= len(classic.time_track.leather_patches)
+        assert out["leather"][g].sum() <= len(classic.rules.time_track.leather_patches)
     # Every game of a deal starts from the same circle.
     assert (out["buy_seat"][0] >= 0).sum() > 0
 
@@ -145,7 +145,7 @@ def test_doodle_loop_plays_the_kernel_rules_move_for_move():
         assert out["score"][g].tolist() == dk.final_scores(tables, st, occ).tolist()
         assert out["empty"][g].tolist() == [dk.empty_cells(tables, st, occ, k) for k in range(2)]
         assert out["round_scores"][g].sum(axis=1).tolist() == [
-            sum(doodle_kernel_round_scores(st, k, doodle.rounds)) for k in range(2)]
+            sum(doodle_kernel_round_scores(st, k, doodle.rules.rounds)) for k in range(2)]
 
 
 def test_compiled_loops_equal_the_loops_run_as_plain_python(tmp_path):

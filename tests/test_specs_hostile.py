@@ -249,7 +249,7 @@ def test_a_link_named_like_a_spec_on_the_command_line_is_refused_unread(tmp_path
 def test_a_link_to_a_spec_is_read_as_that_spec(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _links(tmp_path)
-    assert load_edition("mine.yaml").starting_buttons == 6
+    assert load_edition("mine.yaml").rules.starting_buttons == 6
     assert not [p for p in validate_paths([tmp_path / "mine.yaml"]) if p.severity == "error"]
 
 

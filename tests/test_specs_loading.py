@@ -62,8 +62,8 @@ def expect(path: Path, line: int, key: str, words: str):
 
 def test_good_edition_loads(tmp_path):
     edition = load_edition(write(tmp_path, "e.yaml", GOOD_EDITION))
-    assert edition.name == "mine" and edition.time_track.final_space == 20
-    assert edition.track_layout == "short" and len(edition.patches) == 2
+    assert edition.name == "mine" and edition.rules.time_track.final_space == 20
+    assert edition.rules.track_layout == "short" and len(edition.patches) == 2
     assert validate_paths([tmp_path]) == []
 
 

@@ -18,17 +18,17 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 def test_bundled_variants_take_effect():
     classic = load_edition("classic")
-    assert load_edition("six-buttons").starting_buttons == 6
+    assert load_edition("six-buttons").rules.starting_buttons == 6
     assert load_edition("cheap-p11").patch("P11").cost == classic.patch("P11").cost - 1
     assert load_edition("dear-p05").patch("P05").cost == classic.patch("P05").cost + 1
     revised = load_edition("revised-leather")
-    assert revised.time_track.leather_patches == (26, 32, 38, 44, 50)
-    assert revised.time_track.income_marks == classic.time_track.income_marks
-    assert revised.track_layout == "classic-revised-variant"
-    moved = load_edition("moved-income").time_track
-    assert moved.income_marks[0] == 7 and moved.leather_patches == classic.time_track.leather_patches
+    assert revised.rules.time_track.leather_patches == (26, 32, 38, 44, 50)
+    assert revised.rules.time_track.income_marks == classic.rules.time_track.income_marks
+    assert revised.rules.track_layout == "classic-revised-variant"
+    moved = load_edition("moved-income").rules.time_track
+    assert moved.income_marks[0] == 7 and moved.leather_patches == classic.rules.time_track.leather_patches
     assert (load_edition("doodle-8x8").board_width, load_edition("doodle-8x8").board_height) == (8, 8)
-    assert load_edition("doodle-4-rounds").rounds == 4
+    assert load_edition("doodle-4-rounds").rules.rounds == 4
     for name in ("six-buttons", "cheap-p11", "dear-p05", "revised-leather", "moved-income"):
         variant = load_edition(name)
         assert variant.content_hash != classic.content_hash
@@ -38,8 +38,8 @@ def test_bundled_variants_take_effect():
 def test_untouched_fields_are_inherited():
     variant, classic = load_edition("six-buttons"), load_edition("classic")
     assert variant.patches == classic.patches
-    assert variant.time_track == classic.time_track
-    assert variant.bonus == classic.bonus and variant.market_window == classic.market_window
+    assert variant.rules.time_track == classic.rules.time_track
+    assert variant.rules.bonus == classic.rules.bonus and variant.rules.market_window == classic.rules.market_window
 
 
 def test_patch_edits_and_chains(tmp_path):
@@ -67,7 +67,7 @@ def test_patch_edits_and_chains(tmp_path):
     assert "P00" not in ids and "P01" not in ids and ids[-1] == "X1" and len(ids) == 32
     p02 = edition.patch("P02")
     assert (p02.cost, p02.time, p02.name) == (9, 3, "Long one")
-    assert (edition.bonus.square_size, edition.bonus.points) == (7, 10)
+    assert (edition.rules.bonus.square_size, edition.rules.bonus.points) == (7, 10)
     assert (edition.board_width, edition.board_height) == (9, 8)
     assert edition.name == "top"
 
@@ -75,7 +75,7 @@ def test_patch_edits_and_chains(tmp_path):
 def test_variant_of_bundled_variant_by_name(tmp_path):
     path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: six-buttons\nmarket_window: 4\n")
     edition = load_edition(path)
-    assert (edition.starting_buttons, edition.market_window) == (6, 4)
+    assert (edition.rules.starting_buttons, edition.rules.market_window) == (6, 4)
 
 
 def test_cycle_is_an_error_naming_the_chain(tmp_path):
@@ -207,13 +207,13 @@ def test_minimal_variant_takes_name_from_file_and_title_from_parent(tmp_path):
     path = write(tmp_path, "six-start.yaml", "kind: variant\nextends: classic\nstarting_buttons: 6\n")
     assert validate_paths([path]) == []
     edition = load_edition(path)
-    assert edition.name == "six-start" and edition.starting_buttons == 6
+    assert edition.name == "six-start" and edition.rules.starting_buttons == 6
     assert edition.title == f"{load_edition('classic').title} (variant six-start)"
     named = write(tmp_path, "n.yaml", "kind: variant\nname: mine\nextends: classic\n")
     assert load_edition(named).title == f"{load_edition('classic').title} (variant mine)"
     track = write(tmp_path, "late-pay.yaml", "kind: variant\nextends: classic\n"
                                              "time_track: {income_marks: [7, 11, 17, 23, 29, 35, 41, 47, 53]}\n")
-    assert load_edition(track).track_layout == "classic-original-late-pay"
+    assert load_edition(track).rules.track_layout == "classic-original-late-pay"
 
 
 def test_minimal_variant_with_a_file_name_that_is_no_name_is_told_to_add_one(tmp_path):
@@ -227,8 +227,8 @@ def test_variant_can_switch_track_by_name(tmp_path):
     path = write(tmp_path, "v.yaml", "kind: variant\nname: v\ntitle: V\nextends: christmas\n"
                                      "time_track: classic-original\n")
     edition = load_edition(path)
-    assert edition.track_layout == "classic-original"
-    assert edition.time_track == load_edition("classic").time_track
+    assert edition.rules.track_layout == "classic-original"
+    assert edition.rules.time_track == load_edition("classic").rules.time_track
 
 
 def test_moved_income_mark_must_stay_ascending(tmp_path):
@@ -251,8 +251,8 @@ def test_edited_track_gets_its_own_layout_name(tmp_path):
     path = write(tmp_path, "v.yaml", "kind: variant\nname: late-pay\ntitle: V\nextends: classic\n"
                                      "time_track:\n  income_marks: [7, 11, 17, 23, 29, 35, 41, 47, 53]\n")
     edition = load_edition(path)
-    assert edition.track_layout == "classic-original-late-pay"
-    assert edition.time_track.income_marks[0] == 7
+    assert edition.rules.track_layout == "classic-original-late-pay"
+    assert edition.rules.time_track.income_marks[0] == 7
 
 
 def test_relative_references_start_at_the_referencing_file(tmp_path, monkeypatch):
@@ -264,6 +264,6 @@ def test_relative_references_start_at_the_referencing_file(tmp_path, monkeypatch
     write(tmp_path / "specs" / "sub", "top.yaml", "kind: variant\nname: t\ntitle: T\nextends: ../base.yaml\n")
     monkeypatch.chdir(tmp_path)  # a user folder that happens to be called specs/, like the bundled one
     edition = load_edition("specs/sub/top.yaml")
-    assert edition.starting_buttons == 9 and edition.track_layout == "mine"
+    assert edition.rules.starting_buttons == 9 and edition.rules.track_layout == "mine"
     assert edition.source == "specs/sub/top.yaml"  # the user's folder, not the bundled one
     assert load_edition("classic").source == "<bundled>/editions/classic.yaml"

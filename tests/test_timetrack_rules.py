@@ -48,7 +48,7 @@ def test_express_setup_has_only_colourful_patches_and_token_after_the_smallest()
     game = new("express", 3)
     assert len(game.circle) == 15
     assert game.circle[-1] == "E01"
-    assert not set(game.circle) & {p.id for p in game.edition.late_patches}
+    assert not set(game.circle) & {p.id for p in game.edition.rules.late_patches}
 
 
 def test_same_seed_same_deal_other_seed_other_deal():
@@ -465,7 +465,7 @@ def test_scores_can_be_negative():
 
 def test_express_blue_patches_join_behind_the_neutral_token_when_five_remain():
     game = timetrack("market: E15 E02 E03 E04 E05 E06", edition="express", seed=5)
-    blue = [p.id for p in game.edition.late_patches]
+    blue = [p.id for p in game.edition.rules.late_patches]
     with pytest.raises(IllegalAction, match="not in the circle yet"):
         game.apply(f"buy {blue[0]} o0 r0 c0")
     game.apply(first_buy(game, "E15"))

@@ -6,8 +6,9 @@ time tracks and Automa decks are already merged in.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import Field, dataclass, field, fields, replace
 from enum import Enum
+from typing import get_type_hints
 
 from toolkit.geometry.shape import Shape
 
@@ -133,53 +134,77 @@ class Bonus:
 SCALAR = {"spec": "scalar"}
 """A rule read as is from the spec key of the same name."""
 BUILT = {"spec": "built"}
-"""A rule the loader builds from the spec key of the same name (a reference, a table)."""
+"""A rule the loader builds from the spec key of the same name (a reference, a table); the schema
+gives the key's shape (toolkit.specs.schema._built_rules)."""
 REQUIRED = {"spec": "built", "required": True}
 """A built rule every edition of the family must give."""
 DERIVED = {"spec": None}
 """A rule derived from other keys: not a spec key of its own."""
 
 
+def rule(default, *, help: str = "", range: tuple[int, int] | None = None, choices: tuple[str, ...] | None = None,
+         spec: dict = SCALAR, sweep: str | bool = True, max_length: int | None = None):
+    """A rules field, described once: its default, and in its metadata how the spec gives it (`spec`:
+    SCALAR, BUILT, REQUIRED or DERIVED), the allowed values (`range` low..high for whole numbers,
+    `choices` for a word, `max_length` for free text), the `help` the schema, the spec reference and
+    `sweep` show, and `sweep`: True when `sweep --set` may change it, or the reason it may not.
+    The value type is the field's annotation. The schema entry, the loader's key lists and the
+    sweepable keys are derived from this (toolkit.specs.schema, toolkit.specs.loader,
+    toolkit.families); a scalar rule needs nothing else but the engine that reads it."""
+    meta: dict = {**spec, "help": help, "sweep": sweep}
+    if range is not None:
+        meta["range"] = range
+    if choices is not None:
+        meta["choices"] = choices
+    if max_length is not None:
+        meta["max_length"] = max_length
+    return field(default=default, metadata=meta)
+
+
 @dataclass(frozen=True)
 class TimeTrackRules:
     """The rules only the time-track family reads (classic, Christmas, anniversary, Express).
 
-    Each field's metadata says how the spec gives it (SCALAR, BUILT, REQUIRED, DERIVED): the
-    loader's key lists are derived from it, so a new rule is written here, in the schema
-    (toolkit.specs.schema) and in the engine that reads it."""
+    Each field is a `rule(...)`: its metadata says how the spec gives it, its range and its help."""
 
-    starting_buttons: int = field(default=5, metadata=SCALAR)
-    market_window: int = field(default=3, metadata=SCALAR)
-    """Patches after the neutral token that may be bought."""
-    bonus: Bonus | None = field(default=None, metadata=BUILT)
-    time_track: TimeTrack | None = field(default=None, metadata=REQUIRED)
-    late_patches: tuple[Patch, ...] = field(default=(), metadata=BUILT)
+    starting_buttons: int = rule(5, range=(0, 999), help="Buttons each player starts with.")
+    market_window: int = rule(3, range=(1, 99), help="How many patches after the neutral token may be bought.")
+    bonus: Bonus | None = rule(None, spec=BUILT,
+                               help="The bonus tile for the first fully covered k x k square, or null.")
+    time_track: TimeTrack | None = rule(None, spec=REQUIRED,
+                                        help="A time track (bundled name or path) or an inline track.")
+    late_patches: tuple[Patch, ...] = rule((), spec=BUILT, help="Patches that join the circle later, or null.")
     """Patches that join the circle later (Express blue), shuffled, behind the neutral token."""
-    late_patches_enter_at: int | None = field(default=None, metadata=DERIVED)
+    late_patches_enter_at: int | None = rule(None, spec=DERIVED)
     """Late patches join the moment only this many patches remain in the circle (Express: 5)."""
-    neutral_token_after: str = field(default="smallest", metadata=SCALAR)
+    neutral_token_after: str = rule(
+        "smallest", max_length=32, sweep="its values are patch ids, which differ from deck to deck",
+        help="Setup: the neutral token sits after this patch: smallest or a patch id.")
     """Setup: the token sits after this patch (`smallest` or a patch id), so it is the last reachable."""
-    automa: Automa | None = field(default=None, metadata=BUILT)
-    tie_break: str = field(default="first-to-finish", metadata=SCALAR)
+    automa: Automa | None = rule(None, spec=BUILT,
+                                 help="The Automa solo opponent (bundled name, path or inline), or null.")
+    tie_break: str = rule("first-to-finish", choices=("first-to-finish", "shared"),
+                          help="How equal final scores are settled: first-to-finish (the player who reached "
+                               "the final space first wins) or shared (no single winner).")
     """`first-to-finish` (ruling 7) or `shared` (equal scores have no single winner)."""
-    track_layout: str | None = field(default=None, metadata=DERIVED)
+    track_layout: str | None = rule(None, spec=DERIVED)
     """Name of the time track used (reported with every simulation)."""
 
 
 @dataclass(frozen=True)
 class DoodleRules:
-    """The rules only the Doodle family reads (field metadata as in TimeTrackRules)."""
+    """The rules only the Doodle family reads (fields as in TimeTrackRules)."""
 
-    start_cards: tuple[StartCard, ...] = field(default=(), metadata=REQUIRED)
-    die: tuple[int, ...] = field(default=(), metadata=REQUIRED)
-    circle_size: int = field(default=8, metadata=SCALAR)
-    rounds: int = field(default=3, metadata=SCALAR)
-    turns_per_round: int = field(default=6, metadata=SCALAR)
-    refill: int = field(default=6, metadata=SCALAR)
-    """Cards added to the circle between rounds."""
-    final_free_choice: bool = field(default=True, metadata=SCALAR)
+    start_cards: tuple[StartCard, ...] = rule((), spec=REQUIRED,
+                                              help="Start cards (bundled name, path or inline list).")
+    die: tuple[int, ...] = rule((), spec=REQUIRED, help="The faces of the die.")
+    circle_size: int = rule(8, range=(1, 99), help="Cards face up at the start of a round.")
+    rounds: int = rule(3, range=(1, 99), help="Rounds in a game.")
+    turns_per_round: int = rule(6, range=(1, 99), help="Turns in each round.")
+    refill: int = rule(6, range=(0, 99), help="Cards added to the circle between rounds.")
+    final_free_choice: bool = rule(True, help="The last turn is a free pick of any card left.")
     """Round 3 ends with an un-rolled turn where each player picks any card left."""
-    special_actions: tuple[str, ...] = field(default=(), metadata=BUILT)
+    special_actions: tuple[str, ...] = rule((), spec=BUILT, help="Special actions, each once per game.")
     """Subset of neighbour, single, cut, again."""
 
 
@@ -202,11 +227,64 @@ def required_keys(rules: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(rules) if f.metadata.get("required"))
 
 
+def rule_fields(cls: type) -> tuple[Field, ...]:
+    """The `rule(...)` fields of a rules class or of Edition (its shared rules), in order."""
+    return tuple(f for f in fields(cls) if "help" in f.metadata)
+
+
+def value_type(cls: type, name: str) -> type:
+    """The value type of a scalar rule (int, bool or str), from the field's annotation."""
+    hint = get_type_hints(cls)[name]
+    if hint not in (int, bool, str):
+        raise TypeError(f"{cls.__name__}.{name}: a scalar rule is an int, bool or str, not {hint}")
+    return hint
+
+
+@dataclass(frozen=True)
+class SweepKey:
+    """A rules key the family's engine reads, with the values it may be swept over."""
+
+    path: str
+    """Dotted path; `*` stands for a patch id."""
+    low: int = 0
+    high: int = 0
+    is_list: bool = False
+    """The value is an ascending list of spaces (time-track marks)."""
+    help: str = ""
+    choices: tuple = ()
+    """The values of a key that takes words or yes/no (`tie_break`, `allow_flip`); () for numbers."""
+
+
+def sweep_keys(*classes: type) -> tuple[SweepKey, ...]:
+    """The sweepable keys of the scalar rules of these classes (Edition's shared rules, a family's
+    own), from their fields: every scalar rule is swept unless its field says why not."""
+    out = []
+    for cls in classes:
+        for f in rule_fields(cls):
+            meta = f.metadata
+            if meta["spec"] != "scalar" or meta["sweep"] is not True:
+                continue
+            kind = value_type(cls, f.name)
+            help = meta["help"].split(". ")[0].rstrip(".")
+            help = help[:1].lower() + help[1:]
+            if "choices" in meta:
+                out.append(SweepKey(f.name, choices=meta["choices"], help=help))
+            elif kind is bool:
+                out.append(SweepKey(f.name, choices=(False, True), help=help))
+            elif kind is int:
+                low, high = meta["range"]
+                out.append(SweepKey(f.name, low, high, help=help))
+            else:
+                raise TypeError(f"{cls.__name__}.{f.name}: free text cannot be swept; give rule(sweep=...) the reason")
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Edition:
     """A fully resolved edition or variant: the fields every family shares, plus `rules`, the
     family's own (TimeTrackRules or DoodleRules), so a key a family does not use cannot be
-    written for it. Each rule also reads as an attribute of the edition (`edition.rounds`)."""
+    written for it. Rules are read from `rules` (`edition.rules.rounds`), shared fields from the
+    edition itself."""
 
     name: str
     """Registry name (`classic`, `express`, ...) or the variant's `name:`."""
@@ -221,10 +299,10 @@ class Edition:
     """Time-track: the patches of the starting circle. Doodle: the patch-card deck (with copies)."""
     rules: TimeTrackRules | DoodleRules
     """The family's own rules."""
-    allow_flip: bool = True
+    allow_flip: bool = rule(True, help="Patches may be reflected as well as rotated.")
     """Patches may be reflected as well as rotated (ruling 23)."""
-    empty_penalty: int = 2
-    """Points lost per empty cell at the end."""
+    empty_penalty: int = rule(2, range=(0, 99), help="Points lost per empty cell at the end.")
+    """Points lost per empty cell at the end (both families' engines read it)."""
 
     # --- provenance -----------------------------------------------------------------
     provenance: str | None = None
@@ -242,17 +320,6 @@ class Edition:
         if not isinstance(self.rules, wanted):
             raise ValueError(f"Edition {self.name!r}: a {self.family.value} edition takes {wanted.__name__}")
 
-    def __getattr__(self, name: str):
-        # Only reached when `name` is not a field of the edition itself.
-        if name.startswith("__"):
-            raise AttributeError(name)
-        rules = self.__dict__.get("rules")
-        if rules is None:
-            raise AttributeError(name)
-        if name in _RULE_NAMES[type(rules)]:
-            return getattr(rules, name)
-        raise AttributeError(f"{name} is not used by the {self.family.value} family")
-
     def changed(self, **values) -> "Edition":
         """A copy with some fields or rules changed (a rule of another family is a ValueError).
         The content hash is not recomputed: toolkit.specs.loader.rehash does that."""
@@ -262,6 +329,15 @@ class Edition:
         if foreign:
             raise ValueError(f"Edition {self.name!r}: {', '.join(foreign)} not used by the {self.family.value} family")
         return replace(self, rules=replace(self.rules, **ruled), **common) if ruled else replace(self, **common)
+
+    def setting(self, key: str):
+        """The value of a shared field or of one of the family's rules, by spec key (`changed`'s
+        counterpart, for code that edits editions by key)."""
+        if key in _EDITION_NAMES:
+            return getattr(self, key)
+        if key in _RULE_NAMES[type(self.rules)]:
+            return getattr(self.rules, key)
+        raise KeyError(f"{key} is not used by the {self.family.value} family")
 
     @property
     def board_cells(self) -> int:
@@ -280,7 +356,7 @@ class Edition:
         raise KeyError(patch_id)
 
 
-_RULE_NAMES = {cls: frozenset(f.name for f in fields(cls)) for cls in (TimeTrackRules, DoodleRules)}
+_RULE_NAMES = {cls: frozenset(f.name for f in fields(cls)) for cls in RULES_OF_FAMILY.values()}
 _EDITION_NAMES = frozenset(f.name for f in fields(Edition))
 TIME_TRACK_RULES = tuple(f.name for f in fields(TimeTrackRules))
 """Rules only the time-track family reads."""
