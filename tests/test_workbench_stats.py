@@ -117,7 +117,8 @@ def test_value_grammar():
 
 @pytest.mark.parametrize("text, message", [
     ("starting_buttons", "KEY=VALUES"),
-    ("tie_break=1,2", "not a key the time-track engine reads"),
+    ("tie_break=1,2", "'1' is not one of: first-to-finish, shared"),
+    ("rounds=1", "not a key the time-track engine reads"),
     ("title=3", "not a key"),
     ("patches.P99.cost=1", "no patch P99"),
     ("starting_buttons=8..3", "empty"),
@@ -136,7 +137,7 @@ def test_bad_settings_are_refused_with_one_line(text, message):
 
 def test_doodle_refuses_keys_its_engine_does_not_read():
     with pytest.raises(UsageError, match="Doodle engine"):
-        setpath.parse_setting("empty_penalty=0,1", load_edition("doodle"))
+        setpath.parse_setting("market_window=1,2", load_edition("doodle"))
 
 
 def test_an_edit_changes_the_content_hash_and_only_the_named_patch():

@@ -201,7 +201,8 @@ def _field_lines(obj: Any, depth: int, families: dict[str, str]) -> list[str]:
         if field.cosmetic:
             notes.append(f"cosmetic: {field.cosmetic}")
         note = f" *({'; '.join(notes)})*" if notes else ""
-        lines.append(f"{pad}- `{key}`: {_type_text(field.type)}{note}. {field.doc}".rstrip())
+        default = f" Default: `{field.default}`." if field.default else ""
+        lines.append(f"{pad}- `{key}`: {_type_text(field.type)}{note}. {field.doc}{default}".rstrip())
         for label, inner in _nested(field.type):
             if inner is obj:
                 continue

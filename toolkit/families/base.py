@@ -24,21 +24,7 @@ if TYPE_CHECKING:  # numpy appears in annotations only; the simulator loads it
 
 from toolkit.errors import UnknownEdition, UsageError
 from toolkit.sections import ReportChart, ReportTable
-from toolkit.specs.models import Edition, Family
-
-
-@dataclass(frozen=True)
-class SweepKey:
-    """A rules key the family's engine reads, with the range its values must lie in."""
-
-    path: str
-    """Dotted path; `*` stands for a patch id."""
-    low: int
-    high: int
-    is_list: bool = False
-    """The value is an ascending list of spaces (time-track marks)."""
-    help: str = ""
-
+from toolkit.specs.models import Edition, Family, SweepKey, sweep_keys  # noqa: F401  (SweepKey: families describe their keys with it)
 
 Capability = Literal["prices_patches", "head_to_head", "has_solo_opponent"]
 """The capabilities a command may `require` of an edition's family."""

@@ -766,13 +766,9 @@ def _build(e: LDict, source: str) -> Edition:
     return _with_hash(replace(_build_model(e, source), spec={"kind": "edition", **_plain_tree(e)}))
 
 
-def _build_model(e: LDict, source: str) -> Edition:
-    players = e["players"]
-    if isinstance(players, dict):
-        players_min, players_max = players["min"], players.get("max")
-    else:
-        players_min = players_max = players
-    patches = [_patch(p) for p in e["patches"]]
+def _time_track_rules(e: LDict, patches: list[Patch]) -> dict:
+    """The built and derived time-track rules (the scalar ones are read as they are), and the
+    starting circle without the late patches."""
     late: list[Patch] = []
     enter_at = None
     if isinstance(e.get("late_patches"), dict):
@@ -798,25 +794,59 @@ def _build_model(e: LDict, source: str) -> Edition:
                          for lv in a["levels"]),
             discard_at_setup=a.get("discard_at_setup", 2), bonus_points=a.get("bonus_points", 7))
     bonus = e.get("bonus")
-    cards = e.get("start_cards") or ()
-    family = Family(e["family"])
-    if family == Family.TIME_TRACK:
-        rules = TimeTrackRules(
-            late_patches=tuple(late), late_patches_enter_at=enter_at,
-            bonus=Bonus(bonus["square_size"], bonus["points"]) if isinstance(bonus, dict) else None,
-            time_track=track, automa=automa, track_layout=track.id if track else None,
-            **{key: e[key] for key in scalar_keys(TimeTrackRules) if key in e})
+    return dict(
+        patches=patches, late_patches=tuple(late), late_patches_enter_at=enter_at,
+        bonus=Bonus(bonus["square_size"], bonus["points"]) if isinstance(bonus, dict) else None,
+        time_track=track, automa=automa, track_layout=track.id if track else None)
+
+
+def _doodle_rules(e: LDict, patches: list[Patch]) -> dict:
+    """The built Doodle rules (the scalar ones are read as they are)."""
+    return dict(
+        start_cards=tuple(StartCard(c["id"], _shape(c["shape"])) for c in e.get("start_cards") or ()),
+        die=tuple(e.get("die", ())), special_actions=tuple(e.get("special_actions", ())))
+
+
+RULE_BUILDERS = {TimeTrackRules: _time_track_rules, DoodleRules: _doodle_rules}
+"""Per rules class, the function that builds its BUILT and DERIVED fields from a checked edition tree
+(returning `patches` too when it takes some out of the starting circle)."""
+
+
+def rules_builder(family: Family | str):
+    """The builder of a family's rules; a family without one is a toolkit error that names it, never
+    another family's rules."""
+    value = family.value if isinstance(family, Family) else family
+    cls = RULES_OF_FAMILY.get(value)
+    builder = RULE_BUILDERS.get(cls) if cls is not None else None
+    if builder is None:
+        raise NotImplementedError(
+            f"family '{value}' has no rules builder in toolkit.specs.loader.RULE_BUILDERS; "
+            f"families with one: {', '.join(f for f, c in RULES_OF_FAMILY.items() if c in RULE_BUILDERS)}")
+    return builder
+
+
+for _family in Family:
+    rules_builder(_family)  # every family the models know is built here, checked at import
+
+
+def _build_model(e: LDict, source: str) -> Edition:
+    players = e["players"]
+    if isinstance(players, dict):
+        players_min, players_max = players["min"], players.get("max")
     else:
-        rules = DoodleRules(
-            start_cards=tuple(StartCard(c["id"], _shape(c["shape"])) for c in cards),
-            die=tuple(e.get("die", ())), special_actions=tuple(e.get("special_actions", ())),
-            **{key: e[key] for key in scalar_keys(DoodleRules) if key in e})
+        players_min = players_max = players
+    patches = [_patch(p) for p in e["patches"]]
+    family = Family(e["family"])
+    rules_class = RULES_OF_FAMILY[family.value]
+    built = rules_builder(family)(e, patches)
+    patches = built.pop("patches", patches)
+    rules = rules_class(**built, **{key: e[key] for key in scalar_keys(rules_class) if key in e})
     return Edition(
         name=e["name"], title=e["title"], family=family,
         board_width=e["board"]["width"], board_height=e["board"]["height"],
         players_min=players_min, players_max=players_max, patches=tuple(patches), rules=rules,
         provenance=e.get("provenance"), confidence=e.get("confidence"), source=source,
-        **{key: e[key] for key in ("allow_flip", "empty_penalty") if key in e})
+        **{key: e[key] for key in scalar_keys(Edition) if key in e})
 
 
 def _plain(value):

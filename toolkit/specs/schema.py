@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from toolkit.errors import Problem, ShapeError
 from toolkit.geometry.shape import Shape
+from toolkit.specs.models import RULES_OF_FAMILY, Edition, rule_fields, value_type
 from toolkit.specs.source import INVALID, LDict, LList, Loc
 
 MAX_BOARD = 16
@@ -23,8 +24,7 @@ NAME_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]*$"
 COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 CONFIDENCE = ("high", "medium", "low")
-FAMILIES = ("time-track", "doodle")
-TIE_BREAKS = ("first-to-finish", "shared")
+FAMILIES = tuple(RULES_OF_FAMILY)
 AUTOMA_FILTERS = ("NO_OVERTAKE", "MOST_BUTTONS", "LARGEST", "FURTHEST")
 AUTOMA_SCORING = ("collected_buttons", "patches_with_buttons", "buttons_on_patches")
 SPECIAL_ACTIONS = ("neighbour", "single", "cut", "again")
@@ -301,11 +301,14 @@ class F:
     """Why the key never changes play (display, provenance, a name others refer to), or "" for a
     key that the rules read. Every key is one or the other, or is refused where a family does not
     use it (toolkit.specs.loader); tests/test_no_silent_keys.py holds the toolkit to that."""
+    default: str = ""
+    """The value a spec that leaves the key out gets, as written in a spec ("": none to show)."""
 
     @property
     def described(self) -> str:
-        """The doc as shown to users: cosmetic keys say so."""
-        return f"{self.doc} Cosmetic: {self.cosmetic}." if self.cosmetic else self.doc
+        """The doc as shown to users: the default, and that cosmetic keys are cosmetic."""
+        text = f"{self.doc} Default: {self.default}." if self.default else self.doc
+        return f"{text} Cosmetic: {self.cosmetic}." if self.cosmetic else text
 
 
 @dataclass
@@ -365,7 +368,8 @@ class Obj(Type):
     def partial(self, drop: tuple[str, ...] = ()) -> "Obj":
         """The same mapping with every key optional, nested mappings too (variant overrides
         merge onto the parent, so any key may be left out; lists replace and stay whole)."""
-        return Obj({k: F(_partial(f.type), f.doc, cosmetic=f.cosmetic) for k, f in self.fields.items() if k not in drop},
+        return Obj({k: F(_partial(f.type), f.doc, cosmetic=f.cosmetic, default=f.default)
+                    for k, f in self.fields.items() if k not in drop},
                    self.extra, self.extra_key_pattern)
 
 
@@ -501,38 +505,66 @@ _LATE = Union(options=(Null(), Obj({
     "enter_at": F(Int(0, 999), "They join when only this many patches remain in the circle.", True)})))
 
 
+def rule_type(cls: type, f) -> Type:
+    """The schema type of a scalar rule, from its field: the annotation gives the kind of value, the
+    field's `range`, `choices` or `max_length` the values allowed (toolkit.specs.models.rule)."""
+    meta = f.metadata
+    kind = value_type(cls, f.name)
+    if "choices" in meta:
+        return Str(enum=meta["choices"])
+    if kind is bool:
+        return Bool()
+    if kind is int:
+        low, high = meta["range"]
+        return Int(low, high)
+    return Str(max_length=meta.get("max_length", 10_000))
+
+
+def _default_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def rule_entries(built: dict[str, Type]) -> dict[str, F]:
+    """The edition keys of the rules, each derived from its `rule(...)` field: the shared rules of
+    Edition, then each family's own. A built rule takes its shape from `built`."""
+    out: dict[str, F] = {}
+    for cls in (Edition, *RULES_OF_FAMILY.values()):
+        for f in rule_fields(cls):
+            meta = f.metadata
+            if meta["spec"] is None:
+                continue
+            if meta["spec"] == "scalar":
+                out[f.name] = F(rule_type(cls, f), meta["help"], default=_default_text(f.default))
+            else:
+                out[f.name] = F(built[f.name], meta["help"])
+    return out
+
+
+def _built_rules(track: Type, automa: Type) -> dict[str, Type]:
+    """The shape of each rule the loader builds (a reference, a table): the one place a built rule's
+    spec shape is written; its help and default are in its field (toolkit.specs.models)."""
+    return {
+        "bonus": _BONUS,
+        "time_track": track,
+        "late_patches": _LATE,
+        "automa": automa,
+        "start_cards": Union(options=(Ref("start-card set"), List(START_CARD, min_items=1))),
+        "die": List(Int(1, 99), min_items=1, max_items=64),
+        "special_actions": List(Str(enum=SPECIAL_ACTIONS), unique=True),
+    }
+
+
 def _edition_fields(track: Type, automa: Type) -> dict[str, F]:
     return {
         "name": F(Str(pattern=NAME_PATTERN, max_length=64), "Registry name of the edition.", True,
                   cosmetic="the name results and records report"),
         "title": F(Str(max_length=200), "Display title.", True, cosmetic="display only"),
-        "family": F(Str(enum=FAMILIES), "Rules family: time-track or doodle.", True),
+        "family": F(Str(enum=FAMILIES), "Rules family: " + " or ".join(FAMILIES) + ".", True),
         "players": F(_PLAYERS, "Number of players, or {min, max}.", True),
         "board": F(_BOARD, "Quilt board / drawing sheet size (at most 16x16).", True),
         "patches": F(Union(options=(Ref("patch set"), List(PATCH, min_items=1))),
                      "A patch set (bundled name or path) or an inline list of patches.", True),
-        "allow_flip": F(Bool(), "Patches may be reflected as well as rotated (default true)."),
-        "starting_buttons": F(Int(0, 999), "Buttons each player starts with."),
-        "market_window": F(Int(1, 99), "How many patches after the neutral token may be bought."),
-        "empty_penalty": F(Int(0, 99), "Points lost per empty cell at the end."),
-        "bonus": F(_BONUS, "The bonus tile for the first fully covered k x k square, or null."),
-        "time_track": F(track, "A time track (bundled name or path) or an inline track."),
-        "late_patches": F(_LATE, "Patches that join the circle later, or null."),
-        "neutral_token_after": F(Str(max_length=32),
-                                 "Setup: the neutral token sits after this patch: smallest or a patch id."),
-        "automa": F(automa, "The Automa solo opponent (bundled name, path or inline), or null."),
-        "tie_break": F(Str(enum=TIE_BREAKS), "How equal final scores are settled: first-to-finish (the player "
-                                                "who reached the final space first wins) or shared (no single winner)."),
-        "start_cards": F(Union(options=(Ref("start-card set"), List(START_CARD, min_items=1))),
-                         "Doodle start cards (bundled name, path or inline list)."),
-        "die": F(List(Int(1, 99), min_items=1, max_items=64), "Doodle die faces."),
-        "circle_size": F(Int(1, 99), "Doodle: cards face up at the start of a round."),
-        "rounds": F(Int(1, 99), "Doodle: rounds."),
-        "turns_per_round": F(Int(1, 99), "Doodle: turns per round."),
-        "refill": F(Int(0, 99), "Doodle: cards added to the circle between rounds."),
-        "final_free_choice": F(Bool(), "Doodle: the last turn is a free pick of any card left."),
-        "special_actions": F(List(Str(enum=SPECIAL_ACTIONS), unique=True),
-                             "Doodle special actions, each once per game."),
+        **rule_entries(_built_rules(track, automa)),
         **_PROVENANCE,
     }
 

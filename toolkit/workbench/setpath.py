@@ -1,8 +1,9 @@
 """Edit a resolved edition by key path: `starting_buttons=3..8`, `patches.P05.cost=0..6`.
 
-Only keys the engine really reads are accepted (the family record's `sweepable` keys); a key the engine
-ignores would give a sweep of identical games, so it is refused with the list of keys that work.
-Values are checked against the same ranges as the spec schema, and an edited edition gets a fresh
+Only keys the engine really reads are accepted (the family record's `sweepable` keys: every scalar
+rule, derived from its field in toolkit.specs.models, and parts of tables); a key the engine ignores
+would give a sweep of identical games, so it is refused with the list of keys that work. Values are
+checked against the same ranges and choices as the spec schema (both come from the rule's field), and an edited edition gets a fresh
 content hash, so its kernel tables and its game records never mix with the original's.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, replace
 from toolkit.errors import UsageError
 from toolkit.specs.loader import canonical_json
 from toolkit.families import SweepKey, family_of
-from toolkit.specs.models import Edition
+from toolkit.specs.models import Edition, rule_fields
 
 MAX_VALUES = 200
 """Most values one `--set` may expand to (a grid multiplies them)."""
@@ -69,9 +70,10 @@ def find_key(path: str, edition: Edition) -> tuple[Key, str | None]:
         if patch_id is not None and patch_id not in [p.id for p in edition.all_patches()]:
             raise UsageError(f"--set {path}: '{edition.name}' has no patch {patch_id} (patches: {patch_ids_text(edition)})")
         return key, patch_id
-    raise UsageError(
-        f"--set {path}: not a key the {family_of(edition).info.title} engine reads; sweepable keys: "
-        f"{', '.join(key_names(edition))}")
+    why = next((f.metadata["sweep"] for cls in (Edition, type(edition.rules)) for f in rule_fields(cls)
+                if f.name == path and isinstance(f.metadata["sweep"], str)), None)
+    what = f"not swept ({why})" if why else f"not a key the {family_of(edition).info.title} engine reads"
+    raise UsageError(f"--set {path}: {what}; sweepable keys: {', '.join(key_names(edition))}")
 
 
 def _split_top(text: str) -> list[str]:
@@ -99,11 +101,20 @@ def _int(text: str, where: str) -> int:
 
 
 def parse_values(text: str, key: Key, where: str) -> list:
-    """`A..B[:STEP]`, `a,b,c`, or for list keys `[a,b],[c,d]`; checked against the key's range."""
+    """`A..B[:STEP]`, `a,b,c`, for list keys `[a,b],[c,d]`, for word keys `shared,first-to-finish`
+    or `true,false`; checked against the key's range or choices."""
     text = text.strip()
     if not text:
-        raise UsageError(f"{where}: no values; expected e.g. 3..8, 0..6:2 or 0,5,7")
-    if key.is_list:
+        raise UsageError(f"{where}: no values; expected e.g. "
+                         + (",".join(value_text(c) for c in key.choices) if key.choices else "3..8, 0..6:2 or 0,5,7"))
+    if key.choices:
+        named = {value_text(c): c for c in key.choices}
+        values = []
+        for part in _split_top(text):
+            if part not in named:
+                raise UsageError(f"{where}: '{part}' is not one of: {', '.join(named)}")
+            values.append(named[part])
+    elif key.is_list:
         values = []
         for part in _split_top(text):
             if not (part.startswith("[") and part.endswith("]")):
@@ -172,7 +183,7 @@ def get_value(edition: Edition, path: str):
         return None if edition.rules.bonus is None else getattr(edition.rules.bonus, parts[1])
     if parts[0] == "time_track":
         return tuple(getattr(edition.rules.time_track, parts[1]))
-    return getattr(edition, parts[0])
+    return edition.setting(parts[0])
 
 
 def _rehash(edition: Edition) -> Edition:
@@ -238,4 +249,6 @@ def json_value(value):
 
 
 def value_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return "[" + ",".join(map(str, value)) + "]" if isinstance(value, tuple) else str(value)

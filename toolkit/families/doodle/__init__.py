@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolkit.errors import UsageError
-from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, WarmUp, register_family
-from toolkit.specs.models import Edition, Family
+from toolkit.families.base import FamilyInfo, RulesFamily, Seating, WarmUp, register_family, sweep_keys
+from toolkit.specs.models import DoodleRules, Edition, Family
 from toolkit.games.text import draw_side_by_side
 
 if TYPE_CHECKING:
@@ -33,13 +33,8 @@ INFO = FamilyInfo(
     has_time_track=False,
     result_fields=("score", "empty", "round1", "round2", "round3"),
     test_figures=("score",),
-    # The keys toolkit.games.doodle.kernel reads (Doodle's `empty_penalty` is not read yet).
-    sweepable=(
-        SweepKey("rounds", 1, 99, help="Doodle rounds"),
-        SweepKey("turns_per_round", 1, 99, help="Doodle turns per round"),
-        SweepKey("circle_size", 1, 99, help="Doodle cards face up at the start of a round"),
-        SweepKey("refill", 0, 99, help="Doodle cards added to the circle between rounds"),
-    ),
+    # The keys toolkit.games.doodle.kernel reads: every scalar rule (from its field in toolkit.specs.models).
+    sweepable=sweep_keys(Edition, DoodleRules),
     components=("sheet", "pad", "cards", "tokens", "rules", "kit", "challenge"),
     kit_editions=("doodle",),
     default_edition="doodle",

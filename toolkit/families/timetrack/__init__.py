@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolkit.errors import UsageError
-from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, WarmUp, register_family
+from toolkit.families.base import FamilyInfo, RulesFamily, Seating, SweepKey, WarmUp, register_family, sweep_keys
 from toolkit.families.timetrack import bank
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition, Family, TimeTrackRules
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,12 +37,10 @@ INFO = FamilyInfo(
     has_time_track=True,
     result_fields=("seat0_win", "score_seat0", "score_seat1", "margin", "plies", "bonus"),
     test_figures=("seat-win", "score", "margin"),
-    # The keys toolkit.games.timetrack.tables reads. Keys the engine does not read yet (`tie_break`)
-    # are left out on purpose: a sweep of them would play identical games.
+    # The keys toolkit.games.timetrack.tables reads: every scalar rule (from its field in
+    # toolkit.specs.models), then the parts of built rules and of patches.
     sweepable=(
-        SweepKey("starting_buttons", 0, 999, help="buttons each player starts with"),
-        SweepKey("market_window", 1, 99, help="patches after the neutral token that may be bought"),
-        SweepKey("empty_penalty", 0, 99, help="points lost per empty quilt cell"),
+        *sweep_keys(Edition, TimeTrackRules),
         SweepKey("bonus.points", 0, 999, help="points of the k x k bonus tile"),
         SweepKey("bonus.square_size", 1, 9, help="side of the bonus square"),
         SweepKey("time_track.income_marks", 1, 500, is_list=True, help="spaces with an income mark"),
