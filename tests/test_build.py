@@ -158,3 +158,86 @@ def test_a_failed_write_is_one_error_line(capsys, tmp_path, monkeypatch):
     code, err = run_build(capsys, tmp_path / "kit")
     assert code != 0
     assert_one_error(err, "doodle-pad.pdf", "No space left on device")
+
+
+# ----- --pdfx: every PDF of the kit a PDF/X-1a file, colours through the --icc profile -----------
+
+from tests.test_render_pdfx import PROFILE, _check_pdfx, needs_profile  # noqa: E402
+
+
+@needs_profile
+def test_an_edition_kit_built_as_pdfx_passes_every_check(tmp_path):
+    from tests.cli_helpers import ok
+
+    result = ok("build", "--edition", "express", "--pdfx", "--icc", PROFILE, "--cut-layer", "--out",
+                str(tmp_path / "kit"))
+    assert "every PDF is PDF/X-1a:2003" in result.output and PROFILE in result.output
+    pdfs = sorted((tmp_path / "kit").glob("*.pdf"))
+    assert [p.name for p in pdfs] == ["express-kit.pdf"]
+    _check_pdfx(pdfs[0])
+    assert b"/CutContour" in pdfs[0].read_bytes()  # the cut as a spot colour, no layer (PDF/X-1a has none)
+
+
+@needs_profile
+@pytest.mark.slow
+def test_the_whole_build_as_pdfx_passes_every_check(tmp_path):
+    from tests.cli_helpers import ok
+
+    ok("build", "--pdfx", "--out", str(tmp_path / "out"))
+    pdfs = sorted((tmp_path / "out").glob("*.pdf"))
+    assert {p.name for p in pdfs} == set(PDFS)
+    for pdf in pdfs:
+        _check_pdfx(pdf)
+    assert not list((tmp_path / "out" / "svg").glob("*.pdf"))
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--icc", "nowhere.icc"], "add --pdfx"),
+    (["--pdfx", "--icc", "fake.icc"], "not an ICC profile of a CMYK"),
+    (["--pdfx", "--icc", "missing.icc"], "missing.icc"),
+])
+def test_build_pdfx_options_that_cannot_work_are_refused(tmp_path, monkeypatch, args, needle):
+    from tests.cli_helpers import fails
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fake.icc").write_bytes(b"\0" * 200)
+    error = fails("build", "--edition", "doodle", *args, "--out", "kit")
+    assert needle in str(error) and error.exit_code == 2 and not (tmp_path / "kit").exists()
+
+
+@needs_profile
+def test_pdfx_colours_and_pictures_go_through_the_profile(tmp_path, monkeypatch):
+    """A theme's flat colour and its picture come out as the inks the --icc profile gives them
+    (not the uncalibrated formula), and the same build gives the same bytes."""
+    import io
+
+    from PIL import Image, ImageCms
+    from pypdf import PdfReader
+
+    from tests.cli_helpers import ok
+    from toolkit.render.pdf import cmyk_of, icc_transform
+
+    profile = open(PROFILE, "rb").read()
+    blue = (30, 120, 200)
+    inks = ImageCms.applyTransform(Image.new("RGB", (1, 1), blue), ImageCms.buildTransform(
+        ImageCms.createProfile("sRGB"), ImageCms.ImageCmsProfile(io.BytesIO(profile)), "RGB", "CMYK",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)).getpixel((0, 0))
+    assert cmyk_of("#1e78c8", transform=icc_transform(profile)) == tuple(round(v / 255, 4) for v in inks)
+    assert cmyk_of("#1e78c8") != cmyk_of("#1e78c8", transform=icc_transform(profile))
+    assert cmyk_of("#808080", transform=icc_transform(profile)) == (0.0, 0.0, 0.0, 0.498)  # greys: black plate
+
+    monkeypatch.chdir(tmp_path)
+    Image.new("RGB", (300, 420), blue).save(tmp_path / "back.png")
+    (tmp_path / "t.yaml").write_text("kind: theme\ncard_back: back.png\n")
+    for out in ("a", "b"):
+        ok("build", "--edition", "doodle", "--pdfx", "--theme", "t.yaml", "--out", out)
+    for name in ("doodle-kit.pdf", "doodle-pad.pdf"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    reader = PdfReader(tmp_path / "a" / "doodle-kit.pdf")
+    pictures = [image for page in reader.pages for image in page.images]
+    assert pictures
+    with Image.open(io.BytesIO(pictures[0].data)) as jpeg:
+        pixel = jpeg.convert("CMYK").getpixel((150, 210))
+    # a CMYK JPEG from Pillow is stored inverted (Adobe's convention); either way within JPEG's error
+    assert (all(abs(a - b) <= 4 for a, b in zip(pixel, inks))
+            or all(abs(255 - a - b) <= 4 for a, b in zip(pixel, inks))), (pixel, inks)

@@ -504,6 +504,10 @@ def build(
                                    "lines are always in cut/ as SVG files)."),
     force: bool = typer.Option(False, "--force", help="Overwrite files in the folder that this toolkit did not "
                                "write (its own files of an earlier build are replaced without it)."),
+    pdfx: bool = typer.Option(False, "--pdfx", help="Every PDF of the kit a PDF/X-1a:2003 file for a print shop, as "
+                              "`render --pdfx` writes them (CMYK through the --icc profile, output intent, TrimBox "
+                              "and BleedBox, no transparency); the SVGs stay RGB, for editing."),
+    icc: Optional[Path] = ICC_OPT,
 ) -> None:
     """Print everything: Doodle pad, classic/Christmas/Express and Doodle kits, the solo kit (with the Automa decks), SVGs.
 
@@ -522,6 +526,9 @@ def build(
         raise UsageError(f"{empty[0]} '': an empty value; leave the option out for its default")
     if edition is not None:
         refuse_big_edition(edition, "--edition")
+    if icc is not None and not pdfx:
+        raise UsageError("--icc is the profile of a --pdfx build; add --pdfx")
+    icc, profile = load_icc(icc) if pdfx else (None, None)
     paper_value = parse_paper(paper)
     bleed_mm = parse_bleed(bleed or "3mm")
     look = {}
@@ -544,11 +551,12 @@ def build(
             from toolkit.specs import load_edition
 
             built = staged(out, lambda folder: edition_kit(edition, folder, paper_value, sheet_layout, cut_layer,
-                                                           bleed=bleed_mm, **look), note, overwrite=force)
+                                                           profile, bleed=bleed_mm, **look), note, overwrite=force)
             written = describe(built, out, load_edition(edition))
         else:
             written = describe(run_build(out, paper_value, lambda name: status.update(f"building {name}"), note,
-                                         sheet_layout, bleed_mm, cut_layer=cut_layer, force=force, **look), out)
+                                         sheet_layout, bleed_mm, cut_layer=cut_layer, force=force, pdfx=profile,
+                                         **look), out)
     typer.echo(f"Print at 100 % (no 'fit to page') on {paper_value.name} paper "
                f"({paper_value.width:g} x {paper_value.height:g} mm), from {out}:")
     printed = [item for item in written if item.sheets]
@@ -566,6 +574,9 @@ def build(
         typer.echo(f"  cut lines of every page of tiles and round tokens: {len(cuts)} SVG cut files in {where} "
                    f"(for a cutting plotter or laser; "
                    f"{'the PDFs also hold them on a CutContour layer' if cut_layer else 'the PDFs print none'})")
+    if profile is not None:
+        typer.echo(f"  every PDF is PDF/X-1a:2003 for the printing condition of {icc} (embedded): CMYK "
+                   f"throughout, TrimBox and BleedBox on every page")
     svgs = [item for item in written if not item.sheets and item.cut != "cut file"]
     typer.echo(f"{len(written)} files ({len(svgs)} SVGs of single components for editing, not for printing) "
                f"in {time.perf_counter() - started:.1f} s")

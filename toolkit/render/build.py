@@ -364,10 +364,11 @@ def staged(out_dir: str | Path, write: Callable[[Path], list[Written]],
 
 
 def edition_kit(ref: str, out_dir: str | Path, paper: Paper, layout: Layout = Layout(), cut_layer: bool = False,
-                **options) -> list[Written]:
+                pdfx: bytes | None = None, **options) -> list[Written]:
     """The kit of one edition or variant (e.g. a custom deck) in `out_dir`: its score pad when its
     family prints one, then its kit with backs, each one duplex PDF, with the cut files in `cut/`.
-    `options` are further RenderOptions fields every file shares (e.g. `bleed`, `theme`)."""
+    `pdfx`, a CMYK ICC profile's bytes, makes every PDF a PDF/X-1a file for it. `options` are
+    further RenderOptions fields every file shares (e.g. `bleed`, `theme`)."""
     edition = load_edition(ref)
     out = Path(out_dir)
     name = re.sub(r"[^a-z0-9]+", "-", edition.name.lower()).strip("-") or "edition"
@@ -378,7 +379,7 @@ def edition_kit(ref: str, out_dir: str | Path, paper: Paper, layout: Layout = La
     for kind, kind_options in jobs:
         document = render_component(kind, edition, kind_options)
         written += write_document(document, "pdf", out / f"{name}-{kind}.pdf", "long", cut_layer=cut_layer,
-                                  force=True)
+                                  force=True, pdfx=pdfx)
     return written
 
 
@@ -386,14 +387,17 @@ def build(out_dir: str | Path, paper: Paper,
           progress: Callable[[str], None] | None = None,
           notice: Callable[[str], None] | None = None,
           layout: Layout = Layout(), bleed: float = BLEED_MM, theme: Theme = DEFAULT_THEME,
-          cut_layer: bool = False, force: bool = False) -> list[Written]:
+          cut_layer: bool = False, force: bool = False, pdfx: bytes | None = None) -> list[Written]:
     """Write every file of the print-and-play set into `out_dir`; returns what was written.
 
     `layout` sets the printer margin and the gutters of every printed sheet, `bleed` how far art
     runs past every cut line, `theme` the look (a designer's theme file; the bundled look).
     The kits print no cut line (their cut lines are the SVG files in `cut/`); `cut_layer` puts
-    them in the PDFs too, on a CutContour layer, for a cutter that reads it. The files of an
-    earlier build are replaced; any other file in the way stops the build unless `force`.
+    them in the PDFs too, on a CutContour layer, for a cutter that reads it (in a PDF/X file, as the
+    CutContour spot colour alone: PDF/X-1a has no layers). `pdfx`, a CMYK ICC profile's bytes,
+    makes every PDF a PDF/X-1a:2003 file for that printing condition (the SVGs stay RGB, for
+    editing). The files of an earlier build are replaced; any other file in the way stops the
+    build unless `force`.
 
     Every target is checked before the first file is written (OutputError when one cannot be
     written); the set is written through `staged`, so it appears only when complete.
@@ -412,7 +416,8 @@ def build(out_dir: str | Path, paper: Paper,
             if progress:
                 progress(relative)
             document, fmt = make()
-            blobs = encode(document, fmt, "long" if fmt == "pdf" else None, cut_layer=cut_layer)
+            blobs = encode(document, fmt, "long" if fmt == "pdf" else None, cut_layer=cut_layer,
+                           pdfx=pdfx if fmt == "pdf" else None)
             assert len(blobs) == 1, "build renders one SVG per component"
             write_bytes(folder / relative, blobs[0])
             written.append(Written(folder / relative, len(document.pages), len(blobs[0]), notes=document.notes))

@@ -19,6 +19,10 @@ crop marks darker than 75 % grey print as 100 % K, so they stay sharp with no co
 other colours by the plain uncalibrated RGB -> CMYK formula. It does not make a PDF/X file: no
 output intent or ICC profile is embedded, colours are not managed, and total ink coverage is not
 limited; a print shop's preflight still decides.
+
+`pdfx=profile` (PDF/X-1a) converts the colours and pictures through that CMYK ICC profile instead
+(sRGB in, relative colorimetric, littleCMS through Pillow's ImageCms), so the inks are the ones
+the print shop's printing condition gives those colours; greys stay on the black plate as above.
 """
 from __future__ import annotations
 
@@ -111,9 +115,51 @@ def _theme_font(font) -> str:
     return name
 
 
-def cmyk_jpeg(data: bytes) -> bytes:
+class IccTransform:
+    """sRGB -> CMYK through a CMYK output profile (littleCMS, through Pillow's ImageCms), relative
+    colorimetric: a colour the press can print keeps its look, one it cannot is clipped to the
+    nearest it can. One per profile; the same profile and colour always give the same ink."""
+
+    def __init__(self, profile: bytes):
+        from PIL import ImageCms
+
+        self.transform = ImageCms.buildTransform(
+            ImageCms.createProfile("sRGB"), ImageCms.ImageCmsProfile(io.BytesIO(profile)), "RGB", "CMYK",
+            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        self.colours: dict[str, tuple[float, float, float, float]] = {}
+
+    def picture(self, picture):
+        """An RGB Pillow image as a CMYK one."""
+        from PIL import ImageCms
+
+        return ImageCms.applyTransform(picture.convert("RGB"), self.transform)
+
+    def colour(self, colour: str) -> tuple[float, float, float, float]:
+        """`#rrggbb` as (c, m, y, k) in 0..1, to four decimals like `cmyk_of`."""
+        found = self.colours.get(colour)
+        if found is None:
+            from PIL import Image
+
+            pixel = self.picture(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+            found = self.colours[colour] = tuple(round(v / 255.0, 4) for v in pixel)  # type: ignore[assignment]
+        return found
+
+
+_TRANSFORMS: dict[bytes, IccTransform] = {}
+
+
+def icc_transform(profile: bytes) -> IccTransform:
+    """The sRGB -> CMYK transform of a CMYK ICC profile, built once per process and profile."""
+    key = hashlib.sha256(profile).digest()
+    if key not in _TRANSFORMS:
+        _TRANSFORMS[key] = IccTransform(profile)
+    return _TRANSFORMS[key]
+
+
+def cmyk_jpeg(data: bytes, transform: IccTransform | None = None) -> bytes:
     """A theme's picture (PNG or JPEG) as a CMYK JPEG (transparency flattened onto white), so a
-    CMYK file holds no RGB picture; the same uncalibrated conversion as `cmyk_of`."""
+    CMYK file holds no RGB picture: through `transform` (the PDF/X output profile) when given,
+    else by the same uncalibrated conversion as `cmyk_of`."""
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as picture:
@@ -123,18 +169,23 @@ def cmyk_jpeg(data: bytes) -> bytes:
             flat.paste(picture, mask=picture.getchannel("A"))
             picture = flat
         out = io.BytesIO()
-        picture.convert("CMYK").save(out, "JPEG", quality=95, subsampling=0)
+        cmyk = transform.picture(picture) if transform is not None else picture.convert("CMYK")
+        cmyk.save(out, "JPEG", quality=95, subsampling=0)
     return out.getvalue()
 
 
-def cmyk_of(colour: str, black_text: bool = False) -> tuple[float, float, float, float]:
+def cmyk_of(colour: str, black_text: bool = False,
+            transform: IccTransform | None = None) -> tuple[float, float, float, float]:
     """`#rrggbb` as (c, m, y, k) in 0..1: greys on the black plate only, dark neutral text and
-    marks as pure black, other colours by the uncalibrated formula."""
+    marks as pure black, other colours through `transform` (the PDF/X output profile) when given,
+    else by the uncalibrated formula."""
     r, g, b = (int(colour[i:i + 2], 16) / 255.0 for i in (1, 3, 5))
     if r == g == b:
         if black_text and r <= BLACK_TEXT_BELOW:
             return (0.0, 0.0, 0.0, 1.0)
         return (0.0, 0.0, 0.0, round(1.0 - r, 4))
+    if transform is not None:
+        return transform.colour(colour.lower())
     k = 1.0 - max(r, g, b)
     return tuple(round((1.0 - v - k) / (1.0 - k), 4) for v in (r, g, b)) + (round(k, 4),)  # type: ignore[return-value]
 
@@ -186,6 +237,7 @@ class _Painter:
         self.document = document
         self.pdfx = pdfx
         self.cmyk = cmyk or pdfx is not None
+        self.transform = icc_transform(pdfx) if pdfx is not None else None
         self.cut_layer = cut_layer
         self.buffer = io.BytesIO()
         first = document.pages[0]
@@ -249,7 +301,7 @@ class _Painter:
 
     def colour(self, colour: str, black_text: bool = False):
         if self.cmyk:
-            return CMYKColor(*cmyk_of(colour, black_text))
+            return CMYKColor(*cmyk_of(colour, black_text, self.transform))
         return HexColor(colour)
 
     def _stroke(self, colour, width, dash) -> None:
@@ -335,7 +387,7 @@ class _Painter:
             name = self.pictures.get(item.data)
             if name is None:  # decoded and digested once a file: a theme's picture may be on every card
                 found = {"name": None}
-                data = cmyk_jpeg(item.data) if self.cmyk else item.data
+                data = cmyk_jpeg(item.data, self.transform) if self.cmyk else item.data
                 # PDF/X-1a has no transparency: a picture's alpha is flattened onto white there
                 c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, item.width, item.height,
                             mask=None if self.pdfx else "auto", extraReturn=found)
