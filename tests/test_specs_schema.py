@@ -149,7 +149,7 @@ def test_the_emitted_schema_is_valid_draft_2020_12_and_accepts_every_bundled_spe
 
 def test_every_rules_key_of_each_family_is_in_the_schema_and_nothing_else():
     """The per-family keys of the edition schema are exactly the spec keys the rules models declare
-    (toolkit.specs.models): a new rule is written in the model, the schema and its engine."""
+    (toolkit.specs.models): a new rule is its field in the model and the engine that reads it."""
     from dataclasses import fields
 
     from toolkit.specs.models import RULES_OF_FAMILY, Edition, spec_keys
