@@ -1,7 +1,8 @@
-"""`patchwork price`, `patchwork sweep` and `patchwork ladder`: the designer's workbench.
+"""`patchwork price`, `sweep`, `ladder`, `tune` and `feel`: the designer's workbench.
 
-Each command validates everything before the first game, plays on local workers or a Dask
-scheduler with a progress bar, prints a short table, and with --out writes results.json,
+Each command checks its options (what they alone can refuse, before the simulator loads), then
+asks toolkit.workbench.documents for the run's results document, playing on local workers or a
+Dask scheduler with a progress bar; it prints a short table, and with --out writes results.json,
 report.md and report.pdf (sweep also one PNG chart per figure), rendered in memory first and
 written atomically.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import shlex
 import time
 from pathlib import Path
 from typing import List, Optional
@@ -19,6 +19,9 @@ import typer
 
 from toolkit.errors import UsageError
 from toolkit.cli.console import json_option, print_document, print_table
+from toolkit.cli.errors import reporting_errors
+from toolkit.cli.lazy import lazy
+from toolkit.cli.typed import add_typed
 from toolkit.cli.options import (bot_list, bot_lists, check_fraction, distinct_names, output_folder, path_text, seed_range,
                                  settings_text, threaded_lists, threads_option, values_text)
 from toolkit.fileio import check_targets, write_files
@@ -29,6 +32,8 @@ MAX_WIDTH = 100.0
 interval 1e300 wide is met before the first game and decides nothing)."""
 MAX_DELTA = 1000.0
 """Largest --sprt-delta: no figure of a game differs by more from one setting to another."""
+
+documents = lazy("toolkit.workbench.documents")  # the run descriptions and results documents, loaded on first use
 
 
 def check_run_options(games: int, seed: int, workers: int, scheduler: Optional[str], out: Optional[Path]) -> None:
@@ -46,13 +51,6 @@ def check_run_options(games: int, seed: int, workers: int, scheduler: Optional[s
         if out.exists() and not out.is_dir():
             raise UsageError(f"--out '{out}' is a file; expected a directory for {', '.join(OUT_FILES)}")
         check_targets(out / name for name in OUT_FILES)  # before the run, not after it
-
-
-def deals_for(games: int, per_deal: int, option: str = "--games") -> int:
-    if games % per_deal:
-        raise UsageError(f"{option} {games}: each deal is played twice with seats swapped, so the number of games "
-                         f"must be even (e.g. {games + 1})")
-    return games // per_deal
 
 
 @contextlib.contextmanager
@@ -83,31 +81,19 @@ def speed_line(games: int, elapsed: float, workers: int, scheduler: Optional[str
     return f"{games} games in {elapsed:.1f} s ({rate:,.0f} games/s, {where})"
 
 
-def _table(title: str, header: list[str], rows: list[list]) -> None:
-    print_table(title, header, rows)
+def _reports():
+    """The workbench reports and their markdown and PDF renderers (loaded once a run is done)."""
+    from toolkit.reports import workbench as report
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+
+    return report, render_markdown, render_pdf
 
 
 def _bots(text: str, edition, automa_level: int = 1, automa_deck: str = "normal"):
     from toolkit.sim.botspec import parse_bots
 
     return parse_bots(text, edition, automa_level, automa_deck)
-
-
-def _seats(bots, edition) -> str:
-    from toolkit.sim.botspec import seat_rule
-
-    return seat_rule(bots, edition)
-
-
-def _reproducibility(doc: dict, bots) -> dict:
-    from toolkit.bots.registry import reproducibility
-
-    from toolkit.cli.typed import add_typed
-
-    reproducible, why = reproducibility(bots)
-    doc["reproducible"] = reproducible
-    doc["reproducibility"] = why
-    return add_typed(doc)
 
 
 # ----- price ----------------------------------------------------------------------------------
@@ -148,78 +134,31 @@ def price(
                          "play): give one of them")
     if max_games is not None and not 0 < max_games <= 10**8:
         raise UsageError(f"--max-games must be a positive number of games, at most {10**8}, got {max_games}")
-    fixed = games is not None and width is None
     cap = games if games is not None else (max_games if max_games is not None else MAX_GAMES)
     check_run_options(cap, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
     if not 0 < search_games <= 10**8:
         raise UsageError(f"--search-games must be a positive number of games, at most {10**8}, got {search_games}")
     check_fraction(width, "--width", 0, MAX_WIDTH)  # a positive interval width, in buttons (or time spaces)
     bots = threaded_lists(list(bots), threads, workers)
-    from toolkit.sim.botspec import games_per_deal
-    from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
 
     ed = load_edition(edition)
     for text in bots:  # each tier's bots, refused before the simulator (and numba) loads
         _bots(text, ed)
-    from toolkit.workbench import price as pr  # loads the simulator only when games are played
-
-    vals = pr.check(ed, patch, over, values)
-    from toolkit.reports import workbench as report
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
-    from toolkit.workbench.report import header
-
-    tiers = []
-    for text in bots:
-        specs = _bots(text, ed)
-        per_deal = games_per_deal(specs, ed)
-        tier_games = search_games if any(b.iterations for b in specs) else cap
-        option = "--search-games" if any(b.iterations for b in specs) else ("--games" if games is not None else "--max-games")
-        deals = deals_for(tier_games, per_deal, option)
-        tiers.append((text, specs, per_deal, pr.PriceRequest(ed, patch, over, vals, specs, deals, seed, fixed, width)))
-    if len({text for text, *_ in tiers}) < len(tiers):
-        raise UsageError("--bots: each skill tier is named once")
+    run = documents.PriceRun(edition, ed, patch, values, over, tuple(bots), games, cap, search_games, seed, width)
     started = time.perf_counter()
-    results = []
-    with progress_bar(sum(r.games for *_, r in tiers) * (len(vals) + 1), show_progress) as advance:
-        for text, specs, per_deal, request in tiers:
-            results.append(pr.run(request, workers, scheduler, advance))
+    doc = add_typed(documents.price(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
     elapsed = time.perf_counter() - started
-    parts = ["patchwork", "price", edition, patch, "--values", values, "--over", over,
-             *[a for text in bots for a in ("--bots", text)]]
-    parts += ["--games", str(games)] if games is not None else ["--max-games", str(cap)]
-    if len(tiers) > 1 or any(any(b.iterations for b in specs) for _, specs, _, _ in tiers):
-        parts += ["--search-games", str(search_games)]
-    parts += ["--seed", str(seed)]
-    if width is not None:
-        parts += ["--width", f"{width:g}"]
-    _, bot_specs, per_deal, _ = tiers[0]
-    body, plays = results[0]
-    doc = header("price", shlex.join(parts), bot_specs, plays.deals * per_deal, plays.deals, per_deal, seed,
-                 _seats(bot_specs, ed))
-    p = ed.patch(patch)
-    doc.update({"edition": edition_facts(ed), "over": over,
-                "patch": {"id": p.id, "cost": p.cost, "time": p.time, "income": p.income, "size": p.shape.size},
-                "reference": f"the same deals with {patch} at cost {pr.REFERENCE_COST} (out of reach: never bought)",
-                "estimator": pr.ESTIMATOR, "bias": pr.BIAS, **body})
-    if len(tiers) > 1:
-        doc["tiers"] = [{"bots": text, "games": tier_plays.deals * tier_per_deal, "deals": tier_plays.deals, **tier_body}
-                        for (text, _, tier_per_deal, _), (tier_body, tier_plays) in zip(tiers, results)]
-        doc["agreement"] = pr.agreement(doc["tiers"])
-    _reproducibility(doc, [b for _, specs, _, _ in tiers for b in specs])
+    report, render_markdown, render_pdf = _reports()
     if as_json:
         print_document(doc)
-    for (text, *_), (tier_body, tier_plays) in zip(tiers, results):
-        tier_doc = {**doc, **tier_body}
-        title = f"{patch} in {ed.name}, {text}: seed {seed}"
-        _table(title, report.PRICE_HEADER, report.price_rows(tier_doc))
-        typer.echo(f"{over} to print ({text}): {report.fair_text(tier_body['fair'], over)}")
-        typer.echo(report.stopping_text(tier_body["stopping"]))
+    for tier in doc.get("tiers") or [{**doc, "bots": bots[0]}]:
+        print_table(f"{patch} in {ed.name}, {tier['bots']}: seed {seed}", report.PRICE_HEADER, report.price_rows(tier))
+        typer.echo(f"{over} to print ({tier['bots']}): {report.fair_text(tier['fair'], over)}")
+        typer.echo(report.stopping_text(tier["stopping"]))
     for line in report.agreement_lines(doc):
         typer.echo(line)
-    played = sum(sum(v["games"] for v in body["values"]) + body["stopping"]["games"] for body, _ in results)
-    typer.echo(speed_line(played, elapsed, workers, scheduler))
+    typer.echo(speed_line(documents.price_games(doc), elapsed, workers, scheduler))
     if out:
         write_out(out, doc, render_markdown(report.price_report(doc)), render_pdf(report.price_report(doc)))
 
@@ -254,7 +193,6 @@ def sweep(
     check_fraction(sprt_beta, "--sprt-beta", 0, 1, open_high=True)
     check_fraction(sprt_delta, "--sprt-delta", 0, MAX_DELTA)
     from toolkit.sim.botspec import games_per_deal
-    from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
     from toolkit.families import family_of
     from toolkit.workbench import setpath
@@ -265,73 +203,30 @@ def sweep(
     bots_text = threaded_lists([bots], threads, workers)[0] or family_of(ed).info.balance_bots
     bot_specs = _bots(bots_text, ed)
     per_deal = games_per_deal(bot_specs, ed)
-    deals = deals_for(games, per_deal)
-    from toolkit.reports import workbench as report  # the simulator (and numba) loads once all is checked
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
-    from toolkit.workbench import sweep as sw
-    from toolkit.workbench.report import header
-
-    eds = sw.editions(ed, points)
-    _check_playable(eds, points)
-    plan = None
-    if sprt is not None:
-        from toolkit.workbench import sprt as sq
-
-        plan = sq.plan(sprt, sprt_delta, sprt_alpha, sprt_beta, ed)
-        if len(points) < 2:
-            raise UsageError("--sprt: a sequential sweep compares every point with the first, so it needs 2 or more points")
+    documents.deals_for(games, per_deal)
+    run = documents.SweepRun(base, ed, tuple(settings), tuple(parsed), tuple(points), bots_text, bot_specs, per_deal,
+                             games, seed, sprt, sprt_delta, sprt_alpha, sprt_beta)
     started = time.perf_counter()
-    with progress_bar(deals * per_deal * len(points), show_progress) as advance:
-        if plan is None:
-            rows, played = sw.run(ed, points, bot_specs, seed, deals, workers, scheduler, advance)
-        else:
-            rows, played, _ = sw.run_sequential(ed, points, bot_specs, seed, deals, workers, scheduler, plan, advance)
+    doc = add_typed(documents.sweep(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
     elapsed = time.perf_counter() - started
-    parts = ["patchwork", "sweep", base, *[a for s in settings for a in ("--set", s)], "--bots", bots_text,
-             "--games", str(games), "--seed", str(seed)]
-    if plan is not None:
-        parts += ["--sprt", sprt, "--sprt-delta", f"{plan.delta:g}", "--sprt-alpha", f"{plan.alpha:g}",
-                  "--sprt-beta", f"{plan.beta:g}"]
-    command = shlex.join(parts)
-    doc = header("sweep", command, bot_specs, played.games, played.deals, per_deal, seed, _seats(bot_specs, ed))
-    if plan is not None:
-        doc["sequential"] = {"test": plan.statement() + "; every point against the first", "games_cap": games}
-    doc.update({"edition": edition_facts(ed),
-                "grid": "; ".join(f"{s.path} = {', '.join(setpath.value_text(v) for v in s.values)}" for s in parsed),
-                "touched_patches": sw.touched_patches(parsed), "points": rows})
-    _reproducibility(doc, bot_specs)
+    report, render_markdown, render_pdf = _reports()
     if as_json:
         print_document(doc)
     header, table_rows = report.sweep_rows(doc)
-    _table(f"sweep of {ed.name}: {played.games} games per point, seed {seed}", header, table_rows)
+    print_table(f"sweep of {ed.name}: {doc['games']} games per point, seed {seed}", header, table_rows)
     typer.echo(report.sweep_verdict(doc))
+    rows = doc["points"]
     for row in rows[1:]:
         if "sprt" in row:
             v = row["sprt"]
             typer.echo(f"{report.point_label(row)} against {report.point_label(rows[0])}: {v['decision']} on {v['figure']} "
                        f"after {v['games']} games")
-    typer.echo(speed_line(played.games * len(points), elapsed, workers, scheduler))
+    typer.echo(speed_line(doc["games"] * len(points), elapsed, workers, scheduler))
     if out:
         from toolkit.reports import charts
 
         pngs = {f"{stem}.png": charts.png(chart) for stem, chart in report.sweep_charts(doc)}
         write_out(out, doc, render_markdown(report.sweep_report(doc)), render_pdf(report.sweep_report(doc)), pngs)
-
-
-def _check_playable(editions, points) -> None:
-    """Build every point's kernel tables now, so a point the engine cannot play fails before any game."""
-    from toolkit.errors import SpecError
-    from toolkit.families import family_of
-    from toolkit.workbench.setpath import value_text
-
-    for edition, point in zip(editions, points):
-        try:
-            family_of(edition).check_tables(edition)
-        except SpecError as error:
-            where = ", ".join(f"{k}={value_text(v)}" for k, v in point.items())
-            problems = "; ".join(f"{p.key_path}: {p.message}" for p in error.problems)
-            raise UsageError(f"--set {where}: the engine cannot play this point ({problems})") from None
 
 
 # ----- ladder ---------------------------------------------------------------------------------
@@ -353,42 +248,26 @@ def ladder(
     check_run_options(games, seed, workers, scheduler, out)  # the options first, before anything heavy is imported
     bots = threaded_lists(list(bots), threads, workers)
     distinct_names([b.strip().lower() for b in bots], "ladder")
-    deals_for(games, 2)
+    documents.deals_for(games, 2)
     from toolkit.bots.registry import parse_bot
-    from toolkit.sim.figures import edition_facts
     from toolkit.specs import load_edition
 
     ed = load_edition(edition)
     specs = [parse_bot(b, ed.family) for b in bots]
-    from toolkit.reports import workbench as report  # the simulator (and numba) loads once the names are read
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
-    from toolkit.workbench import ladder as ld
-    from toolkit.workbench.report import header
+    from toolkit.workbench import ladder as ld  # the simulator (and numba) loads once the names are read
 
     ld.check(ed, specs)
     for spec in specs:
         _bots(f"{spec.name},{spec.name}", ed)
-    deals = deals_for(games, 2)
-    pairs = len(specs) * (len(specs) - 1) // 2
+    run = documents.LadderRun(tuple(bots), edition, ed, tuple(specs), games, seed)
     started = time.perf_counter()
-    with progress_bar(games * pairs, show_progress) as advance:
-        wins, pair_rows = ld.run(ed, specs, seed, deals, workers, scheduler, advance)
+    doc = add_typed(documents.ladder(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
     elapsed = time.perf_counter() - started
-    command = shlex.join(["patchwork", "ladder", *bots, "--edition", edition, "--games", str(games), "--seed", str(seed)])
-    doc = header("ladder", command, specs, games, deals, 2, seed, _seats(tuple(specs[:2]), ed))
-    doc.update({"edition": edition_facts(ed),
-                "model": (f"Bradley-Terry maximum likelihood on the wins of every pair; Elo = 400 log10(strength), mean 0; "
-                          f"{ld.PRIOR:g} virtual drawn game per pair keeps ratings finite; 95% Wald intervals from the "
-                          "observed information, each pair's games divided by its design effect (the deal as the unit)"),
-                "wins": {"bots": [s.label for s in specs], "matrix": wins.tolist()},
-                "ratings": ld.ratings([s.label for s in specs], wins, design=ld.design_effects([s.label for s in specs], pair_rows)),
-                "pairs": pair_rows})
-    _reproducibility(doc, specs)
+    report, render_markdown, render_pdf = _reports()
     if as_json:
         print_document(doc)
-    _table(f"ladder on {ed.name}: {games} games per pair, seed {seed}", report.LADDER_HEADER, report.ladder_rows(doc))
-    typer.echo(speed_line(games * pairs, elapsed, workers, scheduler))
+    print_table(f"ladder on {ed.name}: {games} games per pair, seed {seed}", report.LADDER_HEADER, report.ladder_rows(doc))
+    typer.echo(speed_line(games * run.pairs, elapsed, workers, scheduler))
     if out:
         write_out(out, doc, render_markdown(report.ladder_report(doc)), render_pdf(report.ladder_report(doc)))
 
@@ -484,40 +363,20 @@ def tune(
     bots_text = bots or family_of(ed).info.balance_bots
     bot_specs = _bots(bots_text, ed)
     per_deal = games_per_deal(bot_specs, ed)
-    search_deals, final_deals = deals_for(games, per_deal), deals_for(final_games, per_deal, "--final-games")
-    from toolkit.sim.figures import edition_facts
-    from toolkit.reports import workbench as report
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
-    from toolkit.workbench import ntbea
-    from toolkit.workbench.report import header
-
-    parsed_targets = tuple(ntbea.parse_target(t) for t in targets)
-    ntbea.check(ed, parsed, parsed_targets, watch)
-    refine = ntbea.default_refine(budget) if refine is None else refine
-    request = ntbea.TuneRequest(ed, parsed, parsed_targets, bot_specs, seed, budget, search_deals, final_deals, watch,
-                                refine)
+    documents.deals_for(games, per_deal), documents.deals_for(final_games, per_deal, "--final-games")
+    run = documents.TuneRun(base, ed, tuple(settings), parsed, tuple(targets), budget, refine, games, final_games, watch,
+                            bots_text, bot_specs, per_deal, seed)
     started = time.perf_counter()
-    with progress_bar(budget * games + final_games, show_progress) as advance:
-        body = ntbea.tune(request, workers, scheduler, advance)
+    doc = add_typed(documents.tune(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
     elapsed = time.perf_counter() - started
-    parts = ["patchwork", "tune", base, *[a for s in settings for a in ("--set", s)],
-             *[a for t in targets for a in ("--target", t)], "--budget", str(budget), "--refine", str(refine),
-             "--games", str(games), "--final-games", str(final_games)]
-    if watch:
-        parts += ["--watch", watch]
-    parts += ["--bots", bots_text, "--seed", str(seed)]
-    doc = header("tune", shlex.join(parts), bot_specs, final_games, final_games // per_deal, per_deal, seed,
-                 _seats(bot_specs, ed))
-    doc.update({"edition": edition_facts(ed), **body})
-    _reproducibility(doc, bot_specs)
+    report, render_markdown, render_pdf = _reports()
     if as_json:
         print_document(doc)
-    _table(f"tune of {ed.name}: best of {body['points_tried']} points tried ({body['space']} in the space), "
-           f"{final_games} fresh games", report.TUNE_HEADER, report.tune_rows(doc))
+    print_table(f"tune of {ed.name}: best of {doc['points_tried']} points tried ({doc['space']} in the space), "
+                f"{final_games} fresh games", report.TUNE_HEADER, report.tune_rows(doc))
     typer.echo(report.tune_verdict(doc))
     typer.echo(report.tune_refinement_lines(doc)[0])
-    typer.echo(speed_line(budget * games + final_games, elapsed, workers, scheduler))
+    typer.echo(speed_line(documents.tune_games(run), elapsed, workers, scheduler))
     if out:
         write_out(out, doc, render_markdown(report.tune_report(doc)), render_pdf(report.tune_report(doc)))
 
@@ -559,34 +418,15 @@ def feel(
                              f"(e.g. --bots {bots_text},{bots_text})")
         raise UsageError(f"--bots '{bots_text}': feel measures leads between seats, so name a bot for two or more seats "
                          "(e.g. --bots greedy,greedy)")
-    from toolkit.sim.figures import edition_facts
-    from toolkit.reports import workbench as report
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
-    from toolkit.workbench import feel as fl
-    from toolkit.workbench.report import header
-
+    run = documents.FeelRun(tuple(editions), tuple(eds), bots_text, bot_specs, games, seed, decisive)
     started = time.perf_counter()
-    with progress_bar(games * len(eds), show_progress) as advance:
-        runs = [fl.run(ed, bots_text, seed, games, decisive, advance, workers) for ed in eds]
+    doc = add_typed(documents.feel(run, workers, lambda total: progress_bar(total, show_progress)))
     elapsed = time.perf_counter() - started
-    parts = ["patchwork", "feel", *editions, "--bots", bots_text, "--games", str(games), "--seed", str(seed)]
-    if decisive:
-        parts.append("--decisive")
-    doc = header("feel", shlex.join(parts), bot_specs, games, games, 1, seed, "as named, one bot per seat")
-    doc["seeding"] = "game k of every edition is play_bots(edition, bots, derive_seed(seed, k)) (toolkit.play)"
-    doc["sampling_unit"] = fl.SAMPLING_UNIT
-    doc["definitions"] = dict(fl.DEFINITIONS)
-    adjusted = fl.family_adjusted([fl.differences(runs[0], ms) for ms in runs[1:]])
-    doc["multiple_testing"] = fl.multiple_testing(adjusted)
-    doc["editions"] = [{"ref": ref, "edition": edition_facts(ed), "figures": fl.figures(ms),
-                        **({"differences": adjusted[k - 1]} if k else {})}
-                       for k, (ref, ed, ms) in enumerate(zip(editions, eds, runs))]
-    _reproducibility(doc, bot_specs)
+    report, render_markdown, render_pdf = _reports()
     if as_json:
         print_document(doc)
     header_row, rows = report.feel_rows(doc)
-    _table(f"feel: {games} games per edition, seed {seed}", header_row, rows)
+    print_table(f"feel: {games} games per edition, seed {seed}", header_row, rows)
     typer.echo(report.feel_verdict(doc))
     typer.echo(speed_line(games * len(eds), elapsed, workers, None))
     if out:
@@ -594,10 +434,8 @@ def feel(
 
 
 def register(app: typer.Typer) -> None:
-    from toolkit.cli.sim_cmds import _reporting_errors
-
-    app.command("price")(_reporting_errors(price))
-    app.command("sweep")(_reporting_errors(sweep))
-    app.command("ladder")(_reporting_errors(ladder))
-    app.command("tune")(_reporting_errors(tune))
-    app.command("feel")(_reporting_errors(feel))
+    app.command("price")(reporting_errors(price))
+    app.command("sweep")(reporting_errors(sweep))
+    app.command("ladder")(reporting_errors(ladder))
+    app.command("tune")(reporting_errors(tune))
+    app.command("feel")(reporting_errors(feel))
