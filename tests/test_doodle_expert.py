@@ -85,16 +85,15 @@ def test_hint_names_the_move_the_rectangle_and_the_specials():
 
 
 def test_hint_from_a_bot_that_cannot_explain_says_so_in_one_line(monkeypatch):
-    from toolkit.bots.mcts import MctsBot
-    from toolkit.families import engine_for, family_of
+    from toolkit.families import RulesFamily, engine_for, family_of
 
     classic = load_edition("classic")
     game = engine_for(classic).new_game(classic, 1)
     assert family_of(classic).info.hint_bot == "mcts"
-    # The time-track games hint through the search (toolkit.bots.timetrack_hint); a hinter
-    # without `explain` is what this checks.
-    monkeypatch.setattr(type(family_of(classic)), "hinter", lambda self, edition: MctsBot(10))
-    assert hint(game) == "no hint for classic: the mcts bot does not explain its moves yet"
+    # The time-track games hint through the search (toolkit.families.timetrack.hint); the family
+    # default builds the hint bot through the registry, which refuses a bot not marked `explains`.
+    monkeypatch.setattr(type(family_of(classic)), "hinter", RulesFamily.hinter)
+    assert hint(game) == "no hint for classic: the mcts bot does not explain its moves"
 
 
 def test_hint_in_the_last_round_gives_the_chance_of_a_full_sheet():
