@@ -33,6 +33,7 @@ from toolkit.families import family_of
 from toolkit.errors import RecordError, ToolkitError, UsageError, printable, shortened
 from toolkit.fileio import MAX_SEATS, atomic_write_text, read_record_text
 from toolkit.families import engine_for
+from toolkit.games.base import Game
 from toolkit.specs import load_edition
 from toolkit.specs.loader import edition_from_spec, model_hash, spec_of
 from toolkit.specs.models import Edition
@@ -59,7 +60,7 @@ def edition_ref(edition: Edition) -> dict[str, Any]:
     return {"name": edition.name, "content_hash": edition.content_hash, "spec": spec_of(edition)}
 
 
-def record_deal(game: Any) -> dict[str, Any]:
+def record_deal(game: Game) -> dict[str, Any]:
     """The deal as a record holds it: the family's deal with the edition's content hash in it
     (the time-track deal carries it already, the Doodle deal gets it here). The hash is written
     twice, beside the embedded spec and inside the deal, so a spec edited with one recomputed hash
@@ -68,13 +69,13 @@ def record_deal(game: Any) -> dict[str, Any]:
 
 
 def make_record(
-    game: Any,
+    game: Game,
     players: list[str],
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The record of `game` as a JSON-ready dict (scores only when the game is over)."""
-    options = dict(options if options is not None else getattr(game, "options", {}) or {})
-    fresh = engine_for(game.edition).new_game(game.edition, int(game.seed), getattr(game, "players", None), **options)
+    options = dict(options if options is not None else game.options)
+    fresh = engine_for(game.edition).new_game(game.edition, int(game.seed), game.players, **options)
     record: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -88,8 +89,7 @@ def make_record(
         "chance": game.chance_log(),
         "final_scores": list(game.scores()) if game.is_over else None,
     }
-    if getattr(game, "players", None) is not None:
-        record["seats"] = int(game.players)
+    record["seats"] = int(game.players)
     return record
 
 

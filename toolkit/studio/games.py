@@ -48,8 +48,7 @@ def split_action(text: str) -> tuple[str, int | None, int | None, int | None]:
 
 
 def _seat_label(game: Any, seat: int) -> str:
-    name = getattr(game, "seat_name", None)
-    return name(seat) if name else f"player {seat + 1}"
+    return game.seat_name(seat)
 
 
 def position(game: Any, players: list[str]) -> dict[str, Any]:
@@ -85,7 +84,7 @@ def position(game: Any, players: list[str]) -> dict[str, Any]:
             "boards": boards, "pieces": pieces, "text": family.board_text(game),
             "over": game.is_over, "current": game.current_player, "scores": list(game.scores()),
             "status": look.status, "offers": details,
-            "history": [str(a) for a in game.history], "event": getattr(game, "last_event", "") or ""}
+            "history": [str(a) for a in game.history], "event": game.last_event}
     if game.is_over:
         view["winners"] = list(game.winners())
     return view
@@ -306,7 +305,7 @@ class RecordSteps:
                 view["boards"][seat].setdefault("rectangles", []).append([row, col, width, height])
         view.update({"record": self.name, "step": step, "steps": len(self.positions) - 1,
                      "action": self.actions[step - 1] if step else None, "players": self.players,
-                     "chance": game.chance_log() if hasattr(game, "chance_log") else []})
+                     "chance": game.chance_log()})
         return view
 
 

@@ -152,10 +152,8 @@ def play_game(edition: Edition, bots: str, seed: int, decisive: bool = False) ->
         session.bot_move()
         standings.append(standing(session.game, edition))
     standings[-1] = [float(s) for s in session.game.scores()]
-    winners = session.game.winners() if hasattr(session.game, "winners") else []
+    winners = session.game.winners()
     winner = winners[0] if len(winners) == 1 else None
-    if winner is None and not hasattr(session.game, "winners"):
-        winner = _strict_leader(standings[-1])
     return game_measures(standings, winner, gaps)
 
 

@@ -93,8 +93,18 @@ class DoodleGame:
         self._chance: list[dict] = []
         self.last_event = ""
         """What followed the last action (a roll, a score), in words; the CLI prints it."""
+        self.options: dict[str, Any] = {}
+        """Doodle games take no options besides the players (toolkit.games.base.Game)."""
 
     # ----- state views ---------------------------------------------------------------------
+
+    @property
+    def notation_help(self) -> str:
+        """The action notation, for the prompt's help."""
+        return NOTATION_HELP
+
+    def seat_name(self, seat: int) -> str:
+        return f"player {seat + 1}"
 
     @property
     def phase(self) -> str:
@@ -298,6 +308,7 @@ class DoodleGame:
         other._st = self._st.copy()
         other._occ = self._occ.copy()
         other.history = list(self.history)
+        other.options = dict(self.options)
         other._chance = self.chance_log()
         return other
 
