@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import resource
 import statistics
@@ -48,6 +47,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from search_match import SearchServer, equal_cpu_match, load, wilson  # noqa: E402  (benchmarks/search_match.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CACHE = Path(tempfile.gettempdir()) / "patchwork-bench-search"
@@ -95,22 +97,7 @@ if job["kind"] == "rate":
             done += job["iterations"]
     cpu = time.process_time() - start
     print(json.dumps({"rate": done / cpu, "searches": len(found)}))
-elif job["kind"] == "server":
-    print(json.dumps({"ready": True}), flush=True)
-    for line in sys.stdin:
-        msg = json.loads(line)
-        s = np.array(msg["s"], dtype=np.int64)
-        q = np.array([[int(w) for w in row] for row in msg["q"]], dtype=np.uint64)
-        rng = np.array(msg["rng"], dtype=np.int64)
-        start = time.process_time()
-        action = int(mcts.choose(t, s, q, rng, msg["iterations"]))
-        cpu = time.process_time() - start
-        print(json.dumps({"action": action, "rng": rng.tolist(), "cpu": cpu}), flush=True)
 '''
-
-
-def load() -> str:
-    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def export(rev: str, cache: Path) -> Path:
@@ -144,12 +131,6 @@ def spread(values: list[float], fmt: str = ",.0f") -> str:
             f" over {len(values)}")
 
 
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def rates(trees, cache: Path, rounds: int, iterations: int, seed: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {name: [] for name, _ in trees}
     for _ in range(rounds):
@@ -169,75 +150,14 @@ def cmd_rate(args, trees, cache: Path) -> None:
     print(f"  median ratio now / {trees[0][0]}: {now / before:.2f}x (load {load()})")
 
 
-class Server:
-    """An MCTS search process of one tree."""
-
-    def __init__(self, tree: Path, cache: Path, edition: str):
-        job = {"kind": "server", "edition": edition}
-        self.proc = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(job)], cwd=tree,
-                                     env=env_for(tree, cache), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        json.loads(self.proc.stdout.readline())
-        self.moves = self.pair_moves = 0
-        self.cpu = self.pair_cpu = 0.0
-
-    def choose(self, s, q, rng, iterations: int) -> int:
-        msg = {"s": s.tolist(), "q": [[str(int(w)) for w in row] for row in q], "rng": rng.tolist(),
-               "iterations": iterations}
-        self.proc.stdin.write(json.dumps(msg) + "\n")
-        self.proc.stdin.flush()
-        answer = json.loads(self.proc.stdout.readline())
-        rng[:] = answer["rng"]
-        self.moves += 1
-        self.cpu += answer["cpu"]
-        return answer["action"]
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait()
-
-
 def cmd_match(args, trees, cache: Path) -> None:
-    from toolkit.games.rng import seed_state
-    from toolkit.games.timetrack import kernel as k
-    from toolkit.games.timetrack.tables import tables_for
-    from toolkit.specs import load_edition
-
     found = rates(trees, cache, 1, 1000, args.seed)
     iterations = [max(1, round(found["now"][0] * args.ms / 1000)), max(1, round(found[trees[0][0]][0] * args.ms / 1000))]
     print(f"match on {args.edition} at {args.ms:g} CPU ms per move: new mcts:{iterations[0]} vs "
           f"{trees[0][0]} mcts:{iterations[1]} to start with (load {load()})", flush=True)
-    t = tables_for(load_edition(args.edition)).arrays
-    servers = (Server(trees[1][1], cache, args.edition), Server(trees[0][1], cache, args.edition))
-    wins = 0.0
-    deals = args.games // 2
-    try:
-        for deal in range(deals):
-            for new_seat in (0, 1):
-                rng = seed_state(args.seed, deal)
-                bot_rngs = (seed_state(args.seed, deal, 1 + new_seat), seed_state(args.seed, deal, 3 + new_seat))
-                s, q = k.new_state(t, rng)
-                while not k.is_over(t, s):
-                    side = 0 if k.current_player(t, s) == new_seat else 1
-                    action = servers[side].choose(s, q, bot_rngs[side], iterations[side])
-                    if k.check_action(t, s, q, action) != k.R_OK:
-                        sys.exit(f"bench_search: illegal action {action} from the {('new', 'old')[side]} mcts")
-                    k.apply(t, s, q, action, rng)
-                result = k.seat0_result(t, s)
-                wins += result if new_seat == 0 else 1.0 - result
-            played = 2 * (deal + 1)
-            for side, server in enumerate(servers):
-                recent = 1000 * (server.cpu - server.pair_cpu) / max(server.moves - server.pair_moves, 1)
-                iterations[side] = max(1, round(iterations[side] * args.ms / recent))
-                server.pair_cpu, server.pair_moves = server.cpu, server.moves
-            if played % 20 == 0 or played == 2 * deals:
-                per_move = [1000 * x.cpu / max(x.moves, 1) for x in servers]
-                print(f"  {played} games: new wins {wins / played:.1%}; CPU ms per move new {per_move[0]:.2f}, "
-                      f"old {per_move[1]:.2f}; iterations now new {iterations[0]}, old {iterations[1]} "
-                      f"(load {load()})", flush=True)
-    finally:
-        for server in servers:
-            server.close()
-    played = 2 * deals
+    servers = (SearchServer(trees[1][1], env_for(trees[1][1], cache), args.edition),
+               SearchServer(trees[0][1], env_for(trees[0][1], cache), args.edition))
+    wins, played = equal_cpu_match(servers, args.edition, args.games, args.seed, iterations, args.ms, "bench_search")
     low, high = wilson(wins / played, played)
     print(f"new mcts wins {wins / played:.1%} [{low:.1%}, {high:.1%}] of {played} seat-swapped games against "
           f"{trees[0][0]}'s at equal CPU time per move (ties count half)")

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import resource
 import shutil
@@ -56,7 +55,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from search_match import SearchServer, equal_cpu_match, wilson  # noqa: E402  (benchmarks/search_match.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -132,22 +132,6 @@ elif kind == "mcts_rate":
         mcts.choose(t, s, q, rng, job["iterations"])
     cpu = time.process_time() - start
     print(json.dumps({"rate": len(found) * job["iterations"] / cpu}))
-elif kind == "mcts_server":
-    # One search per request line {"s", "q", "rng", "iterations"}; answers {"action", "rng", "cpu"}.
-    from toolkit.bots import mcts
-    from toolkit.games.timetrack.tables import tables_for
-    from toolkit.specs import load_edition
-    t = tables_for(load_edition(job["edition"])).arrays
-    print(json.dumps({"ready": True}), flush=True)
-    for line in sys.stdin:
-        msg = json.loads(line)
-        s = np.array(msg["s"], dtype=np.int64)
-        q = np.array([[int(w) for w in row] for row in msg["q"]], dtype=np.uint64)
-        rng = np.array(msg["rng"], dtype=np.int64)
-        start = time.process_time()
-        action = int(mcts.choose(t, s, q, rng, msg["iterations"]))
-        cpu = time.process_time() - start
-        print(json.dumps({"action": action, "rng": rng.tolist(), "cpu": cpu}), flush=True)
 '''
 
 
@@ -182,86 +166,6 @@ def cold_cpu(tree: Path, env: dict[str, str]) -> float:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-class Server:
-    """An MCTS search process of one tree."""
-
-    def __init__(self, tree: Path, edition: str):
-        job = {"kind": "mcts_server", "edition": edition}
-        self.proc = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(job)], cwd=tree, env=child_env(tree),
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        json.loads(self.proc.stdout.readline())
-        self.moves = 0
-        self.cpu = 0.0
-        self.pair_moves = 0
-        self.pair_cpu = 0.0
-
-    def choose(self, s: np.ndarray, q: np.ndarray, rng: np.ndarray, iterations: int) -> int:
-        msg = {"s": s.tolist(), "q": [[str(int(w)) for w in row] for row in q], "rng": rng.tolist(),
-               "iterations": iterations}
-        self.proc.stdin.write(json.dumps(msg) + "\n")
-        self.proc.stdin.flush()
-        answer = json.loads(self.proc.stdout.readline())
-        rng[:] = answer["rng"]
-        self.moves += 1
-        self.cpu += answer["cpu"]
-        return answer["action"]
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait()
-
-
-def mcts_match(old: Path, edition: str, games: int, iterations: list[int], budget_ms: float,
-               seed: int) -> tuple[float, int]:
-    """Seat-swapped games, new (this tree) vs old; returns (new wins, shared results counting half; games).
-
-    After every pair of games each side's iterations are scaled by `budget_ms` over its CPU time
-    per move in that pair: equal time per move on average, whatever the positions cost."""
-    from toolkit.games.rng import seed_state
-    from toolkit.games.timetrack import kernel as k
-    from toolkit.games.timetrack.tables import tables_for
-    from toolkit.specs import load_edition
-
-    t = tables_for(load_edition(edition)).arrays
-    servers = (Server(ROOT, edition), Server(old, edition))
-    wins = 0.0
-    try:
-        for deal in range(games // 2):
-            for new_seat in (0, 1):
-                rng = seed_state(seed, deal)
-                bot_rngs = (seed_state(seed, deal, 1 + new_seat), seed_state(seed, deal, 3 + new_seat))
-                s, q = k.new_state(t, rng)
-                while not k.is_over(t, s):
-                    side = 0 if k.current_player(t, s) == new_seat else 1
-                    action = servers[side].choose(s, q, bot_rngs[side], iterations[side])
-                    if k.check_action(t, s, q, action) != k.R_OK:
-                        sys.exit(f"bench_throughput: illegal action {action} from the {('new', 'old')[side]} mcts")
-                    k.apply(t, s, q, action, rng)
-                result = k.seat0_result(t, s)
-                wins += result if new_seat == 0 else 1.0 - result
-            played = 2 * (deal + 1)
-            per_move = [1000 * x.cpu / max(x.moves, 1) for x in servers]
-            for side, server in enumerate(servers):
-                # Cost per move of this pair alone: a new estimate, not a correction that compounds.
-                recent = 1000 * (server.cpu - server.pair_cpu) / max(server.moves - server.pair_moves, 1)
-                iterations[side] = max(1, round(iterations[side] * budget_ms / recent))
-                server.pair_cpu, server.pair_moves = server.cpu, server.moves
-            if played % 20 == 0 or played == 2 * (games // 2):
-                print(f"  {played} games: new wins {wins / played:.1%}; CPU ms per move: new {per_move[0]:.1f}, "
-                      f"old {per_move[1]:.1f}; iterations now: new {iterations[0]}, old {iterations[1]}", flush=True)
-    finally:
-        for server in servers:
-            server.close()
-    return wins, 2 * (games // 2)
-
-
-def wilson(p: float, n: int) -> tuple[float, float]:
-    z = 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main() -> None:
@@ -352,7 +256,10 @@ def main() -> None:
             iterations = [budget["now"], budget[args.before]]
             print(f"mcts match at {args.mcts_ms:g} CPU ms per move: new mcts:{iterations[0]} vs "
                   f"{args.before} mcts:{iterations[1]} to start with", flush=True)
-            wins, played = mcts_match(old, "classic-revised", args.mcts_match, iterations, args.mcts_ms, args.seed)
+            servers = (SearchServer(ROOT, child_env(ROOT), "classic-revised"),
+                       SearchServer(old, child_env(old), "classic-revised"))
+            wins, played = equal_cpu_match(servers, "classic-revised", args.mcts_match, args.seed, iterations,
+                                           args.mcts_ms, "bench_throughput")
             low, high = wilson(wins / played, played)
             print(f"new mcts wins {wins / played:.1%} [{low:.1%}, {high:.1%}] of {played} seat-swapped games "
                   f"(shared results count half)")
