@@ -155,3 +155,41 @@ def test_the_default_budget_ends_the_largest_area_of_the_octominoes():
     out = ok("deck", "pack", "polyominoes:8").output
     assert time.process_time() - started < 60
     assert "largest area covered: " in out and "raise --max-nodes" in out
+
+
+def _pictures(folder, count: int, side: int = 6000) -> list[str]:
+    """`count` distinct flat pictures of side x side px (36 megapixels each at 6000), small as files."""
+    from PIL import Image
+
+    names = []
+    for i in range(count):
+        Image.new("L", (side, side), 40 * i + 20).save(folder / f"p{i}.png")
+        names.append(f"p{i}.png")
+    return names
+
+
+def test_a_theme_of_many_huge_pictures_is_refused_with_its_figure(tmp_path, loaded):
+    """Every picture under the per-picture limit, but four distinct ones of 36 megapixels on the
+    patches: each printed file would decode and re-encode all of them (a theme of 33 such
+    pictures ran minutes for one page of tiles). Refused when the theme is read, naming the
+    picture that passes the total; the same picture on every component counts once."""
+    names = _pictures(tmp_path, 4)
+    (tmp_path / "t.yaml").write_text("kind: theme\ncard_back: p0.png\nautoma_back: p0.png\npatches:\n"
+                                     "  default: {art: p0.png}\n"
+                                     + "".join(f"  P{i:02d}: {{art: {name}}}\n" for i, name in enumerate(names)))
+    outcome = run_case(Case("theme-144-megapixels", ("render", "tiles", "classic", "--theme", "t.yaml",
+                                                     "--out", "t.pdf"), code=1,
+                            expect=("t.yaml:9", "p3.png", "144 megapixels", "at most 120")), tmp_path,
+                       slow_cpu=REFUSAL_CPU * 3)  # the theme's files are read (headers and checksums)
+    assert not outcome.failures, (outcome.failures, outcome.message)
+
+
+def test_one_huge_picture_on_every_component_counts_once(tmp_path):
+    from toolkit.render.theme_file import load_theme
+
+    _pictures(tmp_path, 1)
+    (tmp_path / "t.yaml").write_text("kind: theme\ncard_back: p0.png\nautoma_back: p0.png\npatches:\n"
+                                     "  default: {art: p0.png}\n" + "".join(f"  P{i:02d}: {{art: p0.png}}\n"
+                                                                            for i in range(1, 34)))
+    theme = load_theme(tmp_path / "t.yaml")
+    assert theme.card_back_art.width == 6000 and len(theme.patches) == 33

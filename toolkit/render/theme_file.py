@@ -28,6 +28,10 @@ MAX_IMAGE_BYTES = 20 * 1024 * 1024
 """A card back or patch picture: more than enough for 300 dpi print (a poker card is 825 x 1125 px)."""
 MAX_IMAGE_PIXELS = 40_000_000
 """Pixels of one picture: a bigger one is surely not meant for a card (and would bloat every PDF)."""
+MAX_THEME_PIXELS = 120_000_000
+"""Pixels of all a theme's distinct pictures together. Every printed file decodes and re-encodes
+each picture it shows (some 0.1 CPU-second a megapixel), so a theme of 40-megapixel pictures on
+every patch would take many minutes a file; 33 tile pictures at 300 dpi are about 50."""
 MAX_FONT_BYTES = 20 * 1024 * 1024
 MAX_TITLE = 60
 MAX_CREDITS = 200
@@ -173,6 +177,8 @@ class _Reader:
     def __init__(self, folder: Path, problems: list[Problem]):
         self.folder = folder
         self.problems = list(problems)
+        self.pixels: dict[bytes, int] = {}
+        """Pixels of each distinct picture read so far, by its bytes' digest."""
 
     def add(self, owner, key, message: str) -> None:
         self.problems.append(owner.problem(key, message))
@@ -399,6 +405,8 @@ class _Reader:
                     self.add(owner, key, f"{value} is {width} x {height} px; a picture may have at most "
                                          f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels")
                     return None
+                if not self.within_total(owner, key, value, data, width * height):
+                    return None
                 image.verify()
         except (UnidentifiedImageError, Image.DecompressionBombError):
             self.add(owner, key, f"{value} is not a picture (expected PNG or JPEG)")
@@ -410,6 +418,26 @@ class _Reader:
             self.add(owner, key, f"{value} is a {kind} picture; expected PNG or JPEG")
             return None
         return Art(value, data, width, height, IMAGE_FORMATS[kind])
+
+    def within_total(self, owner: LDict, key: str, value: str, data: bytes, pixels: int) -> bool:
+        """Whether the theme's distinct pictures, this one too, stay within MAX_THEME_PIXELS; the
+        first one past it is the problem (with the figure), the rest are not read."""
+        import hashlib
+
+        digest = hashlib.sha256(data).digest()
+        before = sum(self.pixels.values())
+        if digest in self.pixels:
+            return True
+        if before + pixels > MAX_THEME_PIXELS:
+            if before <= MAX_THEME_PIXELS:
+                self.add(owner, key, f"{value} brings the theme's distinct pictures to "
+                                     f"{(before + pixels) / 1e6:,.0f} megapixels (at most "
+                                     f"{MAX_THEME_PIXELS // 1_000_000} in all: each printed file redraws "
+                                     f"them); scale the pictures to their printed size, 300 dpi is enough")
+                self.pixels[b"over"] = MAX_THEME_PIXELS + 1
+            return False
+        self.pixels[digest] = pixels
+        return True
 
     def font(self, owner: LDict, key: str) -> FontFile | None:
         read = self.read(owner, key, "a TrueType font (.ttf)", MAX_FONT_BYTES)
