@@ -395,8 +395,8 @@ def _check_players(record: dict[str, Any], edition: Edition) -> None:
             solo.append((at, label, spec))
     expected = {"automa_level": solo[0][2].automa_level, "automa_deck": solo[0][2].automa_deck} if solo else {}
     if len(solo) > 1 or {k: options[k] for k in SOLO_OPTIONS if k in options} != expected:
-        at, label = (solo[0][0], solo[0][1]) if solo else (None, None)
-        said = f"players[{at}] is {label!r}" if label else "no player is the solo opponent"
+        label = solo[0][1] if solo else None
+        said = f"players[{solo[0][0]}] is {label!r}" if label else "no player is the solo opponent"
         raise RecordError(f"the record's {said} but its options say "
                           f"{', '.join(f'{k} {options[k]!r}' for k in SOLO_OPTIONS if k in options) or 'none'}: the "
                           "record was edited")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ToolkitError, UsageError
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Edition, Family, TimeTrackRules
 
 if TYPE_CHECKING:  # the protocols only (toolkit.bots.base imports this module)
     from toolkit.bots.base import Bot, Hinter
@@ -131,7 +131,9 @@ def with_threads(text: str, threads: int) -> str:
 
 def has_time_budget(text: str | None) -> bool:
     """Whether a `--bots` list holds a bot with a time budget (the only bots threads are for)."""
-    return bool(text) and any(_timed_budget(name)[0] for name in text.split(","))
+    if not text:
+        return False
+    return any(_timed_budget(name)[0] for name in text.split(","))
 
 
 @dataclass(frozen=True)
@@ -378,7 +380,7 @@ def _parse_automa(text: str, kind: int, arg: str | None, level: int, deck: str) 
 
 
 def _check_automa(spec: BotSpec, edition: Edition, what: str) -> None:
-    automa = edition.rules.automa  # the entry is the time-track family's, whose rules have the field
+    automa = edition.rules.automa if isinstance(edition.rules, TimeTrackRules) else None
     if automa is None:
         raise UsageError(no_solo_opponent(edition, what))
     levels = [lv.level for lv in automa.levels]
@@ -408,7 +410,8 @@ def solo_opponent_editions() -> list[str]:
             edition = load_edition(name)
         except ToolkitError:
             continue
-        if solo_opponent_entry(edition.family) is not None and edition.rules.automa is not None:
+        rules = edition.rules
+        if solo_opponent_entry(edition.family) is not None and isinstance(rules, TimeTrackRules) and rules.automa is not None:
             found.append(name)
     return found
 

@@ -6,6 +6,8 @@ byte-identical for identical tallies.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from toolkit.stats import Metric, Tally, holm, mean_interval, minimum_detectable, paired_difference
 from toolkit.families import family_of
 from toolkit.specs.models import Edition
@@ -17,7 +19,7 @@ def _i(x) -> int:
 
 def edition_facts(edition: Edition) -> dict:
     """Which edition and time-track layout a result belongs to."""
-    facts = {
+    facts: dict[str, Any] = {
         "name": edition.name,
         "title": edition.title,
         "family": edition.family.value,
@@ -53,7 +55,8 @@ def adjust(variants: list[dict]) -> None:
     keys = {f"{i}:{d['metric']}": d["difference"] for i, v in enumerate(variants) for d in v["differences"]}
     adjusted = holm({k: d["p_value"] for k, d in keys.items()})
     for k, d in keys.items():
-        d["p_adjusted"] = None if adjusted[k] is None else round(adjusted[k], 6) + 0.0
-        d["significant"] = bool(adjusted[k] is not None and adjusted[k] < 0.05)
+        p = adjusted[k]
+        d["p_adjusted"] = None if p is None else round(p, 6) + 0.0
+        d["significant"] = bool(p is not None and p < 0.05)
         mde = minimum_detectable(d["se"])
         d["detectable"] = None if mde is None else round(mde, 6) + 0.0

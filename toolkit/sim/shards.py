@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import overload
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -94,10 +95,10 @@ class ShardResult:
 
 
 try:  # CPython's own SHA-256: for a 30-byte text about half the cost of OpenSSL's, which allocates a context per call
-    from _sha2 import sha256 as _sha256  # Python 3.12 and later
+    from _sha2 import sha256 as _sha256  # type: ignore[import-not-found]  # Python 3.12 and later
 except ImportError:
     try:
-        from _sha256 import sha256 as _sha256  # Python 3.11
+        from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]  # Python 3.11
     except ImportError:
         from hashlib import sha256 as _sha256
 
@@ -180,7 +181,7 @@ def plan_shards(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> 
     return [(plan[i].start, plan[i].stop) for i in range(len(plan))]
 
 
-class ShardPlan(Sequence):
+class ShardPlan(Sequence[Shard]):
     """The shards of deals first..first+deals, made on demand so a run of any length holds only
     the ones in flight."""
 
@@ -198,7 +199,14 @@ class ShardPlan(Sequence):
     def __len__(self) -> int:
         return math.ceil(self.deals / self.size) if self.deals > 0 else 0
 
-    def __getitem__(self, index: int) -> Shard:
+    @overload
+    def __getitem__(self, index: int) -> Shard: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Shard]: ...
+
+    def __getitem__(self, index: int | slice) -> Shard | list[Shard]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
@@ -260,7 +268,7 @@ def run_shard(shard: Shard) -> ShardResult:
         result.tallies.append(family.tally(edition, out, swap))
         if len(shard.editions) > 1:  # per-deal outcomes are for pairing variants with the base
             outcomes = family.outcomes(out, per_deal)
-            if k == 0:
+            if base_outcomes is None:  # the base, editions[0]
                 base_outcomes = outcomes
             else:
                 keys = [key for key in base_outcomes if key in outcomes]
