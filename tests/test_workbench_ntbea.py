@@ -85,7 +85,8 @@ def test_tune_refusals():
                                    "--target", "length=41")
     assert "--budget" in refused("tune", "classic", "--set", "starting_buttons=3..5", "--target", "length=40",
                                  "--budget", "0")
-    assert "not a key" in refused("tune", "classic", "--set", "tie_break=1", "--target", "length=40")
+    assert "not a key" in refused("tune", "classic", "--set", "rounds=1", "--target", "length=40")
+    assert "not one of: first-to-finish, shared" in refused("tune", "classic", "--set", "tie_break=1", "--target", "length=40")
     assert "--refine must be 0..5" in refused("tune", "classic", "--set", "starting_buttons=3..5", "--target",
                                               "length=40", "--budget", "6", "--refine", "6")
 
