@@ -69,6 +69,12 @@ REFUSED = [
          (text("six-patches.yaml", lambda: _patch_set(600)), text("many.yaml", lambda: _variant("six-patches.yaml"))),
          code=2, expect=("--edition", "600", "500")),
     Case("build-edition-chain", ("build", "--edition", "sub/more.yaml"), CHAIN, code=2, expect=("10,000",)),
+    Case("deck-fit-10000-aliases", ("deck", "fit", "alias.yaml"),
+         (text("alias.yaml", "kind: patch-set\nname: a\npatches:\n- &p {id: A, shape: '##', cost: 1, time: 1}\n"
+                             + "- *p\n" * 9999),), code=2, expect=("10,000",)),
+    Case("deck-pack-10000-flow-aliases", ("deck", "pack", "alias.yaml", "--count"),
+         (text("alias.yaml", "kind: patch-set\nname: a\npatches: [&p {id: A, shape: '##', cost: 1, time: 1}"
+                             + ", *p" * 9999 + "]\n"),), code=2, expect=("10,000",)),
     Case("deck-fit-folds-of-4900", ("deck", "fit", "big.yaml", "--folds", "4900"),
          (text("big.yaml", lambda: _patch_set(4900)),), code=2, expect=("--folds", "4,900", "1,000,000")),
     Case("deck-fit-folds-of-a-variant", ("deck", "fit", "many.yaml", "--folds", "400"),

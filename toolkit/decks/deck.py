@@ -28,8 +28,9 @@ MAX_CV_ROWS = 1_000_000
 """The most rows cross-validation refits the model on, summed over its folds (n patches, k folds:
 n x (k - 1)); some 3 CPU-seconds here. Leave-one-out on a published deck is about a thousand; k
 folds of a few thousand patches soon reach millions (4,900 folds of 4,900 patches took minutes)."""
-_ID_KEY = re.compile(rb"(?:^|[\s{,])-?\s*[\"']?id[\"']?\s*:", re.MULTILINE)
-"""An `id:` key of a YAML mapping, block or flow style (every patch has one)."""
+_ID_KEY = re.compile(rb"(?:^|[\s{,])-?\s*[\"']?id[\"']?\s*:|^\s*-\s*\*|[\[,]\s*\*", re.MULTILINE)
+"""An `id:` key of a YAML mapping, block or flow style (every patch has one), or an item that is
+an alias (`- *p`, `[*p, *p]`: a patch written once and listed again)."""
 
 
 @dataclass(frozen=True)
