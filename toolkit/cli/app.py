@@ -18,32 +18,9 @@ from typer.core import TyperGroup
 
 from toolkit.cli import waiting
 from toolkit.cli.console import echo_error
+from toolkit.cli.errors import (INTERRUPT_EXIT, PROG, USAGE_EXIT, ClickException, ClickUsageError, error_line,
+                                usage_message)
 from toolkit.errors import Interrupted, ToolkitError
-
-def _click_class(name: str) -> type:
-    """A click exception class, found through typer's public BadParameter (typer may carry its own
-    copy of click, whose classes are not the `click` package's)."""
-    return next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == name)
-
-
-_ClickException = _click_class("ClickException")
-_UsageError = _click_class("UsageError")
-
-PROG = "patchwork"
-USAGE_EXIT = 2
-INTERRUPT_EXIT = 130
-
-
-def error_line(message: str) -> str:
-    """How every error is shown: one line, prefixed with the program name (a SpecError lists one
-    problem per line after it)."""
-    return f"{PROG}: error: {message}"
-
-
-def _usage_message(error) -> str:
-    message = " ".join(error.format_message().split())
-    command = error.ctx.command_path if error.ctx is not None else PROG
-    return f"{message} (see '{command} --help')"
 
 
 def _silence_stdout() -> None:
@@ -86,13 +63,13 @@ class _Group(TyperGroup):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except _UsageError as error:
+        except ClickUsageError as error:
             if type(error).__name__ == "NoArgsIsHelpError":  # `patchwork`, `patchwork render`
                 typer.echo(error.ctx.get_help())
                 sys.exit(0)
-            echo_error(error_line(_usage_message(error)))
+            echo_error(error_line(usage_message(error)))
             sys.exit(USAGE_EXIT)
-        except _ClickException as error:  # e.g. a file argument click could not open
+        except ClickException as error:  # e.g. a file argument click could not open
             echo_error(error_line(" ".join(error.format_message().split())))
             sys.exit(error.exit_code)
         except (typer.Abort, KeyboardInterrupt):
@@ -153,12 +130,6 @@ from toolkit.cli import export_cmd  # noqa: E402
 for _module in (specs_cmds, init_cmd, shape_cmd, render_cmds, export_cmd, game_cmds, sim_cmds, workbench_cmds, deck_cmds,
                 studio_cmd, compile_cmd):
     _module.register(app)
-
-
-def fail(error: ToolkitError) -> None:
-    """Print a toolkit error as the user should see it and exit with its code."""
-    echo_error(error_line(error.render()))
-    raise typer.Exit(error.exit_code)
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ import typer
 
 from toolkit.cli import waiting
 from toolkit.cli.lazy import lazy
-from toolkit.cli.notes import note_compile_for
+from toolkit.cli.waiting import note_compile_for
 from toolkit.cli.options import (MAX_SEATS, MAX_SEED, bot_list, output_file, players_range, path_text, threaded_bots,
                                  threads_option)
 from toolkit.errors import Interrupted, RecordError, ToolkitError, UsageError

@@ -13,6 +13,7 @@ from typing import Any
 
 import typer
 
+from toolkit.cli.errors import fail
 from toolkit.errors import ToolkitError, UsageError
 
 KINDS = ("variant", "deck", "edition")
@@ -46,8 +47,6 @@ def init(
     """Write a commented starting file: a variant (its rules to uncomment; --with-patch adds a new
     patch to price), a deck (its own patch set and a variant that plays it) or a whole edition;
     `validate` accepts it as written."""
-    from toolkit.cli.app import fail
-
     try:
         written, summary = write_init(kind, name, source, force, with_patch)
     except ToolkitError as error:

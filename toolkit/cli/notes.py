@@ -1,10 +1,11 @@
-"""One-line notes a command prints on stderr before slow work the user did not ask for."""
+"""Whether a command is about to compile, and the one-line note it then prints first.
+
+Only the deciding is here; the note is printed through the status line (toolkit.cli.waiting), so
+the compile that follows knows it was announced."""
 from __future__ import annotations
 
 import importlib
 import os
-
-import typer
 
 COMPILE_NOTE = "compiling the rules kernel (first run only, may take a minute)..."
 
@@ -39,22 +40,3 @@ def compile_pending(modules: list[str]) -> bool:
     except Exception:
         return False
     return False
-
-
-def note_compile(modules: list[str]) -> None:
-    """Say on one line, before it happens, that the kernels of `modules` are about to compile."""
-    if compile_pending(modules):
-        typer.echo(COMPILE_NOTE, err=True)
-        from toolkit.cli.waiting import announced
-
-        announced()  # the compile that follows needs no second note
-
-
-def note_compile_for(edition, simulate: bool = False) -> None:
-    """The note for a command that plays `edition` (with the simulator's turn loop if `simulate`)."""
-    from toolkit.families import family_of
-
-    family = family_of(edition)
-    # The simulator calls only its turn loop from Python; the kernel compiles into it, and numba
-    # keeps the cache of what Python calls, so the loop's cache is the one that tells.
-    note_compile(list(family.loop_modules if simulate else family.kernel_modules))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from toolkit.cli.options import shape_text as shape_text_check
+from toolkit.cli.errors import fail
 from toolkit.errors import ToolkitError
 
 if TYPE_CHECKING:
@@ -83,7 +84,6 @@ def shape_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
     """Size, canonical form, orientations, chirality, holes, straight cuts and placements of a shape, and whether a deck can use it (exit 1 when not)."""
-    from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
     from toolkit.families import twin_ids  # the geometry loads when the command runs, not at start-up
     from toolkit.geometry import Board, Shape
     from toolkit.geometry.facts import describe_shape, parse_board

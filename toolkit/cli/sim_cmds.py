@@ -7,7 +7,6 @@ rendered in memory first and written atomically, so a failed run leaves no files
 """
 from __future__ import annotations
 
-import functools
 import json
 import shlex
 from pathlib import Path
@@ -16,11 +15,12 @@ from typing import List, Optional
 import typer
 
 from toolkit.cli.console import json_option, print_document, print_table
-from toolkit.cli.notes import note_compile_for
+from toolkit.cli.errors import reporting_errors
+from toolkit.cli.waiting import note_compile_for
 from toolkit.cli.typed import add_typed
 from toolkit.cli.options import (MAX_SEED, bot_list, capped_workers, check_fraction, check_run, distinct_names,
                                  output_folder, path_text, threaded_bots, threads_option)
-from toolkit.errors import ToolkitError, UsageError
+from toolkit.errors import UsageError
 from toolkit.fileio import check_targets, write_files
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
@@ -289,21 +289,6 @@ def _balance_sprt(request, plan, show):
         return sprt.run_balance(request, plan, lambda n: bar.advance(task, n))
 
 
-def _reporting_errors(command):
-    """Turn a ToolkitError of the command into one `error: ...` line and its exit code."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except ToolkitError as error:
-            from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
-
-            fail(error)
-
-    return wrapper
-
-
 def register(app: typer.Typer) -> None:
-    app.command("simulate")(_reporting_errors(simulate))
-    app.command("balance")(_reporting_errors(balance))
+    app.command("simulate")(reporting_errors(simulate))
+    app.command("balance")(reporting_errors(balance))

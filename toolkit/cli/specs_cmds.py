@@ -7,6 +7,7 @@ from typing import List, Optional
 
 import typer
 
+from toolkit.cli.errors import fail
 from toolkit.cli.options import output_file, path_text
 from toolkit.errors import ToolkitError, UsageError
 
@@ -14,12 +15,6 @@ from toolkit.errors import ToolkitError, UsageError
 def register(app: typer.Typer) -> None:
     app.command("validate")(validate)
     app.command("schema")(schema)
-
-
-def _failing(error: ToolkitError) -> None:
-    from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
-
-    fail(error)
 
 
 def _exists(path: Path) -> bool:
@@ -44,7 +39,7 @@ def validate(
         else:
             _validate(paths)
     except ToolkitError as error:
-        _failing(error)
+        fail(error)
 
 
 def _watch(paths: Optional[List[Path]]) -> None:
@@ -117,7 +112,7 @@ def schema(
     try:
         _schema(out)
     except ToolkitError as error:
-        _failing(error)
+        fail(error)
 
 
 def _schema(out: Optional[Path]) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import typer
 
+from toolkit.cli.errors import INTERRUPT_EXIT, fail
 from toolkit.errors import ToolkitError, UsageError
 
-INTERRUPT_EXIT = 130
 TOKEN_ENV = "PATCHWORK_STUDIO_TOKEN"
 """An access token to use instead of a random one (for scripts that open the studio)."""
 
@@ -25,8 +25,6 @@ def studio(
     open_browser: bool = typer.Option(False, "--open", help="Open the address in the default web browser."),
 ) -> None:
     """Serve the studio, a local web app: draw patches, browse decks, play, step records, start runs."""
-    from toolkit.cli.app import fail  # the app module imports this one; resolve at call time
-
     try:
         _serve(folder, host, port, open_browser)
     except ToolkitError as error:

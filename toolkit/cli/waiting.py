@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from toolkit.cli import notes
+
 COMPILE_HINT = "first run only; `patchwork compile` compiles everything ahead"
 SESSION_GAP = 1.5
 """Seconds between two compiles that still count as one wait (one note, one running count)."""
@@ -221,13 +223,21 @@ def announced() -> None:
 def note_compile(modules: list[str]) -> bool:
     """The command's own one-line note before a compile it expects (toolkit.cli.notes), marked as
     said; True when it was printed."""
-    from toolkit.cli import notes
-
     if notes.compile_pending(modules):
         STATUS.line(notes.COMPILE_NOTE)
         announced()
         return True
     return False
+
+
+def note_compile_for(edition, simulate: bool = False) -> None:
+    """The note for a command that plays `edition` (with the simulator's turn loop if `simulate`)."""
+    from toolkit.families import family_of
+
+    family = family_of(edition)
+    # The simulator calls only its turn loop from Python; the kernel compiles into it, and numba
+    # keeps the cache of what Python calls, so the loop's cache is the one that tells.
+    note_compile(list(family.loop_modules if simulate else family.kernel_modules))
 
 
 def _module_words(dispatcher: Any) -> str:

@@ -108,7 +108,7 @@ def _changed(before: Stamps, after: Stamps) -> list[Path]:
 
 def run_once(step: Callable[[], Any]) -> bool:
     """One run of the watched command; its failure is printed, never raised. True when it succeeded."""
-    from toolkit.cli.app import _ClickException, error_line
+    from toolkit.cli.errors import ClickException, error_line
     from toolkit.cli.console import echo_error
 
     try:
@@ -118,7 +118,7 @@ def run_once(step: Callable[[], Any]) -> bool:
     except ToolkitError as error:
         echo_error(error_line(error.render()))
         return False
-    except _ClickException as error:
+    except ClickException as error:
         echo_error(error_line(" ".join(error.format_message().split())))
         return False
     except (typer.Exit, SystemExit) as done:
