@@ -71,3 +71,26 @@ def test_known_errors_list_only_checked_files():
     for path, count in known_counts().items():
         assert (ROOT / path).is_file() and path.startswith("toolkit/") and not path.startswith(FRONT_ENDS), path
         assert count > 0, path
+
+
+@pytest.mark.slow
+def test_every_game_and_bot_declares_its_protocol():
+    """What the checker cannot see (bots are built by name from the registry): every registered bot,
+    built for an edition of its family, and every engine's game have each member of their protocol,
+    and the hint bots answer `hint` (toolkit.bots.base.Hinter)."""
+    from toolkit.bots.base import Bot, Hinter
+    from toolkit.bots.registry import bot_for, bot_names, build_bot
+    from toolkit.families import all_families
+    from toolkit.games.base import Game
+    from toolkit.specs import load_edition
+
+    for family in all_families():
+        edition = load_edition("anniversary" if family.info.has_solo_opponent else family.info.default_edition)
+        game = family.new_game(edition, 1)
+        assert isinstance(game, Game) and isinstance(game.copy(), Game), edition.name
+        assert isinstance(game.seat_name(0), str) and isinstance(game.notation_help, str)
+        for name in bot_names(edition.family):
+            bot = build_bot(bot_for(name.replace(":N", ":10"), edition), edition)
+            assert isinstance(bot, Bot), (family.info.name, name)
+            assert bot.seat is None or 0 <= bot.seat < game.players
+        assert isinstance(family.hinter(edition), Hinter), family.info.name

@@ -11,7 +11,7 @@ a player of them) says so with `game_options` (keyword arguments for Engine.new_
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # annotations only: a bot's text is read without numpy (the command line refuses bots so)
     import numpy as np
@@ -20,6 +20,7 @@ from toolkit.bots import registry
 from toolkit.specs.models import Edition
 
 
+@runtime_checkable
 class Bot(Protocol):
     """A player that picks actions (every bot class declares all of it)."""
 
@@ -43,6 +44,7 @@ class Bot(Protocol):
         ...
 
 
+@runtime_checkable
 class Hinter(Protocol):
     """What answers `hint` at the prompt (RulesFamily.hinter): the hint bot, or a search of its own."""
 

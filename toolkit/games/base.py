@@ -48,6 +48,7 @@ class Action(Protocol):
     def __str__(self) -> str: ...
 
 
+@runtime_checkable
 class Game(Protocol):
     """One game under the rules, driven action by action (every engine's game declares all of it:
     callers ask the game, never whether it has a method)."""
