@@ -17,9 +17,15 @@ import shlex
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from toolkit.errors import UsageError
+
+if TYPE_CHECKING:
+    from toolkit.bots.registry import BotSpec
+    from toolkit.specs.models import Edition
+    from toolkit.workbench.price import PriceRequest
+    from toolkit.workbench.setpath import Setting
 
 Progress = Callable[[int], AbstractContextManager[Callable[[int], None]]]
 """`progress(total)`: a context that yields `advance(games)`, told every game played (of `total`)."""
@@ -34,7 +40,7 @@ def deals_for(games: int, per_deal: int, option: str = "--games") -> int:
     return games // per_deal
 
 
-def _stamped(doc: dict, bots: Sequence) -> dict:
+def _stamped(doc: dict, bots: Sequence[BotSpec]) -> dict:
     """The document with whether the same seed gives the same games, and why."""
     from toolkit.bots.registry import reproducibility
 
@@ -44,10 +50,10 @@ def _stamped(doc: dict, bots: Sequence) -> dict:
     return doc
 
 
-def _seats(bots: Sequence, edition) -> str:
+def _seats(bots: Sequence[BotSpec], edition: Edition) -> str:
     from toolkit.sim.botspec import seat_rule
 
-    return seat_rule(bots, edition)
+    return seat_rule(tuple(bots), edition)
 
 
 # ----- price ----------------------------------------------------------------------------------
@@ -59,7 +65,7 @@ class PriceRun:
 
     ref: str
     """The edition as named on the command line (a name or a spec file)."""
-    edition: Any
+    edition: Edition
     patch: str
     values: str
     """--values as typed (A..B[:STEP] or a,b,c)."""
@@ -80,10 +86,9 @@ class PriceTier:
     """One skill tier of a price run."""
 
     bots: str
-    specs: tuple
+    specs: tuple[BotSpec, ...]
     per_deal: int
-    request: Any
-    """Its toolkit.workbench.price.PriceRequest."""
+    request: PriceRequest
 
 
 def price_tiers(run: PriceRun, values: tuple[int, ...]) -> list[PriceTier]:
@@ -160,14 +165,13 @@ class SweepRun:
     """A `patchwork sweep` run, its options and settings checked."""
 
     ref: str
-    edition: Any
+    edition: Edition
     settings: tuple[str, ...]
     """The --set texts as typed."""
-    parsed: tuple
-    """Their toolkit.workbench.setpath.Setting."""
+    parsed: tuple[Setting, ...]
     points: tuple[dict, ...]
     bots: str
-    specs: tuple
+    specs: tuple[BotSpec, ...]
     per_deal: int
     games: int
     """Games per point (with a sequential test, the most)."""
@@ -208,12 +212,15 @@ def sweep(run: SweepRun, workers: int, scheduler: str | None, progress: Progress
     points = list(run.points)
     _check_playable(sw.editions(run.edition, points), points)
     plan = None
+    sequential: list[str] = []  # the test's options as the replaying command spells them
     if run.sprt is not None:
         from toolkit.workbench import sprt as sq
 
         plan = sq.plan(run.sprt, run.sprt_delta, run.sprt_alpha, run.sprt_beta, run.edition)
         if len(points) < 2:
             raise UsageError("--sprt: a sequential sweep compares every point with the first, so it needs 2 or more points")
+        sequential = ["--sprt", run.sprt, "--sprt-delta", f"{plan.delta:g}", "--sprt-alpha", f"{plan.alpha:g}",
+                      "--sprt-beta", f"{plan.beta:g}"]
     with progress(run.deals * run.per_deal * len(points)) as advance:
         if plan is None:
             rows, played = sw.run(run.edition, points, run.specs, run.seed, run.deals, workers, scheduler, advance)
@@ -221,10 +228,7 @@ def sweep(run: SweepRun, workers: int, scheduler: str | None, progress: Progress
             rows, played, _ = sw.run_sequential(run.edition, points, run.specs, run.seed, run.deals, workers, scheduler,
                                                 plan, advance)
     parts = ["patchwork", "sweep", run.ref, *[a for s in run.settings for a in ("--set", s)], "--bots", run.bots,
-             "--games", str(run.games), "--seed", str(run.seed)]
-    if plan is not None:
-        parts += ["--sprt", run.sprt, "--sprt-delta", f"{plan.delta:g}", "--sprt-alpha", f"{plan.alpha:g}",
-                  "--sprt-beta", f"{plan.beta:g}"]
+             "--games", str(run.games), "--seed", str(run.seed), *sequential]
     doc = header("sweep", shlex.join(parts), run.specs, played.games, played.deals, run.per_deal, run.seed,
                  _seats(run.specs, run.edition))
     if plan is not None:
@@ -243,9 +247,9 @@ class TuneRun:
     """A `patchwork tune` run, its options and settings checked."""
 
     ref: str
-    edition: Any
+    edition: Edition
     settings: tuple[str, ...]
-    parsed: tuple
+    parsed: tuple[Setting, ...]
     targets: tuple[str, ...]
     """The --target texts as typed."""
     budget: int
@@ -255,7 +259,7 @@ class TuneRun:
     final_games: int
     watch: str | None
     bots: str
-    specs: tuple
+    specs: tuple[BotSpec, ...]
     per_deal: int
     seed: int
 
@@ -303,8 +307,8 @@ class LadderRun:
     bots: tuple[str, ...]
     """The bots as typed (threaded)."""
     ref: str
-    edition: Any
-    specs: tuple
+    edition: Edition
+    specs: tuple[BotSpec, ...]
     games: int
     """Games per pair."""
     seed: int
@@ -347,9 +351,9 @@ class FeelRun:
 
     refs: tuple[str, ...]
     """The base edition, then the variants, as named."""
-    editions: tuple
+    editions: tuple[Edition, ...]
     bots: str
-    specs: tuple
+    specs: tuple[BotSpec, ...]
     games: int
     """Games per edition."""
     seed: int
