@@ -139,12 +139,12 @@ def deal_ratio(deals: int, sy: float, sx: float, syy: float, sxy: float, sxx: fl
         if var is None or binomial <= 0:
             iv = wilson(int(round(sy)), n, z)
             return Interval(iv.estimate, iv.low, iv.high, n, 1.0, int(deals))
-        deff = max(1.0, var / binomial)
-        low, high = _wilson_float(r, n / deff, z)
-        return Interval(r, low, high, n, deff, int(deals))
+        effect = max(1.0, var / binomial)
+        low, high = _wilson_float(r, n / effect, z)
+        return Interval(r, low, high, n, effect, int(deals))
     if var is None:
         return Interval(r, None, None, n, None, int(deals))
-    deff = None
+    deff: float | None = None
     if game_sq is not None and n > 1:
         single = max(game_sq - sy * sy / n, 0.0) / (n - 1) / n
         if single > 0:
@@ -174,7 +174,7 @@ def deal_mean(games: int, total: int, per_deal: int, deal_sq: int, game_sq: int,
     iv = deal_ratio(deals, total, games, deal_sq, per_deal * total, deals * per_deal * per_deal, False, game_sq, z)
     if iv.estimate is None or scale == 1.0:
         return iv
-    lo, hi = (None, None) if iv.low is None else sorted((iv.low * scale, iv.high * scale))
+    lo, hi = (None, None) if iv.low is None or iv.high is None else sorted((iv.low * scale, iv.high * scale))
     return Interval(iv.estimate * scale, lo, hi, iv.n, iv.design_effect, iv.deals)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 import operator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from toolkit.errors import ShapeError
 
@@ -38,10 +39,10 @@ def _normalise(cells: Iterable[Cell]) -> frozenset[Cell]:
     return frozenset((r - top, c - left) for r, c in cells)
 
 
-def _as_cell(cell: object) -> Cell:
+def _as_cell(cell: Any) -> Cell:
     """A (row, col) pair of plain ints from any pair of integers (numpy ints, lists, ...)."""
     try:
-        row, col = cell  # type: ignore[misc]
+        row, col = cell
         if isinstance(row, bool) or isinstance(col, bool):
             raise TypeError
         return (operator.index(row), operator.index(col))

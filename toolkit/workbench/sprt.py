@@ -200,11 +200,11 @@ def run_sequential(editions, bots, seed: int, max_deals: int, p: SprtPlan, worke
             break
     played = runner.combine(parts)
     base = per_deal(played.per_game[0], p.figure, played.per_deal)
-    for k, v in enumerate(verdicts):
-        if v is None:
-            d = per_deal(played.per_game[k + 1], p.figure, played.per_deal) - base
-            verdicts[k] = verdict(UNDECIDED, played.games, p, last[k][1], last[k][2], d, played.per_deal)
-    return played, verdicts
+    decided = [v if v is not None else
+               verdict(UNDECIDED, played.games, p, last[k][1], last[k][2],
+                       per_deal(played.per_game[k + 1], p.figure, played.per_deal) - base, played.per_deal)
+               for k, v in enumerate(verdicts)]
+    return played, decided
 
 
 def balance(refs: list[str], bots_text: str, games: int, seed: int, workers: int, scheduler: str | None,
