@@ -37,6 +37,9 @@ Public API (all arrays are numpy; nothing here keeps global state)
   once the token card is discarded). apply_action moves the token with these very functions.
 - ``choose_random(tables, st, occ, bot_rng, act)`` writes a uniform legal action row into
   ``act`` (int64[NA]) from a bot generator state ``bot_rng`` (int64[4], separate from the game's).
+- The special actions: ``special_mode(params, st, seat, s)`` (0 not available, 1 first use, 2
+  through AGAIN), and on bare use counts, for a search that spends them itself,
+  ``special_mode_of(specials, uses, again_uses, s)`` and ``special_uses_left(...)``.
 - Readers of a finished (or running) state: ``final_scores(tables, st, occ)`` -> int64[players],
   ``empty_cells(tables, st, occ, seat)``, ``best_rectangle(tables, occ_row)`` -> (score, row,
   col, height, width).
@@ -341,6 +344,57 @@ def tables_info(edition: Edition) -> TableInfo:
     return info
 
 
+def _orientation_table(shapes: list[Shape], starts: list[int], board: Board, flip: bool) -> dict[str, np.ndarray]:
+    """The orientation table, in placements() order: per shape its orientations that fit the
+    board (first row, count), and per orientation its size, first placement row and cells."""
+    or_start, or_count, or_h, or_w, or_base, or_ncell, cell_lists = [], [], [], [], [], [], []
+    for shape, first in zip(shapes, starts):
+        or_start.append(len(or_h))
+        count = 0
+        for image in shape.orientations(flip):
+            if image.height > board.height or image.width > board.width:
+                continue
+            or_h.append(image.height)
+            or_w.append(image.width)
+            or_base.append(first)
+            first += (board.height - image.height + 1) * (board.width - image.width + 1)
+            cells = sorted(image.cells)
+            or_ncell.append(len(cells))
+            cell_lists.append([r * 32 + c for r, c in cells])
+            count += 1
+        or_count.append(count)
+    or_cells = np.zeros((max(len(cell_lists), 1), max(or_ncell + [1])), dtype=np.int64)
+    for o, cells in enumerate(cell_lists):
+        or_cells[o, : len(cells)] = cells
+
+    def ints(values):
+        return np.array(values, dtype=np.int64)
+
+    return dict(orient_first=ints(or_start), orient_count=ints(or_count), orient_height=ints(or_h),
+                orient_width=ints(or_w), orient_place=ints(or_base), orient_cell_count=ints(or_ncell),
+                orient_cells=or_cells)
+
+
+def _params(edition: Edition, board: Board, specials: int, deck: int) -> np.ndarray:
+    """tables.params: the edition's scalars by P_* index."""
+    rules = edition.rules
+    params = np.zeros(N_PARAMS, dtype=np.int64)
+    params[P_WIDTH] = board.width
+    params[P_HEIGHT] = board.height
+    params[P_WORDS] = board.words
+    params[P_CIRCLE] = rules.circle_size
+    params[P_ROUNDS] = rules.rounds
+    params[P_TURNS] = rules.turns_per_round
+    params[P_REFILL] = rules.refill
+    params[P_FREE_CHOICE] = 1 if rules.final_free_choice else 0
+    params[P_SPECIALS] = specials
+    params[P_DECK] = deck
+    params[P_START_CARDS] = len(rules.start_cards)
+    params[P_PATCHES] = len(edition.patches)
+    params[P_PENALTY] = edition.empty_penalty
+    return params
+
+
 def _build(edition: Edition) -> TableInfo:
     board = Board(edition.board_width, edition.board_height)
     flip = edition.allow_flip
@@ -375,55 +429,15 @@ def _build(edition: Edition) -> TableInfo:
         rows += array.shape[0]
         arrays.append(array)
     masks = np.ascontiguousarray(np.concatenate(arrays).view(np.int64).reshape(rows, board.words))
-    sh_start = np.array(starts, dtype=np.int64)
-    # Orientation table, in placements() order: the orientations that fit the board.
-    or_start, or_count, or_h, or_w, or_base, or_ncell, cell_lists = [], [], [], [], [], [], []
-    for shape, first in zip(shapes, starts):
-        or_start.append(len(or_h))
-        count = 0
-        for image in shape.orientations(flip):
-            if image.height > board.height or image.width > board.width:
-                continue
-            or_h.append(image.height)
-            or_w.append(image.width)
-            or_base.append(first)
-            first += (board.height - image.height + 1) * (board.width - image.width + 1)
-            cells = sorted(image.cells)
-            or_ncell.append(len(cells))
-            cell_lists.append([r * 32 + c for r, c in cells])
-            count += 1
-        or_count.append(count)
-    or_cells = np.zeros((max(len(cell_lists), 1), max(or_ncell + [1])), dtype=np.int64)
-    for o, cells in enumerate(cell_lists):
-        or_cells[o, : len(cells)] = cells
-    sh_count = np.array([a.shape[0] for a in arrays], dtype=np.int64)
     specials = 0
     for name in edition.rules.special_actions:
         specials |= 1 << SPECIAL_NAMES.index(name)
-    params = np.zeros(N_PARAMS, dtype=np.int64)
-    params[P_WIDTH] = board.width
-    params[P_HEIGHT] = board.height
-    params[P_WORDS] = board.words
-    params[P_CIRCLE] = edition.rules.circle_size
-    params[P_ROUNDS] = edition.rules.rounds
-    params[P_TURNS] = edition.rules.turns_per_round
-    params[P_REFILL] = edition.rules.refill
-    params[P_FREE_CHOICE] = 1 if edition.rules.final_free_choice else 0
-    params[P_SPECIALS] = specials
-    params[P_DECK] = len(deck_card)
-    params[P_START_CARDS] = len(edition.rules.start_cards)
-    params[P_PATCHES] = len(patches)
-    params[P_PENALTY] = edition.empty_penalty
-    die = np.array(edition.rules.die, dtype=np.int64)
-    def ints(values):
-        return np.array(values, dtype=np.int64)
-
     tables = DoodleTables(
-        place_masks=masks, shape_first=sh_start, shape_count=sh_count, patch_shape=patch_shape,
+        place_masks=masks, shape_first=np.array(starts, dtype=np.int64),
+        shape_count=np.array([a.shape[0] for a in arrays], dtype=np.int64), patch_shape=patch_shape,
         cut_count=cut_n, cut_piece=cut_piece, start_shape=start_shape, deck_card=deck_card,
-        orient_first=ints(or_start), orient_count=ints(or_count), orient_height=ints(or_h),
-        orient_width=ints(or_w), orient_place=ints(or_base), orient_cell_count=ints(or_ncell),
-        orient_cells=or_cells, die=die, params=params,
+        **_orientation_table(shapes, starts, board, flip), die=np.array(edition.rules.die, dtype=np.int64),
+        params=_params(edition, board, specials, len(deck_card)),
     )
     return TableInfo(
         tables=tables,
@@ -477,6 +491,15 @@ def row_bits(occ_k, r, width):
 
 
 @njit(cache=True)
+def sheet_row_bits(occ_k, width, height):
+    """Every row of a sheet as row_bits gives it: int64[height]."""
+    rows = np.empty(height, dtype=np.int64)
+    for r in range(height):
+        rows[r] = row_bits(occ_k, r, width)
+    return rows
+
+
+@njit(cache=True)
 def fits(masks, g, occ_k, words):
     for w in range(words):
         if masks[g, w] & occ_k[w]:
@@ -490,16 +513,36 @@ def cell_set(occ_k, cell):
 
 
 @njit(cache=True)
-def special_mode(params, st, k, s):
-    """0: not available, 1: first use, 2: second use through AGAIN."""
-    if not (params[P_SPECIALS] >> s) & 1:
+def special_mode_of(specials, uses, again_uses, s):
+    """The mode of special action s for a player who has used it `uses` times and AGAIN
+    `again_uses` times, in an edition whose special actions are the bits of `specials`
+    (params[P_SPECIALS]): 0 not available, 1 first use, 2 second use through AGAIN (RULINGS 18).
+    special_mode reads the counts from a state; a search that spends special actions on its own
+    counts asks this."""
+    if not (specials >> s) & 1:
         return 0
-    used = st[st[S_USED_AT] + 4 * k + s]
-    if used == 0:
+    if uses == 0:
         return 1
-    if used == 1 and (params[P_SPECIALS] >> SP_AGAIN) & 1 and st[st[S_USED_AT] + 4 * k + SP_AGAIN] == 0:
+    if uses == 1 and (specials >> SP_AGAIN) & 1 and again_uses == 0:
         return 2
     return 0
+
+
+@njit(cache=True)
+def special_uses_left(specials, uses, again_uses, s):
+    """How many more times special action s may be used at most, on the counts of
+    special_mode_of: twice while it is unused and AGAIN is open, once through AGAIN, else 0."""
+    mode = special_mode_of(specials, uses, again_uses, s)
+    if mode == 1:
+        return 2 if ((specials >> SP_AGAIN) & 1 and again_uses == 0) else 1
+    return 1 if mode == 2 else 0
+
+
+@njit(cache=True)
+def special_mode(params, st, k, s):
+    """0: not available, 1: first use, 2: second use through AGAIN (special_mode_of on seat k's counts)."""
+    at = st[S_USED_AT] + 4 * k
+    return special_mode_of(params[P_SPECIALS], st[at + s], st[at + SP_AGAIN], s)
 
 
 @njit(cache=True)
@@ -880,6 +923,59 @@ def walk_sources(tables, st, src):
 
 
 @njit(cache=True)
+def _walk_one(out, idx, target, kind):
+    """Visit one action with no card, place or rectangle (passing, or scoring nothing on an
+    empty sheet) as action number idx. Returns (actions visited, whether it was the target)."""
+    if target == -1 or target == idx:
+        put_action(out, 0 if target >= 0 else idx, kind, -1, 0, -1, 0, 0, 0, 0, 0, 0)
+        if target >= 0:
+            return idx + 1, True
+    return idx + 1, False
+
+
+@njit(cache=True)
+def _walk_rectangles(rows, width, height, out, idx, target):
+    """Visit the fully shaded rectangles a scoring may name, by top-left cell, then height, then
+    width. Returns (actions visited, whether the target was among them)."""
+    for r0 in range(height):
+        for c0 in range(width):
+            if not (rows[r0] >> c0) & 1:
+                continue
+            # Widest run from c0 in the band r0..r0+h-1, shrinking as rows are added.
+            limit = width - c0
+            for h in range(1, height - r0 + 1):
+                bits = rows[r0 + h - 1] >> c0
+                run = 0
+                while run < limit and (bits >> run) & 1:
+                    run += 1
+                limit = run
+                if limit == 0:
+                    break
+                for w in range(1, limit + 1):
+                    if target == -1:
+                        put_action(out, idx, K_SCORE, -1, 0, -1, 0, r0, c0, h, w, 0)
+                    elif target == idx:
+                        put_action(out, 0, K_SCORE, -1, 0, -1, 0, r0, c0, h, w, 0)
+                        return idx + 1, True
+                    idx += 1
+    return idx, False
+
+
+@njit(cache=True)
+def _walk_singles(occ_k, cells, out, idx, target, again):
+    """Visit SINGLE on each empty cell of the sheet; returns the number of actions visited."""
+    for cell in range(cells):
+        if not cell_set(occ_k, cell):
+            if target == -1:
+                put_action(out, idx, K_SINGLE, -1, 0, -1, 0, cell, 0, 0, 0, again)
+            elif target == idx:
+                put_action(out, 0, K_SINGLE, -1, 0, -1, 0, cell, 0, 0, 0, again)
+                return idx + 1
+            idx += 1
+    return idx
+
+
+@njit(cache=True)
 def _walk(tables, st, occ, target, out):
     """Visit the legal actions of the seat to act in canonical order: the drawings of each
     source of walk_sources in turn (its shape's placements that fit), passing (at setup only
@@ -896,9 +992,7 @@ def _walk(tables, st, occ, target, out):
     occ_k = occ[k]
     width = params[P_WIDTH]
     height = params[P_HEIGHT]
-    rows = np.empty(height, dtype=np.int64)
-    for r in range(height):
-        rows[r] = row_bits(occ_k, r, width)
+    rows = sheet_row_bits(occ_k, width, height)
     src = np.empty((max_sources(tables, st), NSRC), dtype=np.int64)
     nsrc = walk_sources(tables, st, src)
     idx = 0
@@ -909,61 +1003,24 @@ def _walk(tables, st, occ, target, out):
         if target >= 0 and idx > target:
             return idx
         s += 1
+    found = False
     if phase == PH_START:
         if idx == 0:
-            if target == -1 or target == idx:
-                put_action(out, 0 if target >= 0 else idx, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
-                if target >= 0:
-                    return idx + 1
-            idx += 1
+            idx, found = _walk_one(out, idx, target, K_PASS)
     elif phase == PH_SCORE:
         if st[st[S_FILLED_AT] + k] == 0:
-            if target == -1 or target == idx:
-                put_action(out, 0 if target >= 0 else idx, K_SCORE, -1, 0, -1, 0, 0, 0, 0, 0, 0)
-                if target >= 0:
-                    return idx + 1
-            idx += 1
+            idx, found = _walk_one(out, idx, target, K_SCORE)
         else:
-            for r0 in range(height):
-                for c0 in range(width):
-                    if not (rows[r0] >> c0) & 1:
-                        continue
-                    # Widest run from c0 in the band r0..r0+h-1, shrinking as rows are added.
-                    limit = width - c0
-                    for h in range(1, height - r0 + 1):
-                        bits = rows[r0 + h - 1] >> c0
-                        run = 0
-                        while run < limit and (bits >> run) & 1:
-                            run += 1
-                        limit = run
-                        if limit == 0:
-                            break
-                        for w in range(1, limit + 1):
-                            if target == -1:
-                                put_action(out, idx, K_SCORE, -1, 0, -1, 0, r0, c0, h, w, 0)
-                            elif target == idx:
-                                put_action(out, 0, K_SCORE, -1, 0, -1, 0, r0, c0, h, w, 0)
-                                return idx + 1
-                            idx += 1
+            idx, found = _walk_rectangles(rows, width, height, out, idx, target)
     else:
-        if target == -1 or target == idx:
-            put_action(out, 0 if target >= 0 else idx, K_PASS, -1, 0, -1, 0, 0, 0, 0, 0, 0)
-            if target >= 0:
-                return idx + 1
-        idx += 1
+        idx, found = _walk_one(out, idx, target, K_PASS)
+    if found:
+        return idx
     # SINGLE any time after setup (the last source when it is open).
     if s < nsrc:
-        again = src[s, SRC_AGAIN]
         if target == -2:
             return idx + width * height - st[st[S_FILLED_AT] + k]
-        for cell in range(width * height):
-            if not cell_set(occ_k, cell):
-                if target == -1:
-                    put_action(out, idx, K_SINGLE, -1, 0, -1, 0, cell, 0, 0, 0, again)
-                elif target == idx:
-                    put_action(out, 0, K_SINGLE, -1, 0, -1, 0, cell, 0, 0, 0, again)
-                    return idx + 1
-                idx += 1
+        return _walk_singles(occ_k, width * height, out, idx, target, src[s, SRC_AGAIN])
     return idx
 
 
@@ -1031,81 +1088,71 @@ def _check_step(phase, kind):
 
 
 @njit(cache=True)
-def check_action(tables, st, occ, act):
-    """R_OK when `act` is legal for the seat to act, else the R_* code of the rule it breaks."""
-    masks = tables.place_masks
-    sh_start = tables.shape_first
-    sh_count = tables.shape_count
-    patch_shape = tables.patch_shape
-    cut_n = tables.cut_count
-    cut_piece = tables.cut_piece
-    start_shape = tables.start_shape
-    params = tables.params
-    kind = act[A_KIND]
-    if kind < K_START or kind > K_SCORE:
-        return R_UNKNOWN_KIND
-    phase = st[S_PHASE]
-    code = _check_step(phase, kind)
+def _check_single(params, st, occ_k, k, act, again):
+    """check_action for K_SINGLE: SINGLE open (first use or through AGAIN), an empty cell."""
+    if again != 0 and again != SP_SINGLE + 1:
+        return R_AGAIN_MISMATCH
+    code = _check_special(params, st, k, SP_SINGLE, again != 0)
     if code != R_OK:
         return code
-    k = st[S_SEAT]
-    occ_k = occ[k]
-    again = act[A_AGAIN]
-    words = params[P_WORDS]
+    cell = act[A_PLACE]
+    if cell < 0 or cell >= params[P_WIDTH] * params[P_HEIGHT]:
+        return R_CELL_OFF_BOARD
+    if cell_set(occ_k, cell):
+        return R_CELL_SHADED
+    return R_OK
+
+
+@njit(cache=True)
+def _check_placement(tables, shape, g, occ_k):
+    """R_OK when placement row g is a placement of `shape` that fits the sheet."""
+    sh_start = tables.shape_first
+    if g < sh_start[shape] or g >= sh_start[shape] + tables.shape_count[shape]:
+        return R_OFF_BOARD
+    if not fits(tables.place_masks, g, occ_k, tables.params[P_WORDS]):
+        return R_OVERLAP
+    return R_OK
+
+
+@njit(cache=True)
+def _check_pass(tables, st, occ_k, k, phase):
+    """check_action for K_PASS: at setup only when the start card's patch fits nowhere."""
+    if phase == PH_START:
+        shape = tables.start_shape[st[st[S_START_AT] + k]]
+        for g in range(tables.shape_first[shape], tables.shape_first[shape] + tables.shape_count[shape]):
+            if fits(tables.place_masks, g, occ_k, tables.params[P_WORDS]):
+                return R_MUST_DRAW_START
+    return R_OK
+
+
+@njit(cache=True)
+def _check_score(params, st, occ_k, k, act):
+    """check_action for K_SCORE: a fully shaded rectangle on the board (none on an empty sheet)."""
+    h = act[A_H]
+    w = act[A_W]
+    if h == 0:
+        if st[st[S_FILLED_AT] + k] != 0:
+            return R_SCORE_NONE
+        return R_OK
+    r0 = act[A_PLACE]
+    c0 = act[A_COL]
     width = params[P_WIDTH]
-    height = params[P_HEIGHT]
-    if again != 0 and (kind == K_START or kind == K_PASS or kind == K_SCORE):
-        return R_AGAIN_MISMATCH
-    if kind == K_SINGLE:
-        if again != 0 and again != SP_SINGLE + 1:
-            return R_AGAIN_MISMATCH
-        code = _check_special(params, st, k, SP_SINGLE, again != 0)
-        if code != R_OK:
-            return code
-        cell = act[A_PLACE]
-        if cell < 0 or cell >= width * height:
-            return R_CELL_OFF_BOARD
-        if cell_set(occ_k, cell):
-            return R_CELL_SHADED
-        return R_OK
-    if kind == K_START:
-        g = act[A_PLACE]
-        shape = start_shape[st[st[S_START_AT] + k]]
-        if g < sh_start[shape] or g >= sh_start[shape] + sh_count[shape]:
-            return R_OFF_BOARD
-        if not fits(masks, g, occ_k, words):
-            return R_OVERLAP
-        return R_OK
-    if kind == K_PASS:
-        if phase == PH_START:
-            shape = start_shape[st[st[S_START_AT] + k]]
-            for g in range(sh_start[shape], sh_start[shape] + sh_count[shape]):
-                if fits(masks, g, occ_k, words):
-                    return R_MUST_DRAW_START
-        return R_OK
-    if kind == K_SCORE:
-        h = act[A_H]
-        w = act[A_W]
-        if h == 0:
-            if st[st[S_FILLED_AT] + k] != 0:
-                return R_SCORE_NONE
-            return R_OK
-        r0 = act[A_PLACE]
-        c0 = act[A_COL]
-        if h < 0 or w <= 0 or r0 < 0 or c0 < 0 or r0 + h > height or c0 + w > width:
-            return R_RECT_OFF_BOARD
-        line = ((1 << w) - 1) << c0
-        for r in range(r0, r0 + h):
-            if row_bits(occ_k, r, width) & line != line:
-                return R_NOT_FILLED
-        return R_OK
-    # K_DRAW, on a rolled turn or the final free choice.
+    if h < 0 or w <= 0 or r0 < 0 or c0 < 0 or r0 + h > params[P_HEIGHT] or c0 + w > width:
+        return R_RECT_OFF_BOARD
+    line = ((1 << w) - 1) << c0
+    for r in range(r0, r0 + h):
+        if row_bits(occ_k, r, width) & line != line:
+            return R_NOT_FILLED
+    return R_OK
+
+
+@njit(cache=True)
+def _check_card(params, st, k, act, phase, again):
+    """The card of a K_DRAW: the token card or, with NEIGHBOUR, a neighbour on a rolled turn; any
+    card of the circle on the free choice."""
     n = st[S_CIRCLE_LEN]
-    oc = st[S_CIRCLE_AT]
     pos = act[A_CARD]
     nb = act[A_NB]
-    if again != 0 and again != SP_NEIGHBOUR + 1 and again != SP_CUT + 1:
-        return R_AGAIN_MISMATCH
     if phase == PH_TURN:
         cur = st[S_CUR]
         if nb == 0:
@@ -1128,33 +1175,74 @@ def check_action(tables, st, occ, act):
             return R_NOT_IN_CIRCLE
     if again == SP_NEIGHBOUR + 1 and nb == 0:
         return R_AGAIN_NEEDLESS
-    patch = st[oc + pos]
+    return R_OK
+
+
+@njit(cache=True)
+def _check_cut(tables, st, k, act, patch, again):
+    """The shape a K_DRAW draws of its card: whole, or with CUT one piece of one of its cuts.
+    Returns (R_OK and the shape) or (the R_* code, -1)."""
+    params = tables.params
     cut = act[A_CUT]
     if cut >= 0:
         code = _check_special(params, st, k, SP_CUT, again == SP_CUT + 1)
         if code == R_SPECIAL_USED and again == SP_NEIGHBOUR + 1 and special_mode(params, st, k, SP_CUT) == 2:
-            return R_TWO_AGAIN
+            return R_TWO_AGAIN, -1
         if code != R_OK:
-            return code
-        if cut >= cut_n[patch]:
-            return R_NOT_A_CUT
+            return code, -1
+        if cut >= tables.cut_count[patch]:
+            return R_NOT_A_CUT, -1
         if act[A_PIECE] < 0 or act[A_PIECE] > 1:
-            return R_NO_SUCH_PIECE
-        shape = cut_piece[patch, cut, act[A_PIECE]]
-    elif cut != -1:
-        return R_NOT_A_CUT
-    else:
-        if again == SP_CUT + 1:
-            return R_AGAIN_NEEDLESS
-        if act[A_PIECE] != 0:
-            return R_NO_SUCH_PIECE
-        shape = patch_shape[patch]
-    g = act[A_PLACE]
-    if g < sh_start[shape] or g >= sh_start[shape] + sh_count[shape]:
-        return R_OFF_BOARD
-    if not fits(masks, g, occ_k, words):
-        return R_OVERLAP
-    return R_OK
+            return R_NO_SUCH_PIECE, -1
+        return R_OK, tables.cut_piece[patch, cut, act[A_PIECE]]
+    if cut != -1:
+        return R_NOT_A_CUT, -1
+    if again == SP_CUT + 1:
+        return R_AGAIN_NEEDLESS, -1
+    if act[A_PIECE] != 0:
+        return R_NO_SUCH_PIECE, -1
+    return R_OK, tables.patch_shape[patch]
+
+
+@njit(cache=True)
+def _check_draw(tables, st, occ_k, k, act, phase, again):
+    """check_action for K_DRAW, on a rolled turn or the final free choice."""
+    if again != 0 and again != SP_NEIGHBOUR + 1 and again != SP_CUT + 1:
+        return R_AGAIN_MISMATCH
+    code = _check_card(tables.params, st, k, act, phase, again)
+    if code != R_OK:
+        return code
+    code, shape = _check_cut(tables, st, k, act, st[st[S_CIRCLE_AT] + act[A_CARD]], again)
+    if code != R_OK:
+        return code
+    return _check_placement(tables, shape, act[A_PLACE], occ_k)
+
+
+@njit(cache=True)
+def check_action(tables, st, occ, act):
+    """R_OK when `act` is legal for the seat to act, else the R_* code of the rule it breaks."""
+    params = tables.params
+    kind = act[A_KIND]
+    if kind < K_START or kind > K_SCORE:
+        return R_UNKNOWN_KIND
+    phase = st[S_PHASE]
+    code = _check_step(phase, kind)
+    if code != R_OK:
+        return code
+    k = st[S_SEAT]
+    occ_k = occ[k]
+    again = act[A_AGAIN]
+    if again != 0 and (kind == K_START or kind == K_PASS or kind == K_SCORE):
+        return R_AGAIN_MISMATCH
+    if kind == K_SINGLE:
+        return _check_single(params, st, occ_k, k, act, again)
+    if kind == K_START:
+        return _check_placement(tables, tables.start_shape[st[st[S_START_AT] + k]], act[A_PLACE], occ_k)
+    if kind == K_PASS:
+        return _check_pass(tables, st, occ_k, k, phase)
+    if kind == K_SCORE:
+        return _check_score(params, st, occ_k, k, act)
+    return _check_draw(tables, st, occ_k, k, act, phase, again)
 
 
 @njit(cache=True)
@@ -1281,9 +1369,7 @@ def best_rectangle(tables, occ_k):
     params = tables.params
     width = params[P_WIDTH]
     height = params[P_HEIGHT]
-    rows = np.empty(height, dtype=np.int64)
-    for r in range(height):
-        rows[r] = row_bits(occ_k, r, width)
+    rows = sheet_row_bits(occ_k, width, height)
     return best_in_rows(rows, width, height)
 
 
