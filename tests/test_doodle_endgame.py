@@ -4,9 +4,10 @@ makes when one drawing completes the sheet."""
 import numpy as np
 import pytest
 
+from toolkit.bots.doodle import cover as C
 from toolkit.bots.doodle import endgame as E
 from toolkit.bots.doodle.expert import choose_expert
-from toolkit.bots.doodle.greedy import greedy_tables
+from toolkit.bots.doodle.features import greedy_tables
 from toolkit.games.doodle import DoodleGame
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import derive_seed
@@ -59,7 +60,7 @@ def _search(tables, board, patches, used=(0, 0, 0, 0), nb=None):
     opt_patch = np.zeros((max(turns, 1), E.MAX_OPTIONS), dtype=np.int64)
     opt_nb = np.zeros_like(opt_patch)
     opt_count = np.zeros(max(turns, 1), dtype=np.int64)
-    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    cells = np.array([E.patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
     opt_max = np.zeros(max(turns, 1), dtype=np.int64)
     opt_max_nb = np.zeros_like(opt_max)
     for t, patch in enumerate(patches):
@@ -73,8 +74,8 @@ def _search(tables, board, patches, used=(0, 0, 0, 0), nb=None):
             opt_max_nb[t] = max(cells[patch], cells[nb[t]])
     same_as = np.full(max(turns, 1), -1, dtype=np.int64)
     work = board.copy()
-    found = E._cover(tables, work, _full(tables), turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb, same_as,
-                     np.array(used, dtype=np.int64), np.array([E.NODE_BUDGET]), E.cover_work(tables, board))
+    found = C.cover(tables, work, _full(tables), turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb, same_as,
+                     np.array(used, dtype=np.int64), np.array([E.NODE_BUDGET]), C.cover_work(tables, board))
     return found, work
 
 
@@ -83,12 +84,12 @@ def _without(tables, board, g):
 
 
 def _patch_of_cells(tables, cells):
-    return next(p for p in range(int(tables.params[K.P_PATCHES])) if E._patch_cells(tables, p) == cells)
+    return next(p for p in range(int(tables.params[K.P_PATCHES])) if E.patch_cells(tables, p) == cells)
 
 
 def test_the_die_sequences_are_every_roll_to_come_weighted_by_the_die(tables):
     _, st, _ = _play_to(tables, 3, "turn", 2, turn=0).kernel_state()
-    weight, n_turns, opt_patch, opt_nb, opt_count = E._sequences(tables, st)
+    weight, n_turns, opt_patch, opt_nb, opt_count = E.die_sequences(tables, st)
     # Turn 0 of the last round is being played: 4 rolled turns and the free choice are to come,
     # and the die [1, 1, 2, 2, 3, 3] has three faces, each a third.
     assert weight.shape[0] == 3 ** 4
@@ -101,7 +102,7 @@ def test_the_die_sequences_are_every_roll_to_come_weighted_by_the_die(tables):
 
 def test_the_cards_left_for_the_free_choice_follow_the_circle(tables):
     game = _play_to(tables, 3, "turn", 2, turn=4)
-    weight, n_turns, opt_patch, _, opt_count = E._sequences(tables, game.kernel_state()[1])
+    weight, n_turns, opt_patch, _, opt_count = E.die_sequences(tables, game.kernel_state()[1])
     left = sorted({PATCH_IDS.index(pid) for i, pid in enumerate(game.circle()) if i != game.token_card})
     # The last rolled turn is being played: only the free choice is to come, among the others.
     assert weight.shape[0] == 1 and n_turns[0] == 1
@@ -126,13 +127,13 @@ def _cover_nodes(tables, board, patches, used, work_arrays, budget=E.NODE_BUDGET
     turns = len(patches)
     opt_patch = np.zeros((max(turns, 1), E.MAX_OPTIONS), dtype=np.int64)
     opt_count = np.zeros(max(turns, 1), dtype=np.int64)
-    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    cells = np.array([E.patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
     for t, patch in enumerate(patches):
         opt_patch[t, 0] = patch
         opt_count[t] = 1
     opt_max = np.array([cells[p] for p in patches] or [0], dtype=np.int64)
     left = np.array([budget])
-    found = E._cover(tables, board.copy(), _full(tables), turns, opt_patch, np.zeros_like(opt_patch), opt_count,
+    found = C.cover(tables, board.copy(), _full(tables), turns, opt_patch, np.zeros_like(opt_patch), opt_count,
                      opt_max, opt_max.copy(), np.full(max(turns, 1), -1, dtype=np.int64),
                      np.array(used, dtype=np.int64), left, work_arrays)
     return found, budget - int(left[0])
@@ -147,8 +148,8 @@ def test_a_cell_no_card_can_shade_needs_single(tables):
              if not tables.place_masks[first + i, 1] and not int(tables.place_masks[first + i, 0]) & ((1 << 20) - 1))
     board = _without(tables, _full(tables), g)
     board[0] &= ~np.int64(1)
-    assert _cover_nodes(tables, board, [big], (1, 1, 1, 1), E.cover_work(tables, board)) == (False, 0)
-    assert _cover_nodes(tables, board, [big], (1, 0, 1, 1), E.cover_work(tables, board))[0]
+    assert _cover_nodes(tables, board, [big], (1, 1, 1, 1), C.cover_work(tables, board)) == (False, 0)
+    assert _cover_nodes(tables, board, [big], (1, 0, 1, 1), C.cover_work(tables, board))[0]
 
 
 def test_a_state_proved_hopeless_is_not_searched_again_in_the_step(tables):
@@ -164,12 +165,12 @@ def test_a_state_proved_hopeless_is_not_searched_again_in_the_step(tables):
     for cell in (73, 74, 75, 76):
         board[cell >> 6] &= ~np.int64(1 << (cell & 63))
     patches = [five, one, five]
-    work_arrays = E.cover_work(tables, board)
+    work_arrays = C.cover_work(tables, board)
     found, nodes = _cover_nodes(tables, board, patches, (1, 1, 1, 1), work_arrays, budget=10 ** 6)
     assert not found and 0 < nodes < 10 ** 6
     assert _cover_nodes(tables, board, patches, (1, 1, 1, 1), work_arrays) == (False, 0)
     assert _cover_nodes(tables, board, patches[::-1], (1, 1, 1, 1), work_arrays) == (False, 0)
-    assert _cover_nodes(tables, board, patches, (1, 1, 1, 1), E.cover_work(tables, board), budget=10 ** 6)[0] is False
+    assert _cover_nodes(tables, board, patches, (1, 1, 1, 1), C.cover_work(tables, board), budget=10 ** 6)[0] is False
 
 
 @pytest.mark.parametrize("seed", [1, 4])
@@ -179,20 +180,20 @@ def test_what_the_search_remembers_never_changes_an_answer(tables, seed):
     # with fresh ones, each with a budget that lets both searches end: the answers agree.
     _, st, occ = _play_to(tables, seed, "turn", 2, turn=0).kernel_state()
     board = occ[0].copy()
-    weight, n_turns, opt_patch, opt_nb, opt_count = E._sequences(tables, st)
-    keep, _ = E._merge_sequences(weight, n_turns, opt_patch, opt_nb, opt_count)
-    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    weight, n_turns, opt_patch, opt_nb, opt_count = E.die_sequences(tables, st)
+    keep, _ = E.merge_sequences(weight, n_turns, opt_patch, opt_nb, opt_count)
+    cells = np.array([E.patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
     used = st[st[K.S_USED_AT]:st[K.S_USED_AT] + 4].copy()
-    shared = E.cover_work(tables, board)
+    shared = C.cover_work(tables, board)
     answers = {True: 0, False: 0}
     for s in keep[:12]:
         turns = int(n_turns[s])
         limits = [np.empty(turns, dtype=np.int64) for _ in range(3)]
-        E._turn_limits(turns, opt_patch[s], opt_nb[s], opt_count[s], cells, *limits)
+        C.turn_limits(turns, opt_patch[s], opt_nb[s], opt_count[s], cells, *limits, True)
         results = []
-        for work_arrays in (shared, E.cover_work(tables, board)):
+        for work_arrays in (shared, C.cover_work(tables, board)):
             left = np.array([10 ** 6])
-            found = E._cover(tables, board.copy(), _full(tables), turns, opt_patch[s], opt_nb[s], opt_count[s],
+            found = C.cover(tables, board.copy(), _full(tables), turns, opt_patch[s], opt_nb[s], opt_count[s],
                              limits[1], limits[2], limits[0], used.copy(), left, work_arrays)
             results.append((found, int(left[0]) > 0))
         assert results[1][1], "the fresh search should end within its budget"
@@ -212,7 +213,7 @@ def test_single_and_again_fill_the_last_two_cells_only_while_unused(tables):
 def test_cut_and_neighbour_follow_the_special_action_rules(tables):
     # A 1x2 hole and only a 3-cell straight card: a cut (one full straight line) makes it fit.
     straight = next(p for p in range(int(tables.params[K.P_PATCHES]))
-                    if E._patch_cells(tables, p) == 3 and tables.cut_count[p] > 0)
+                    if E.patch_cells(tables, p) == 3 and tables.cut_count[p] > 0)
     board = _full(tables)
     board[0] &= ~np.int64(0b11)
     assert _search(tables, board, [straight], used=(0, 1, 0, 1))[0]
@@ -233,7 +234,7 @@ def free_choice(tables):
 def test_the_free_choice_completes_the_sheet_when_a_card_left_can(tables, free_choice):
     game = free_choice.copy()
     # Make the sheet full but for one placement of the biggest card left.
-    patch = max((PATCH_IDS.index(pid) for pid in game.circle()), key=lambda p: E._patch_cells(tables, p))
+    patch = max((PATCH_IDS.index(pid) for pid in game.circle()), key=lambda p: E.patch_cells(tables, p))
     g = int(tables.shape_first[tables.patch_shape[patch]]) + 7
     set_cells(game, 0, _sheet_without(tables, g))
     arrange(game, "specials used: neighbour,single,cut,again")  # no special action left to help
@@ -263,7 +264,7 @@ def test_the_same_cells_come_from_the_source_that_spends_the_fewest_special_acti
     # SINGLE needs for the other hole: only the one-cell card completes the sheet.
     game = free_choice.copy()
     straight = next(p for p in range(int(tables.params[K.P_PATCHES]))
-                    if E._patch_cells(tables, p) == 3 and tables.cut_count[p] > 0)
+                    if E.patch_cells(tables, p) == 3 and tables.cut_count[p] > 0)
     single = _patch_of_cells(tables, 1)
     arrange(game, f"""
         circle: {PATCH_IDS[straight]} {PATCH_IDS[single]}
@@ -296,15 +297,15 @@ def test_a_plan_names_the_drawing_this_step_makes_in_the_cover(tables):
     board = _without(tables, _full(tables), g)
     hole = next(c for c in range(81) if (int(board[c >> 6]) >> (c & 63)) & 1)
     board[hole >> 6] &= ~np.int64(1 << (hole & 63))
-    targets, points, n = E._targets(tables, board)
+    targets, points, n = E.sheet_targets(tables, board)
     opt_patch = np.zeros((1, E.MAX_OPTIONS), dtype=np.int64)
     opt_patch[0, 0] = big
-    cells = np.array([E._patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
+    cells = np.array([E.patch_cells(tables, p) for p in range(int(tables.params[K.P_PATCHES]))])
     move = np.zeros(5, dtype=np.int64)
     args = (np.zeros((1, E.MAX_OPTIONS), dtype=np.int64), np.ones(1, dtype=np.int64), cells,
             np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64), *(np.empty(1, dtype=np.int64) for _ in range(3)),
-            np.zeros(1, dtype=np.int64), np.empty(9, dtype=np.int64), E.cover_work(tables, board), move)
-    assert E._plan_first(tables, board, np.zeros(4, dtype=np.int64), targets, points, n, 1, opt_patch, *args)
+            np.zeros(1, dtype=np.int64), np.empty(9, dtype=np.int64), C.cover_work(tables, board), move)
+    assert E.plan_first(tables, board, np.zeros(4, dtype=np.int64), targets, points, n, 1, opt_patch, *args)
     assert move[0] == 0 and move[1] == g and move[3] == 0
     # With SINGLE spent the sheet cannot be completed: no plan.
-    assert not E._plan_first(tables, board, np.array([0, 1, 0, 1]), targets, points, n, 1, opt_patch, *args)
+    assert not E.plan_first(tables, board, np.array([0, 1, 0, 1]), targets, points, n, 1, opt_patch, *args)

@@ -111,7 +111,7 @@ def _rows(picture: str) -> np.ndarray:
 
 
 def test_the_evaluation_counts_walled_in_holes_by_size():
-    from toolkit.bots.doodle.greedy import _isolated, _paired, _small_holes
+    from toolkit.bots.doodle.features import isolated_holes, paired_holes, small_holes
 
     sheet = _rows("""
         ..#######
@@ -126,16 +126,17 @@ def test_the_evaluation_counts_walled_in_holes_by_size():
     """)
     # One 1-cell hole (bottom right), one 2-cell hole (top left), two 3-cell holes (the L in the
     # middle, the bar on the left), one 4-cell hole (the bottom bar).
-    assert _isolated(sheet, 9, 9) == 1
-    assert _paired(sheet, 9, 9) == 1
-    assert _small_holes(sheet, 9, 9, np.zeros(100, dtype=np.int64)) == (2, 1)
+    assert isolated_holes(sheet, 9, 9) == 1
+    assert paired_holes(sheet, 9, 9) == 1
+    assert small_holes(sheet, 9, 9, np.zeros(100, dtype=np.int64)) == (2, 1)
     # An open sheet has none: its empty cells are one large region.
-    assert _small_holes(np.zeros(9, dtype=np.int64), 9, 9, np.zeros(100, dtype=np.int64)) == (0, 0)
-    assert _paired(np.zeros(9, dtype=np.int64), 9, 9) == 0
+    assert small_holes(np.zeros(9, dtype=np.int64), 9, 9, np.zeros(100, dtype=np.int64)) == (0, 0)
+    assert paired_holes(np.zeros(9, dtype=np.int64), 9, 9) == 0
 
 
 def test_the_expert_prices_each_small_hole_it_would_leave():
-    from toolkit.bots.doodle import greedy as G
+    from toolkit.bots.doodle import features as F
+    from toolkit.bots.doodle import weights as W
     from toolkit.bots.doodle.expert import EXPERT_WEIGHTS
 
     pre = np.zeros((10, 10), dtype=np.int64)
@@ -153,8 +154,8 @@ def test_the_expert_prices_each_small_hole_it_would_leave():
     # A 2-cell hole and two 1-cell holes (row 4's empty cell opens onto the empty rows below, so
     # it is no hole): the expert's evaluation charges each hole at its price.
     free = EXPERT_WEIGHTS.copy()
-    for term in (G.G_ISOLATED, G.G_PAIRED, G.G_HOLE3, G.G_HOLE4):
+    for term in (W.G_ISOLATED, W.G_PAIRED, W.G_HOLE3, W.G_HOLE4):
         free[term] = 0.0
-    priced = G._evaluate(sheet, 9, 9, pre, 3, 6, 1, EXPERT_WEIGHTS)
-    unpriced = G._evaluate(sheet, 9, 9, pre, 3, 6, 1, free)
-    assert unpriced - priced == EXPERT_WEIGHTS[G.G_PAIRED] + 2 * EXPERT_WEIGHTS[G.G_ISOLATED]
+    priced = F.evaluate(sheet, 9, 9, pre, 3, 6, 1, EXPERT_WEIGHTS)
+    unpriced = F.evaluate(sheet, 9, 9, pre, 3, 6, 1, free)
+    assert unpriced - priced == EXPERT_WEIGHTS[W.G_PAIRED] + 2 * EXPERT_WEIGHTS[W.G_ISOLATED]

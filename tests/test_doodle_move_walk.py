@@ -18,7 +18,9 @@ import numpy as np
 import pytest
 
 from toolkit.bots.doodle import endgame as E
-from toolkit.bots.doodle import greedy as G
+from toolkit.bots.doodle import features as F
+from toolkit.bots.doodle import shortlist as SL
+from toolkit.bots.doodle.weights import GREEDY_WEIGHTS
 from toolkit.games.doodle import kernel as K
 from toolkit.games.rng import randbelow, seed_state
 from toolkit.specs import load_edition
@@ -88,15 +90,15 @@ def _sources(tables, st):
 def _bot_walk(tables, st, occ, src):
     """The drawings the bots walk, as action rows in walk order: each drawing source of the
     kernel's walk_sources with every placement of its shape that the greedy's scanner
-    (_scan_shape, with a shortlist too long to drop any) finds fitting the sheet."""
+    (scan_shape, with a shortlist too long to drop any) finds fitting the sheet."""
     params = tables.params
     width, height, words = int(params[K.P_WIDTH]), int(params[K.P_HEIGHT]), int(params[K.P_WORDS])
-    aux = G.greedy_tables(tables)
+    aux = F.greedy_tables(tables)
     k = st[K.S_SEAT]
     rows = np.empty(height, dtype=np.int64)
-    G._rows_of(occ[k], width, height, rows)
+    F.sheet_rows(occ[k], width, height, rows)
     planes = np.empty((3, words), dtype=np.int64)
-    G._contact_planes(rows, width, height, planes)
+    F.contact_planes(rows, width, height, planes)
     target = np.zeros(words, dtype=np.int64)
     fitting = {}
     blocks = []
@@ -108,7 +110,7 @@ def _bot_walk(tables, st, occ, src):
             size = int(tables.shape_count[shape]) + 1
             keys = np.full(size, -1e18)
             items = np.full(size, -1, dtype=np.int64)
-            G._scan_shape(tables, aux, shape, rows, planes, target, G.GREEDY_WEIGHTS, 0.0, 0.0, 0, keys, items)
+            SL.scan_shape(tables, aux, shape, rows, planes, target, GREEDY_WEIGHTS, 0.0, 0.0, 0, keys, items)
             fitting[shape] = np.sort(items[items >= 0])
         places = fitting[shape]
         block = np.zeros((places.shape[0], K.NA), dtype=np.int64)
@@ -173,13 +175,13 @@ def test_the_greedy_shortlist_writes_legal_drawings_in_canonical_order(positions
             continue
         acts = K.list_actions(tables, st, occ)
         index = {tuple(a): i for i, a in enumerate(acts.tolist())}
-        aux = G.greedy_tables(tables)
-        src, nsrc, cand, places, values, costs, best_j = G.shortlist(tables, aux, st, occ, G.GREEDY_WEIGHTS)
+        aux = F.greedy_tables(tables)
+        src, nsrc, cand, places, values, costs, best_j = SL.shortlist(tables, aux, st, occ, GREEDY_WEIGHTS)
         assert (src[:nsrc, K.SRC_KIND] != K.K_SINGLE).all()
         order = []
         act = np.zeros(K.NA, dtype=np.int64)
         for j in range(cand.shape[0]):
-            G.put_choice(tables, st, src, nsrc, cand, places, j, act)
+            SL.put_choice(tables, st, src, nsrc, cand, places, j, act)
             assert tuple(act.tolist()) in index, name
             order.append(index[tuple(act.tolist())])
         assert order == sorted(order), name
@@ -209,7 +211,7 @@ def test_the_last_rounds_cards_are_the_kernels(positions):
                 expect.append((patch, nb))
         patch = np.zeros(E.MAX_OPTIONS, dtype=np.int64)
         nb = np.zeros(E.MAX_OPTIONS, dtype=np.int64)
-        count = E._step_options(tables, st, patch, nb)
+        count = E.step_options(tables, st, patch, nb)
         assert list(zip(patch[:count].tolist(), nb[:count].tolist())) == expect[:E.MAX_OPTIONS], name
         acts = K.list_actions(tables, st, occ)
         drawn = {circle[c] for c in acts[acts[:, K.A_KIND] == K.K_DRAW, K.A_CARD]}
@@ -312,7 +314,7 @@ def test_the_last_rounds_die_sequences_are_the_kernels_rolls(positions):
         last = st[K.S_ROUND] == tables.params[K.P_ROUNDS] - 1
         if not (last and st[K.S_PHASE] == K.PH_TURN and st[K.S_PLAYERS] == 1 and st[K.S_TURN] in (0, 2)):
             continue
-        weight, n_turns, opt_patch, opt_nb, opt_count = E._sequences(tables, st)
+        weight, n_turns, opt_patch, opt_nb, opt_count = E.die_sequences(tables, st)
         faces, chance = _faces(tables)
         rem = K.rolled_turns(tables.params, st[K.S_ROUND]) - st[K.S_TURN] - 1
         assert weight.shape[0] == len(faces) ** rem <= E.MAX_SEQUENCES

@@ -28,29 +28,18 @@ from typing import Any
 import numpy as np
 
 from toolkit.bots.doodle.endgame import choose_endgame
-from toolkit.bots.doodle.greedy import (
-    G_HOLE3,
-    G_HOLE4,
-    G_ISOLATED,
-    G_LOOKAHEAD,
-    G_MARGIN,
-    G_PAIRED,
-    G_NEXT_SHORTLIST,
-    G_PLIES,
-    G_SECOND_PLY,
-    G_SHORTLIST,
-    G_SPECIAL,
-    G_SPECIAL_HORIZON,
-    _evaluate,
-    _isolated,
-    _paired,
-    _rows_of,
-    _small_holes,
-    _turns_left_in_game,
-    _turns_left_in_round,
-    choose_greedy_weighted,
+from toolkit.bots.doodle.features import (
+    evaluate,
     greedy_tables,
+    isolated_holes,
+    paired_holes,
+    sheet_rows,
+    small_holes,
+    turns_left_in_game,
+    turns_left_in_round,
 )
+from toolkit.bots.doodle.greedy import best_single, choose_greedy_weighted
+from toolkit.bots.doodle.weights import G_HOLE3, G_HOLE4, G_ISOLATED, G_PAIRED, special_price, weight_array
 from toolkit.errors import UsageError
 from toolkit.games.doodle.kernel import (
     A_AGAIN,
@@ -83,32 +72,29 @@ from toolkit.geometry.board import rectangle_score
 from toolkit.jit import njit
 
 
-def _expert_weights() -> np.ndarray:
-    # Spelled out rather than derived from GREEDY_WEIGHTS, so tuning the fast tier leaves the
-    # strong tier's choices unchanged.
-    # The evaluation terms are the fast tier's (5 cells a turn, shaded cells 0.5, roughness 1),
-    # with small holes priced far higher: a hole of 1, 2, 3 or 4 empty cells walled in by shaded
-    # ones costs 6, 6, 3 and 2 points (G_ISOLATED, G_PAIRED, G_HOLE3, G_HOLE4; the fast tier
-    # counts only 1-cell holes, at 2). Few cards fit such a hole, so it blocks the rectangles of
-    # the first rounds and the full sheet of the last. The last round is the endgame search's, so
-    # G_LAST_FILLED is 0. A special action spent in the first rounds costs 10 points (G_SPECIAL):
-    # the last round's cover search turns each one kept into full sheets.
-    # Chosen on 2,000 seeded games (rounds 1-2 played, round 3 valued by the exact cover of the
-    # rolls that came): the hole prices raised that figure by 3.4-4.1 points; a special action at
-    # 10 rather than 12 raised it 0.3 more (8 raised it 0.6-0.9, but it keeps fewer specials for
-    # the last round, where the real search needs them more than the exact cover does).
-    weights = np.array([5.0, 0.5, 1.0, 1.0, 0.5, 1.0, 6.0, 10.0, 4.0, 0.5, 1.0, 4.0, 12.0, 6.0, 1.0, 1.0, 6.0, 0.0,
-                        1.0, 1.0, 3.0, 0.0, 1.0, 1.0, 2.0, 4.0, 6.0, 3.0, 2.0])
-    weights[G_SHORTLIST] = 24
-    weights[G_LOOKAHEAD] = 6
-    weights[G_MARGIN] = 1e9
-    weights[G_PLIES] = 2
-    weights[G_SECOND_PLY] = 3
-    weights[G_NEXT_SHORTLIST] = 10
-    return weights
-
-
-EXPERT_WEIGHTS = _expert_weights()
+# The strong tier's weights, spelled out rather than derived from GREEDY_WEIGHTS, so tuning the
+# fast tier leaves the strong tier's choices unchanged.
+# The evaluation terms are the fast tier's (5 cells a turn, shaded cells 0.5, roughness 1),
+# with small holes priced far higher: a hole of 1, 2, 3 or 4 empty cells walled in by shaded
+# ones costs 6, 6, 3 and 2 points (isolated, paired, hole3, hole4; the fast tier counts holes of
+# 1 and 2 cells, at 4). Few cards fit such a hole, so it blocks the rectangles of the first rounds
+# and the full sheet of the last. The last round is the endgame search's, so last_filled is 0. A
+# special action spent in the first rounds costs 10 points (special): the last round's cover
+# search turns each one kept into full sheets.
+# Chosen on 2,000 seeded games (rounds 1-2 played, round 3 valued by the exact cover of the
+# rolls that came): the hole prices raised that figure by 3.4-4.1 points; a special action at
+# 10 rather than 12 raised it 0.3 more (8 raised it 0.6-0.9, but it keeps fewer specials for
+# the last round, where the real search needs them more than the exact cover does).
+# The search is wider and two turns deep: 24 shortlisted, the best 6 re-ranked whatever their
+# one-ply value (margin 1e9), 10 drawings of each next card, 3 of them looked at a turn further.
+EXPERT_WEIGHTS = weight_array(
+    cells_per_turn=5.0, missing=0.5, missing_load=1.0, round=1.0, filled=0.5, rough=1.0, isolated=6.0, best=0.5,
+    future=1.0, last_filled=0.0, paired=6.0, hole3=3.0, hole4=2.0,
+    special=10.0, special_horizon=1.0, price_neighbour=1.0, price_cut=1.0, price_again=2.0, single_gain=4.0,
+    single_again_gain=4.0,
+    contact=1.0, target=1.0, sides=0.0,
+    shortlist=24.0, lookahead=6.0, margin=1e9, next_shortlist=10.0, plies=2.0, second_ply=3.0,
+)
 """The first two rounds' weights: the fast tier's evaluation with the wider, two-turn search."""
 
 
@@ -133,11 +119,11 @@ def step_values(tables, st, occ, gw, out):
     height = params[P_HEIGHT]
     words = params[P_WORDS]
     k = st[S_SEAT]
-    turns_left = _turns_left_in_round(params, st)
-    game_left = _turns_left_in_game(params, st)
+    turns_left = turns_left_in_round(params, st)
+    game_left = turns_left_in_game(params, st)
     later = game_left - turns_left
     spare = 1 if special_mode(params, st, k, SP_SINGLE) != 0 else 0
-    out[0] = gw[G_SPECIAL] * min(1.0, game_left / gw[G_SPECIAL_HORIZON]) if game_left > 2 else 0.25
+    out[0] = special_price(gw, game_left)
     for i in range(1, 5):
         out[i] = -1e18
     if st[S_PHASE] == PH_SCORE or st[S_PHASE] == PH_OVER:
@@ -155,8 +141,8 @@ def step_values(tables, st, occ, gw, out):
             tmp[w] = occ[k, w]
             if kind != K_PASS:
                 tmp[w] |= masks[acts[i, A_PLACE], w]
-        _rows_of(tmp, width, height, rows)
-        value = _evaluate(rows, width, height, pre, turns_left, later, spare, gw)
+        sheet_rows(tmp, width, height, rows)
+        value = evaluate(rows, width, height, pre, turns_left, later, spare, gw)
         if kind == K_PASS:
             out[4] = value
         slot = 1
@@ -193,87 +179,92 @@ class DoodleExpertBot:
         tables, st, occ = game.kernel_state()
         act = np.zeros(NA, dtype=np.int64)
         choose_expert(tables, greedy_tables(tables), st, occ, np.zeros(4, dtype=np.int64), act)
-        action = game.action_of_row(act)
-        lines = [f"hint for player {seat + 1}: {action}"]
-        best = game.best_rectangle(seat)
-        if best.width is None:
-            lines.append("best rectangle now: none (the sheet is empty)")
-        else:
-            points = rectangle_score(best.width, best.height)
-            lines.append(f"best rectangle now: '{best}' ({best.width}x{best.height}, {points} points)")
+        lines = [f"hint for player {seat + 1}: {game.action_of_row(act)}", _rectangle_line(game, seat)]
         if game.phase in ("turn", "free-choice") and st[S_ROUND] == tables.params[P_ROUNDS] - 1:
-            info = np.zeros(3)
-            choose_endgame(tables, greedy_tables(tables), st, occ, np.zeros(NA, dtype=np.int64), info)
-            lines.append(f"last round: over {int(info[2])} sequences of the rolls to come, this drawing expects"
-                         f" {info[0]:.1f} points from the final rectangle less empty cells, and a full sheet in"
-                         f" {info[1]:.0%} of them")
-            open_specials = [name.upper() for name in _open_specials(tables, st, seat)]
-            if open_specials:
-                lines.append(f"special actions still open: {', '.join(open_specials)}; the search spends them"
-                             " within each sequence of rolls where they help, SINGLE last")
-            return "\n".join(lines)
-        if act[A_KIND] == K_DRAW or act[A_KIND] == K_START:
-            now = _hole_counts(tables, occ[seat])
-            after = _hole_counts(tables, occ[seat] | tables.place_masks[act[A_PLACE]])
-            prices = "/".join(f"{EXPERT_WEIGHTS[i]:g}" for i in (G_ISOLATED, G_PAIRED, G_HOLE3, G_HOLE4))
-            lines.append(f"small holes (walled-in empty cells, 1/2/3/4 together): {'/'.join(map(str, now))} now,"
-                         f" {'/'.join(map(str, after))} after this drawing; each costs it {prices} points,"
-                         " since few cards fit one")
-        values = np.zeros(5)
-        step_values(tables, st, occ, EXPERT_WEIGHTS, values)
-        open_specials = _open_specials(tables, st, seat)
-        if open_specials:
-            lines.append(f"value it puts on keeping a special action for later: {values[0]:.1f} points each"
-                         f" (open: {', '.join(n.upper() for n in open_specials)})")
-        plain = values[1]
-        if plain > -1e17 and game.phase in ("turn", "free-choice"):
-            for slot, name in ((2, "neighbour"), (3, "cut")):
-                if name not in open_specials:
-                    continue
-                if values[slot] <= -1e17:
-                    lines.append(f"  {name.upper()}: no drawing with it this turn")
-                    continue
-                gain = values[slot] - plain
-                verdict = "worth spending now" if gain > values[0] else "worth keeping"
-                lines.append(f"  {name.upper()}: the best drawing with it gains {gain:+.1f} on the best plain"
-                             f" drawing, against {values[0]:.1f} for keeping it: {verdict}")
-        if "single" in open_specials and game.phase != "start":
-            cell, gain = _best_single(tables, occ[seat])
-            if cell is not None:
-                r, c = divmod(cell, game._info.board.width)
-                lines.append(f"  SINGLE: shading (row {r}, col {c}) would grow the best rectangle by {gain} point(s) now;"
-                             " it is spent before a scoring when that gains enough, and always in the last one")
-        if "again" in open_specials and game.phase != "start":
-            lines.append("  AGAIN: repeats one special action already used; priced as a special action kept")
+            lines += _last_round_lines(tables, st, occ, seat)
+        else:
+            if act[A_KIND] == K_DRAW or act[A_KIND] == K_START:
+                lines.append(_hole_line(tables, occ[seat], act))
+            lines += _special_lines(tables, st, occ, seat, game.phase)
         return "\n".join(lines)
+
+
+def _rectangle_line(game: Any, seat: int) -> str:
+    """The hint's line on the seat's best rectangle now."""
+    best = game.best_rectangle(seat)
+    if best.width is None:
+        return "best rectangle now: none (the sheet is empty)"
+    points = rectangle_score(best.width, best.height)
+    return f"best rectangle now: '{best}' ({best.width}x{best.height}, {points} points)"
+
+
+def _last_round_lines(tables: Any, st: np.ndarray, occ: np.ndarray, seat: int) -> list[str]:
+    """The hint's lines in the last round: what the endgame search expects of its drawing."""
+    info = np.zeros(3)
+    choose_endgame(tables, greedy_tables(tables), st, occ, np.zeros(NA, dtype=np.int64), info)
+    lines = [f"last round: over {int(info[2])} sequences of the rolls to come, this drawing expects"
+             f" {info[0]:.1f} points from the final rectangle less empty cells, and a full sheet in"
+             f" {info[1]:.0%} of them"]
+    open_specials = [name.upper() for name in _open_specials(tables, st, seat)]
+    if open_specials:
+        lines.append(f"special actions still open: {', '.join(open_specials)}; the search spends them"
+                     " within each sequence of rolls where they help, SINGLE last")
+    return lines
+
+
+def _hole_line(tables: Any, sheet: np.ndarray, act: np.ndarray) -> str:
+    """The hint's line on the small holes before and after the drawing `act`."""
+    now = _hole_counts(tables, sheet)
+    after = _hole_counts(tables, sheet | tables.place_masks[act[A_PLACE]])
+    prices = "/".join(f"{EXPERT_WEIGHTS[i]:g}" for i in (G_ISOLATED, G_PAIRED, G_HOLE3, G_HOLE4))
+    return (f"small holes (walled-in empty cells, 1/2/3/4 together): {'/'.join(map(str, now))} now,"
+            f" {'/'.join(map(str, after))} after this drawing; each costs it {prices} points,"
+            " since few cards fit one")
+
+
+def _special_lines(tables: Any, st: np.ndarray, occ: np.ndarray, seat: int, phase: str) -> list[str]:
+    """The hint's lines on the special actions still open, before the last round: the price of
+    keeping one, and what spending each would gain now."""
+    open_specials = _open_specials(tables, st, seat)
+    if not open_specials:
+        return []
+    values = np.zeros(5)
+    step_values(tables, st, occ, EXPERT_WEIGHTS, values)
+    lines = [f"value it puts on keeping a special action for later: {values[0]:.1f} points each"
+             f" (open: {', '.join(n.upper() for n in open_specials)})"]
+    plain = values[1]
+    if plain > -1e17 and phase in ("turn", "free-choice"):
+        for slot, name in ((2, "neighbour"), (3, "cut")):
+            if name not in open_specials:
+                continue
+            if values[slot] <= -1e17:
+                lines.append(f"  {name.upper()}: no drawing with it this turn")
+                continue
+            gain = values[slot] - plain
+            verdict = "worth spending now" if gain > values[0] else "worth keeping"
+            lines.append(f"  {name.upper()}: the best drawing with it gains {gain:+.1f} on the best plain"
+                         f" drawing, against {values[0]:.1f} for keeping it: {verdict}")
+    if "single" in open_specials and phase != "start":
+        width, height = int(tables.params[P_WIDTH]), int(tables.params[P_HEIGHT])
+        rows = np.empty(height, dtype=np.int64)
+        sheet_rows(occ[seat], width, height, rows)
+        cell, gain = best_single(rows, width, height, int(best_rectangle(tables, occ[seat])[0]))
+        if cell >= 0:
+            r, c = divmod(int(cell), width)
+            lines.append(f"  SINGLE: shading (row {r}, col {c}) would grow the best rectangle by {gain} point(s) now;"
+                         " it is spent before a scoring when that gains enough, and always in the last one")
+    if "again" in open_specials and phase != "start":
+        lines.append("  AGAIN: repeats one special action already used; priced as a special action kept")
+    return lines
 
 
 def _hole_counts(tables: Any, sheet: np.ndarray) -> tuple[int, int, int, int]:
     """Walled-in holes of 1, 2, 3 and 4 empty cells on a sheet (mask words)."""
     width, height = int(tables.params[P_WIDTH]), int(tables.params[P_HEIGHT])
     rows = np.empty(height, dtype=np.int64)
-    _rows_of(sheet, width, height, rows)
-    threes, fours = _small_holes(rows, width, height, np.zeros(2 * height, dtype=np.int64))
-    return int(_isolated(rows, width, height)), int(_paired(rows, width, height)), int(threes), int(fours)
-
-
-def _best_single(tables: Any, sheet: np.ndarray) -> tuple[int | None, int]:
-    """(cell, points) of the one empty cell whose shading grows the best rectangle most."""
-    width = int(tables.params[P_WIDTH])
-    cells = width * int(tables.params[P_HEIGHT])
-    now = int(best_rectangle(tables, sheet)[0])
-    best_cell, best_gain = None, 0
-    trial = sheet.copy()
-    for cell in range(cells):
-        word, bit = divmod(cell, 64)
-        if (int(sheet[word]) >> bit) & 1:
-            continue
-        trial[:] = sheet
-        trial[word] |= np.uint64(1 << bit).astype(np.int64)
-        gain = int(best_rectangle(tables, trial)[0]) - now
-        if best_cell is None or gain > best_gain:
-            best_cell, best_gain = cell, gain
-    return best_cell, best_gain
+    sheet_rows(sheet, width, height, rows)
+    threes, fours = small_holes(rows, width, height, np.zeros(2 * height, dtype=np.int64))
+    return int(isolated_holes(rows, width, height)), int(paired_holes(rows, width, height)), int(threes), int(fours)
 
 
 def _open_specials(tables: Any, st: np.ndarray, seat: int) -> list[str]:
