@@ -913,6 +913,9 @@ def run_case(case: Case, tmp: Path, slow_cpu: float = SLOW_CPU) -> Outcome:
 
 
 CASES = all_cases()
+EVERYDAY_SHARE = 10
+"""The everyday tier (`-m "not slow"`) runs one case in this many, spread over every command as the
+cases are listed; the whole suite (the README's test command, CI) runs them all."""
 
 
 @contextmanager
@@ -929,7 +932,9 @@ def _deadline(seconds: int):
         signal.signal(signal.SIGALRM, previous)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", [
+    pytest.param(case, id=case.name, marks=() if i % EVERYDAY_SHARE == 0 else pytest.mark.slow)
+    for i, case in enumerate(CASES)])
 def test_hostile_case_is_refused_cleanly(case, tmp_path):
     with _deadline(HANG_SECONDS):
         outcome = run_case(case, tmp_path)
