@@ -1,9 +1,10 @@
 """The shape of the house: data flows one way, and nothing lower imports anything higher.
 
-specs -> geometry -> games -> bots -> families -> play -> sim/records/render -> decks -> workbench
--> reports, with the CLI and the studio on top calling the same library. Read from the code's own
-import statements (lazy imports inside functions included), so a move that breaks the order fails
-here, naming the file and line.
+plain building blocks (errors, jit, stats, fileio, the report sections) -> geometry -> specs ->
+games -> bots -> families -> play -> records/sim/render -> decks -> workbench/warmup -> reports,
+with the CLI and the studio on top calling the same library (docs/contributing.md describes each
+floor). Read from the code's own import statements (lazy imports inside functions included), so
+a move that breaks the order fails here, naming the file and line.
 """
 from __future__ import annotations
 
