@@ -48,6 +48,7 @@ def automa_takes(game: TimeTrackGame, number: int) -> str | None:
     return gone.pop() if gone else None
 
 
+@pytest.mark.slow
 def test_setup_human_first_automa_has_no_buttons_two_cards_discarded_unseen():
     game = new()
     assert game.current_player == 0
@@ -64,6 +65,7 @@ def test_on_automas_turn_only_the_automa_action_is_legal():
         game.apply("advance")
 
 
+@pytest.mark.slow
 def test_automa_action_outside_automa_games_is_refused():
     game = TimeTrackGame(load_edition("classic"), 1)
     with pytest.raises(IllegalAction, match="not a game against Automa"):

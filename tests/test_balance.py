@@ -20,6 +20,7 @@ def _balance(refs, bots, games, seed):
     return experiment.balance_document(request, experiment.run(request), "cmd")
 
 
+@pytest.mark.slow
 def test_a_variant_identical_to_the_base_differs_by_exactly_zero(tmp_path):
     copy = tmp_path / "same.yaml"
     copy.write_text("kind: variant\nname: same\ntitle: Classic again\nextends: classic\n")
@@ -30,6 +31,7 @@ def test_a_variant_identical_to_the_base_differs_by_exactly_zero(tmp_path):
         assert row["base"] == row["variant"]
 
 
+@pytest.mark.slow
 def test_paired_differences_match_a_hand_computation():
     games, seed = 40, 6
     doc = _balance(["classic", "six-buttons"], "greedy,random", games, seed)
@@ -53,6 +55,7 @@ def test_paired_differences_match_a_hand_computation():
     assert rows["score_seat0"]["variant"]["estimate"] == pytest.approx(rows["score_seat0"]["base"]["estimate"] + rows["score_seat0"]["difference"]["mean"])
 
 
+@pytest.mark.slow
 def test_doodle_balance_pairs_only_the_rounds_both_editions_score():
     doc = _balance(["doodle", "doodle-4-rounds"], "random", 10, 3)
     metrics = [r["metric"] for r in doc["variants"][0]["differences"]]
@@ -63,6 +66,7 @@ def test_doodle_balance_pairs_only_the_rounds_both_editions_score():
     assert first["difference"]["mean"] == 0.0
 
 
+@pytest.mark.slow
 def test_every_variant_plays_the_same_deals_as_the_base():
     doc = _balance(["classic", "revised-leather", "cheap-p11"], "random,random", 20, 9)
     assert [v["ref"] for v in doc["variants"]] == ["revised-leather", "cheap-p11"]
@@ -99,6 +103,7 @@ def test_the_verdict_sentence_names_what_moved_and_whether_it_changes_who_wins()
     assert variant_verdict({"ref": "same", "differences": []}) == "same: no figure differs significantly from the base after Holm's adjustment."
 
 
+@pytest.mark.slow
 def test_balance_defaults_to_greedy_and_a_random_run_is_flagged(tmp_path):
     import json
 
@@ -113,6 +118,7 @@ def test_balance_defaults_to_greedy_and_a_random_run_is_flagged(tmp_path):
     assert "**Warning: made with random bots" in (out / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_an_early_sequential_stop_keeps_the_typed_games_and_labels_its_intervals(tmp_path):
     import json
 
@@ -127,6 +133,7 @@ def test_an_early_sequential_stop_keeps_the_typed_games_and_labels_its_intervals
     assert "stopped early" in (out / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_balance_plays_until_decided_by_default_and_an_undecided_run_says_what_would_decide(tmp_path):
     import json
 
@@ -146,6 +153,7 @@ def test_balance_plays_until_decided_by_default_and_an_undecided_run_says_what_w
     assert "--sprt seat-win" in doc["command"] and "--games 200" in doc["command"]
 
 
+@pytest.mark.slow
 def test_a_fixed_run_adjusts_its_figures_together_and_names_what_it_could_detect():
     import json
 
@@ -168,12 +176,14 @@ def test_a_fixed_run_adjusts_its_figures_together_and_names_what_it_could_detect
     (["--games", "200", "--sprt-delta", "0.1"], "which --games alone turns off"),
     (["--max-games", "0"], "--max-games must be a positive number"),
 ])
+@pytest.mark.slow
 def test_balance_refuses_contradicting_counts(args, words):
     from workbench_helpers import refused
 
     assert words in refused("balance", "classic", "six-buttons", *args)
 
 
+@pytest.mark.slow
 def test_a_fixed_run_says_how_large_a_difference_its_games_could_find():
     from cli_helpers import ok
 

@@ -48,7 +48,9 @@ def played(name: str, bots: str, seed: int) -> dict:
     }
 
 
-@pytest.mark.parametrize("name, bots, seed", GAMES, ids=[f"{e}-{b}-{s}" for e, b, s in GAMES])
+@pytest.mark.parametrize("name, bots, seed", [
+    pytest.param(e, b, s, id=f"{e}-{b}-{s}", marks=pytest.mark.slow if b == "expert" else ())
+    for e, b, s in GAMES])  # the expert's game costs seconds: the whole suite plays it
 def test_seeded_bot_game_matches_its_golden(name, bots, seed, regen_golden):
     path = golden_path(name, bots, seed)
     actual = played(name, bots, seed)

@@ -60,6 +60,7 @@ def test_the_commands_give_threads_to_every_tier_with_a_time_budget():
         "greedy,greedy", "mcts:0.01s:2t,mcts:0.01s:2t"]
 
 
+@pytest.mark.slow
 def test_the_commands_play_a_time_budget_on_two_threads_end_to_end(tmp_path):
     import json
 
@@ -73,6 +74,7 @@ def test_the_commands_play_a_time_budget_on_two_threads_end_to_end(tmp_path):
     assert "mcts:0.002s:2t" in result.output
 
 
+@pytest.mark.slow
 def test_the_commands_refuse_threads_in_one_line():
     from workbench_helpers import refused
 

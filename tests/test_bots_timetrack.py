@@ -170,6 +170,7 @@ def _play(edition, bots, seed):
 
 
 @pytest.mark.parametrize("name", ["classic", "express"])
+@pytest.mark.slow
 def test_greedy_and_mcts_only_play_legal_actions(name):
     edition = load_edition(name)
     g = make_bot("greedy", edition)
@@ -214,6 +215,7 @@ def test_choosing_leaves_the_game_untouched(classic):
     assert np.array_equal(state, game.state) and np.array_equal(quilts, game.quilts)
 
 
+@pytest.mark.slow
 def test_same_seed_same_choices(classic):
     for spec in ("greedy", "mcts:100"):
         first = _play(classic, (make_bot(spec, classic), make_bot("random", classic)), 11)
@@ -258,10 +260,12 @@ def _pairs(edition, spec_a, spec_b, deals):
     return wins
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_in_most_seat_swapped_games(classic):
     assert _pairs(classic, "greedy", "random", 10) >= 17
 
 
+@pytest.mark.slow
 def test_mcts_beats_greedy_in_most_seat_swapped_games(classic):
     assert _pairs(classic, "mcts:300", "greedy", 5) >= 7
 
@@ -307,6 +311,7 @@ print(out, v.tolist(), int(v.sum()))
 """
 
 
+@pytest.mark.slow
 def test_choices_are_the_same_with_the_jit_disabled():
     import os
     import subprocess

@@ -43,6 +43,7 @@ def built(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_build_writes_every_pdf(built):
     for name, pages in PDFS.items():
         reader = PdfReader(built / name)
@@ -125,6 +126,7 @@ def test_a_directory_in_the_way_stops_the_build_before_any_file(capsys, tmp_path
     assert [p.name for p in out.iterdir()] == ["classic-kit.pdf"]
 
 
+@pytest.mark.slow
 def test_an_output_folder_under_a_file_is_refused(capsys, tmp_path):
     (tmp_path / "plain").write_text("not a folder")
     code, err = run_build(capsys, tmp_path / "plain" / "kit")
@@ -133,6 +135,7 @@ def test_an_output_folder_under_a_file_is_refused(capsys, tmp_path):
     assert (tmp_path / "plain").read_text() == "not a folder"
 
 
+@pytest.mark.slow
 def test_an_unwritable_folder_is_refused_up_front(capsys, tmp_path, monkeypatch):
     from toolkit.render import output
 
@@ -147,6 +150,7 @@ def test_an_unwritable_folder_is_refused_up_front(capsys, tmp_path, monkeypatch)
     assert not (tmp_path / "kit").exists()
 
 
+@pytest.mark.slow
 def test_a_failed_write_is_one_error_line(capsys, tmp_path, monkeypatch):
     from toolkit.render import output
 

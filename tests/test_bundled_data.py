@@ -23,6 +23,7 @@ def test_catalogue_names():
 
 @pytest.mark.parametrize("name", EDITIONS + ["six-buttons", "revised-leather", "cheap-p11",
                                              "dear-p05", "doodle-8x8", "doodle-4-rounds", "moved-income"])
+@pytest.mark.slow
 def test_every_bundled_spec_loads(name):
     edition = load_edition(name)
     assert edition.name == name
@@ -30,6 +31,7 @@ def test_every_bundled_spec_loads(name):
     assert edition.source.startswith("<bundled>/")
 
 
+@pytest.mark.slow
 def test_bundled_specs_validate_without_errors_or_warnings():
     assert validate_paths([bundled_specs_dir()]) == []
 
@@ -136,6 +138,7 @@ def test_content_hash_tells_editions_apart():
     assert len(set(hashes.values())) == len(EDITIONS)
 
 
+@pytest.mark.slow
 def test_specs_ship_in_the_wheel_and_are_found_after_install(tmp_path):
     """A regular (non-editable) install carries every bundled YAML file and finds it."""
     root = Path(__file__).resolve().parents[1]

@@ -33,6 +33,7 @@ def compile_pending(monkeypatch):
     monkeypatch.setattr(notes, "compile_pending", lambda modules: True)
 
 
+@pytest.mark.slow
 def test_a_command_that_goes_ahead_says_it_will_compile(compile_pending):
     assert notes.COMPILE_NOTE in runner.invoke(app, ["deal", "classic", "--seed", "1"]).output
     for command in ("simulate", "balance"):
@@ -56,11 +57,13 @@ def test_a_command_that_goes_ahead_says_it_will_compile(compile_pending):
     ("deal", "classic", "--seed", "1", "--players", "3"),
     ("play", "classic", "--seed", "1", "--bots", "expert,random"),
 ])
+@pytest.mark.slow
 def test_a_refusal_comes_before_the_note(compile_pending, args):
     _, printed = refusal(*args)
     assert notes.COMPILE_NOTE not in printed
 
 
+@pytest.mark.slow
 def test_a_record_with_the_wrong_seats_is_refused_before_the_note(tmp_path, monkeypatch):
     record = tmp_path / "game.json"
     ok("play", "classic", "--seed", "3", "--bots", "random,random", "--record", str(record))
@@ -72,6 +75,7 @@ def test_a_record_with_the_wrong_seats_is_refused_before_the_note(tmp_path, monk
     assert "the record has seats: 3" in error and notes.COMPILE_NOTE not in printed
 
 
+@pytest.mark.slow
 def test_any_compile_anywhere_says_so_first(capsys):
     """The app watches numba's compiles: one that no command announced (a bot's, a hint's, a
     challenge's par) prints its own note before it runs."""

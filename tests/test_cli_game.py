@@ -16,6 +16,7 @@ from toolkit.errors import ToolkitError, UsageError
 PATCHWORK = [sys.executable, "-m", "toolkit"]
 
 
+@pytest.mark.slow
 def test_deal_json_is_the_same_for_the_same_seed():
     a = ok("deal", "classic", "--seed", "42", "--json").stdout
     b = ok("deal", "classic", "--seed", "42", "--json").stdout
@@ -26,6 +27,7 @@ def test_deal_json_is_the_same_for_the_same_seed():
     assert deal["time_track"]["leather_patches"] == [20, 26, 32, 44, 50]
 
 
+@pytest.mark.slow
 def test_deal_of_a_variant_file(tmp_path):
     variant = tmp_path / "rich.yaml"
     variant.write_text("kind: variant\nname: rich\ntitle: Rich\nextends: express\nstarting_buttons: 9\n")
@@ -33,11 +35,13 @@ def test_deal_of_a_variant_file(tmp_path):
     assert deal["starting_buttons"] == [9, 9] and len(deal["circle"]) == 15
 
 
+@pytest.mark.slow
 def test_deal_text_draws_the_board():
     out = ok("deal", "express", "--seed", "3").stdout
     assert "market (" in out and "time track" in out
 
 
+@pytest.mark.slow
 def test_bots_play_to_the_end_and_the_record_replays(tmp_path):
     record = tmp_path / "game.json"
     out = ok("play", "classic", "--seed", "7", "--bots", "random,random", "--record", str(record)).stdout
@@ -48,6 +52,7 @@ def test_bots_play_to_the_end_and_the_record_replays(tmp_path):
     assert final.split(":", 1)[1].strip() in replayed.replace("final scores: ", "")
 
 
+@pytest.mark.slow
 def test_same_seed_same_record_bytes(tmp_path):
     paths = [tmp_path / "a.json", tmp_path / "b.json"]
     for path in paths:
@@ -55,6 +60,7 @@ def test_same_seed_same_record_bytes(tmp_path):
     assert paths[0].read_bytes() == paths[1].read_bytes()
 
 
+@pytest.mark.slow
 def test_play_against_automa_with_level_and_deck(tmp_path):
     record = tmp_path / "solo.json"
     ok(
@@ -82,6 +88,7 @@ def test_a_human_gets_help_legal_moves_and_error_messages():
     assert "game stopped" in out
 
 
+@pytest.mark.slow
 def test_two_humans_and_a_partial_record(tmp_path):
     record = tmp_path / "partial.json"
     ok("play", "classic", "--seed", "1", "--record", str(record), input="advance\nadvance\nquit\n")
@@ -90,6 +97,7 @@ def test_two_humans_and_a_partial_record(tmp_path):
     assert "game not finished" in ok("replay", str(record)).stdout
 
 
+@pytest.mark.slow
 def test_input_ending_early_stops_the_game_like_quit(tmp_path):
     record = tmp_path / "stopped.json"
     out = ok("play", "classic", "--seed", "1", "--record", str(record), input="advance\n").stdout
@@ -97,11 +105,13 @@ def test_input_ending_early_stops_the_game_like_quit(tmp_path):
     assert json.loads(record.read_text())["actions"] == ["advance"]
 
 
+@pytest.mark.slow
 def test_unknown_bot_and_too_many_bots():
     assert "unknown bot 'nobody'" in str(fails("play", "classic", "--seed", "1", "--bots", "nobody,random"))
     assert "names 3 players" in str(fails("play", "classic", "--seed", "1", "--bots", "random,random,random"))
 
 
+@pytest.mark.slow
 def test_doodle_deal_and_bot_game(tmp_path):
     deal = json.loads(ok("deal", "doodle", "--seed", "5", "--players", "3", "--json").stdout)
     assert deal
@@ -130,6 +140,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([*PATCHWORK, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
+@pytest.mark.slow
 def test_replay_of_a_bad_record_names_the_action_and_exits_1(tmp_path):
     record = tmp_path / "game.json"
     ok("play", "classic", "--seed", "3", "--bots", "random,random", "--record", str(record))
@@ -143,6 +154,7 @@ def test_replay_of_a_bad_record_names_the_action_and_exits_1(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_unknown_edition_exits_2_without_output_file(tmp_path):
     record = tmp_path / "never.json"
     result = run_cli("play", "no-such-edition", "--seed", "1", "--bots", "random,random", "--record", str(record))
@@ -166,6 +178,7 @@ def refusal(*args: str) -> str:
 
 
 @pytest.mark.parametrize("bots", ["greedy,automa:3", "random,automa:2:tactical"])
+@pytest.mark.slow
 def test_play_and_simulate_seat_the_same_automa_texts(bots, tmp_path):
     record = tmp_path / "solo.json"
     ok("play", "anniversary", "--seed", "1", "--bots", bots, "--record", str(record))
@@ -185,18 +198,21 @@ def test_play_and_simulate_seat_the_same_automa_texts(bots, tmp_path):
     ("random,automa:x", "bot 'automa:x': the Automa level must be a whole number"),
     ("random,automa:3:cheating", "unknown Automa deck 'cheating' for 'anniversary'"),
 ])
+@pytest.mark.slow
 def test_play_and_simulate_refuse_a_bad_bot_text_with_the_same_line(bots, message):
     played = refusal("play", "anniversary", "--seed", "1", "--bots", bots)
     simulated = refusal("simulate", "anniversary", "--bots", bots, "--games", "2")
     assert played == simulated and message in played
 
 
+@pytest.mark.slow
 def test_automa_on_an_edition_without_its_deck_is_one_message_for_both():
     played = refusal("play", "classic", "--seed", "1", "--bots", "random,automa")
     simulated = refusal("simulate", "classic", "--bots", "random,automa", "--games", "2")
     assert played == simulated == "classic has no Automa deck: the automa bot needs an edition with one (anniversary)"
 
 
+@pytest.mark.slow
 def test_human_sits_at_the_prompt_only():
     error = refusal("simulate", "classic", "--bots", "human,random", "--games", "2")
     assert "bot 'human': a person plays only at the prompt (patchwork play)" in error

@@ -34,6 +34,7 @@ def test_shapes_draws_every_orientation_in_the_notation_order():
         assert Shape.parse(drawn) == image
 
 
+@pytest.mark.slow
 def test_shapes_without_an_id_draws_the_market_and_unknown_ids_are_named():
     out = ok("play", "classic", "--seed", "1", "--bots", "random", input="shapes\nshapes Q99\nquit\n").stdout
     deal = json.loads(ok("deal", "classic", "--seed", "1", "--json").stdout)
@@ -42,6 +43,7 @@ def test_shapes_without_an_id_draws_the_market_and_unknown_ids_are_named():
     assert "no patch or card 'Q99' in classic" in out
 
 
+@pytest.mark.slow
 def test_the_board_text_draws_the_market_patches():
     out = ok("deal", "classic", "--seed", "1").stdout
     deal = json.loads(ok("deal", "classic", "--seed", "1", "--json").stdout)
@@ -52,6 +54,7 @@ def test_the_board_text_draws_the_market_patches():
     assert [line[:first.width] for line in lines[header + 1:header + 1 + first.height]] == list(first.rows())
 
 
+@pytest.mark.slow
 def test_help_mentions_shapes_and_automa_only_in_automa_games():
     out = ok("play", "classic", "--seed", "1", "--bots", "random", input="help\nquit\n").stdout
     assert "shapes P17" in out and "shapes [ID ...]" in out
@@ -75,6 +78,7 @@ def test_many_legal_actions_are_grouped_then_listed_by_orientation():
 # ----- Doodle: the cards in play are drawn --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_doodle_shows_the_start_card_and_the_neighbours():
     doodle = load_edition("doodle")
     text = "legal\nshapes\nstart o0 r0 c0\nquit\n"
@@ -90,6 +94,7 @@ def test_doodle_shows_the_start_card_and_the_neighbours():
 # ----- bots are loaded by name --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_broken_bot_module_breaks_only_its_own_bot(tmp_path, monkeypatch):
     (tmp_path / "broken_bot_module.py").write_text("import no_such_module_anywhere\n")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -108,6 +113,7 @@ def test_a_broken_bot_module_breaks_only_its_own_bot(tmp_path, monkeypatch):
     ok("play", "classic", "--seed", "1", "--bots", "greedy,random")
 
 
+@pytest.mark.slow
 def test_a_random_game_imports_no_other_bot_module():
     code = textwrap.dedent("""
         import sys
@@ -120,6 +126,7 @@ def test_a_random_game_imports_no_other_bot_module():
     assert out.stdout.strip() == "['toolkit.bots.random']"
 
 
+@pytest.mark.slow
 def test_greedy_is_the_doodle_greedy_for_doodle():
     out = ok("play", "doodle", "--seed", "2", "--players", "1", "--bots", "greedy").stdout
     assert "player 1 (greedy):" in out and "game over: player 1 " in out
@@ -140,6 +147,7 @@ def test_a_bad_record_path_stops_before_the_first_move(tmp_path, where):
     assert "--record" in result.stderr
 
 
+@pytest.mark.slow
 def test_bad_records_give_one_error_line_through_the_entry_point(tmp_path):
     binary = tmp_path / "binary.json"
     binary.write_bytes(b"\xff\x00\x81")
@@ -153,6 +161,7 @@ def test_bad_records_give_one_error_line_through_the_entry_point(tmp_path):
 # ----- messages -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_automa_options_on_an_edition_without_automa():
     error = fails("play", "classic", "--automa-deck", "tactical", "--bots", "random,random", "--seed", "1")
     assert "classic has no Automa" in str(error) and "--automa-deck" in str(error)
@@ -190,11 +199,13 @@ def test_a_compile_is_pending_until_the_module_is_cached(tmp_path, monkeypatch):
 @pytest.mark.parametrize("edition, bots", [("classic", "human,greedy"), ("classic-revised", "human,greedy"),
                                            ("christmas", "human,greedy"), ("express", "human,greedy"),
                                            ("anniversary", "human,automa"), ("doodle", "human")])
+@pytest.mark.slow
 def test_every_edition_gives_a_hint(edition, bots):
     out = ok("play", edition, "--seed", "1", "--bots", bots, input="hint\nquit\n").stdout
     assert "hint for player 1: " in out and "no hint" not in out
 
 
+@pytest.mark.slow
 def test_the_time_track_hint_says_what_it_expects_and_why():
     out = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input="hint\nquit\n").stdout
     hint = out.split("hint for player 1: ")[1]
@@ -202,6 +213,7 @@ def test_the_time_track_hint_says_what_it_expects_and_why():
     assert "why: " in hint and "buttons" in hint and "leaves player 2" in hint
 
 
+@pytest.mark.slow
 def test_a_game_without_a_seed_gets_one_and_says_it(tmp_path):
     record = tmp_path / "game.json"
     out = ok("play", "classic", "--bots", "random,random", "--record", str(record)).stdout
@@ -211,6 +223,7 @@ def test_a_game_without_a_seed_gets_one_and_says_it(tmp_path):
     assert "final scores:" in ok("play", "doodle", "--bots", "greedy").stdout
 
 
+@pytest.mark.slow
 def test_a_resumed_game_goes_on_exactly_as_it_would_have(tmp_path):
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     moves = "advance\nadvance\nadvance\n"
@@ -221,6 +234,7 @@ def test_a_resumed_game_goes_on_exactly_as_it_would_have(tmp_path):
     assert json.loads(part.read_text())["actions"] == json.loads(whole.read_text())["actions"]
 
 
+@pytest.mark.slow
 def test_resume_refusals(tmp_path):
     record = tmp_path / "game.json"
     ok("play", "classic", "--seed", "6", "--bots", "random,random", "--record", str(record))
@@ -229,6 +243,7 @@ def test_resume_refusals(tmp_path):
     assert "name an EDITION" in str(fails("play"))
 
 
+@pytest.mark.slow
 def test_mistyped_words_get_a_suggestion():
     listed = ok("play", "classic", "--seed", "1", "--bots", "human,greedy", input="legal buy\nquit\n").stdout
     action = " ".join(next(line.split()[:4] for line in listed.splitlines() if line.startswith("  buy P")))
@@ -255,6 +270,7 @@ def test_the_board_in_a_pipe_has_ids_tokens_and_marks_but_no_colour():
     assert "7x7 bonus tile (+7): open" in out and "; on 0 ($ in 5, L in 20)" in out
 
 
+@pytest.mark.slow
 def test_doodle_board_marks_the_scored_rectangle_and_the_specials():
     game_input = "".join(["hint\n"] * 1) + "quit\n"
     out = ok("play", "doodle", "--seed", "2", "--bots", "greedy", input=game_input).stdout
@@ -263,6 +279,7 @@ def test_doodle_board_marks_the_scored_rectangle_and_the_specials():
     assert "edges of the rectangle scored in round 1, 2, 3" in out
 
 
+@pytest.mark.slow
 def test_a_preview_keeps_what_chance_brings_next_hidden():
     hint = ok("play", "doodle", "--seed", "5", input="hint\nquit\n").stdout
     move = hint.split("hint for player 1: ")[1].splitlines()[0].strip()
@@ -275,6 +292,7 @@ def test_a_preview_keeps_what_chance_brings_next_hidden():
 # ----- one way to name a square ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_square_reads_back_into_the_record_form_for_every_legal_action():
     # what a person reads (C5) is read back into what records keep (r4 c2), for both families;
     # the record form itself is still read, and patch ids or cut lines are never taken for squares
@@ -297,6 +315,7 @@ def test_a_square_reads_back_into_the_record_form_for_every_legal_action():
     assert people_text("score r0 c0 5x4") == "score A1 5x4"
 
 
+@pytest.mark.slow
 def test_the_prompt_names_squares_as_the_printed_board_does(tmp_path):
     from toolkit.games.squares import parse_square
 

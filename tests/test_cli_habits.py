@@ -45,6 +45,7 @@ def _leaf_context(args: list[str]):
 
 # ----- examples and help -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_command_has_one_to_three_examples():
     for name, command in _all_commands():
         examples = EXAMPLES.get(name, ())
@@ -55,6 +56,7 @@ def test_every_command_has_one_to_three_examples():
     assert set(EXAMPLES) <= {name for name, _ in _all_commands()}, "examples of a command that does not exist"
 
 
+@pytest.mark.slow
 def test_every_example_parses(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name, examples in EXAMPLES.items():
@@ -67,6 +69,7 @@ def test_every_example_parses(tmp_path, monkeypatch):
             assert path[: len(name.split())] == name.split(), (example, path)  # a group's: a subcommand
 
 
+@pytest.mark.slow
 def test_help_ends_with_examples_and_names_values_plainly(monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
     for name, command in _all_commands():
@@ -112,6 +115,7 @@ def _complete(words: str, cwd: Path) -> list[str]:
     return done.stdout.split()
 
 
+@pytest.mark.slow
 def test_completion_of_editions_files_bots_patch_ids_and_words(tmp_path):
     (tmp_path / "my-variant.yaml").write_text(
         "kind: variant\nextends: classic\nadd_patches:\n  - {id: N01, shape: '#../###/..#', cost: 3, time: 3, income: 1}\n")
@@ -131,6 +135,7 @@ def test_completion_of_editions_files_bots_patch_ids_and_words(tmp_path):
 
 # ----- --json ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_json_puts_the_results_document_alone_on_stdout(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["simulate", "classic", "--games", "4", "--no-progress", "--json", "--out", "run"])
@@ -148,6 +153,7 @@ def test_json_puts_the_results_document_alone_on_stdout(tmp_path, monkeypatch):
         assert doc["command"].startswith(f"patchwork {args[0]}"), args
 
 
+@pytest.mark.slow
 def test_a_table_never_cuts_the_labels_of_its_rows(monkeypatch):
     monkeypatch.setenv("COLUMNS", "60")
     result = runner.invoke(app, ["sweep", "classic", "--set", "starting_buttons=3..4", "--set", "patches.P05.cost=0,2",
@@ -193,6 +199,7 @@ def bad_spec(tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_a_terminal_gets_colour_and_no_color_turns_it_off(bad_spec):
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"}
     env.pop("NO_COLOR", None)
@@ -205,6 +212,7 @@ def test_a_terminal_gets_colour_and_no_color_turns_it_off(bad_spec):
         assert text.strip(), args
 
 
+@pytest.mark.slow
 def test_piped_output_holds_no_escape_codes(bad_spec):
     env = {**os.environ, "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
@@ -219,6 +227,7 @@ def test_piped_output_holds_no_escape_codes(bad_spec):
 
 # ----- validate reports everything at once -------------------------------------------------------
 
+@pytest.mark.slow
 def test_validate_guesses_a_missing_kind_and_reports_every_problem(tmp_path):
     path = tmp_path / "nokind.yaml"
     path.write_text("name: v\nextends: classic\nstarting_buttons: -3\nboard: {width: 0}\n")

@@ -40,6 +40,7 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
+@pytest.mark.slow
 def test_default_pad_is_the_doodle_pad(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "render", "pad")
@@ -56,6 +57,7 @@ def test_default_pad_is_the_doodle_pad(capsys, tmp_path, monkeypatch):
     ("automa", "anniversary", 3),
     ("boards", "express", 3),
 ])
+@pytest.mark.slow
 def test_each_component_renders(capsys, tmp_path, component, edition, pages):
     out = tmp_path / f"{component}.pdf"
     code, stdout, err = run_cli(capsys, "render", component, edition, "--out", str(out))
@@ -63,6 +65,7 @@ def test_each_component_renders(capsys, tmp_path, component, edition, pages):
     assert len(PdfReader(out).pages) == pages
 
 
+@pytest.mark.slow
 def test_pad_options(capsys, tmp_path):
     out = tmp_path / "pad.pdf"
     code, _, err = run_cli(capsys, "render", "pad", "--sheets", "5", "--simplex", "--numbered",
@@ -74,6 +77,7 @@ def test_pad_options(capsys, tmp_path):
     assert "No. 5" in reader.pages[4].extract_text()
 
 
+@pytest.mark.slow
 def test_cards_with_backs_short_flip_offset_and_proof(capsys, tmp_path):
     out = tmp_path / "cards.pdf"
     code, _, err = run_cli(capsys, "render", "cards", "--backs", "--flip", "short", "--back-offset",
@@ -91,6 +95,7 @@ def test_svg_format(capsys, tmp_path):
     assert b'width="148mm"' in out.read_bytes()
 
 
+@pytest.mark.slow
 def test_variant_file_with_a_long_custom_track(capsys, tmp_path):
     spec = tmp_path / "marathon.yaml"
     spec.write_text(VARIANT_120)
@@ -124,6 +129,7 @@ def test_variant_file_with_a_long_custom_track(capsys, tmp_path):
     (["render", "challenge", "classic", "--seed", "1"], "for challenge choose a Doodle edition"),
     (["render", "sheet", "--format", "svg", "--cmyk"], "--cmyk"),
 ])
+@pytest.mark.slow
 def test_bad_options_give_one_clear_line(capsys, tmp_path, monkeypatch, args, needle):
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, *args)
@@ -144,6 +150,7 @@ def test_failed_run_leaves_the_existing_file_alone(capsys, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pad.pdf"]
 
 
+@pytest.mark.slow
 def test_same_command_same_bytes_across_processes(capsys, tmp_path):
     """A fresh process (new hash seed, fresh font registry) writes the very bytes this one does."""
     exe = Path(sys.executable).with_name("patchwork")
@@ -164,6 +171,7 @@ def _one_error(err: str, *needles: str) -> None:
         assert needle in lines[0], lines[0]
 
 
+@pytest.mark.slow
 def test_out_that_cannot_be_written_gives_one_clear_line(capsys, tmp_path):
     (tmp_path / "plain").write_text("x")
     (tmp_path / "b-02.svg").mkdir()
@@ -180,6 +188,7 @@ def test_out_that_cannot_be_written_gives_one_clear_line(capsys, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b-02.svg", "plain"]
 
 
+@pytest.mark.slow
 def test_a_failed_write_is_one_error_line(capsys, tmp_path, monkeypatch):
     from toolkit.render import output
 
@@ -195,6 +204,7 @@ def test_a_failed_write_is_one_error_line(capsys, tmp_path, monkeypatch):
 # ----- issue 12: named outputs, no silent overwrite, PNG, tokens, rules, challenges, build ---------
 
 
+@pytest.mark.slow
 def test_render_never_overwrites_without_force(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "render", "pad", "--sheets", "2")
@@ -211,6 +221,7 @@ def test_render_never_overwrites_without_force(capsys, tmp_path, monkeypatch):
     assert code == 0, err
 
 
+@pytest.mark.slow
 def test_default_names_say_what_a_file_holds(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for args in (["cards", "--backs"], ["cards", "--backs", "--flip", "short"], ["cards", "--card-size", "tarot"],
@@ -225,6 +236,7 @@ def test_default_names_say_what_a_file_holds(capsys, tmp_path, monkeypatch):
     }
 
 
+@pytest.mark.slow
 def test_png_export_one_file_per_page_or_one_page(capsys, tmp_path):
     out = tmp_path / "cards.png"
     code, stdout, err = run_cli(capsys, "render", "cards", "--format", "png", "--dpi", "20", "--out", str(out))
@@ -252,6 +264,7 @@ def _texts(path) -> list[str]:
     ("express", {"1": 12, "2": 9, "5": 8, "NEUTRAL": 1}),
     ("doodle", {"TOKEN": 1}),
 ])
+@pytest.mark.slow
 def test_token_sheets_hold_the_published_button_tiles(capsys, tmp_path, edition, counts):
     out = tmp_path / "tokens.pdf"
     code, stdout, err = run_cli(capsys, "render", "tokens", edition, "--backs", "--out", str(out))
@@ -263,6 +276,7 @@ def test_token_sheets_hold_the_published_button_tiles(capsys, tmp_path, edition,
         assert found.count(text) == count, (text, found)
 
 
+@pytest.mark.slow
 def test_doodle_rules_reference_tells_how_to_use_a_d6(capsys, tmp_path):
     out = tmp_path / "rules.pdf"
     code, stdout, err = run_cli(capsys, "render", "rules", "doodle", "--out", str(out))
@@ -289,6 +303,7 @@ def test_a_week_of_challenges_and_its_par_replays(capsys, tmp_path):
     assert f"final scores: player 1 {par}" in stdout
 
 
+@pytest.mark.slow
 def test_build_says_what_to_print_and_cut(capsys, tmp_path):
     code, stdout, err = run_cli(capsys, "build", "--paper", "a5", "--out", str(tmp_path / "kit"))
     assert code == 0, err

@@ -47,6 +47,7 @@ def test_json_cuts_refuse_the_three_piece_line():
     assert facts["chiral"] is False and facts["orientations"] == 4
 
 
+@pytest.mark.slow
 def test_json_holes_and_disconnected():
     ring = run_json("###/#.#/###")
     assert ring["holes"] == 1 and ring["hole_cells"] == [[1, 1]] and ring["orientations"] == 1
@@ -56,6 +57,7 @@ def test_json_holes_and_disconnected():
     assert ring["usable"] is True and ring["problems"] == []
 
 
+@pytest.mark.slow
 def test_board_option_and_no_flip():
     assert run_json("#./#./##", "--board", "7x7")["placements"] == 8 * 5 * 6
     assert run_json("#./#./##", "--board", "16X16")["placements"] == 8 * 14 * 15
@@ -85,6 +87,7 @@ def test_text_report_horizontal_cut_drawing():
     assert "    AAA\n    ---\n    B.B\n    BBB" in out
 
 
+@pytest.mark.slow
 def test_text_report_no_cuts():
     assert "cuts          none (no straight line" in run("#").stdout
     broken = run("#.#")
@@ -104,6 +107,7 @@ def test_text_report_no_cuts():
         ("", "empty shape"),
     ],
 )
+@pytest.mark.slow
 def test_bad_shape_exit_code_2(shape, message):
     result = run(shape)
     assert result.exit_code == 2
@@ -140,12 +144,14 @@ def reference_twins(shape: Shape) -> list[str]:
 
 
 @pytest.mark.parametrize("shape", ["#/#", "##/##", ".#./###/.#.", "#../##./.##", "#"])
+@pytest.mark.slow
 def test_deck_same_shape_matches_reference(shape):
     facts = run_json(shape, "--deck", "classic")
     assert facts["deck"] == "classic"
     assert facts["same_shape"] == reference_twins(Shape.parse(shape))
 
 
+@pytest.mark.slow
 def test_deck_reports_repeated_shapes_and_uses_deck_board():
     data = yaml.safe_load(reference_file("patchwork-classic.yaml").read_text())
     p17 = next(p for p in data["patches"] if p["id"] == "P17")

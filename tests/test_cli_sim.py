@@ -19,6 +19,7 @@ def run(*args: str):
     return runner.invoke(app, [*args, "--no-progress"])
 
 
+@pytest.mark.slow
 def test_simulate_writes_json_markdown_and_pdf(tmp_path):
     out = tmp_path / "run"
     result = run("simulate", "classic-revised", "--bots", "greedy,random", "--games", "20", "--seed", "3", "--out", str(out))
@@ -43,6 +44,7 @@ def test_simulate_writes_json_markdown_and_pdf(tmp_path):
     assert "Simulation" in text and "Score distribution" in text
 
 
+@pytest.mark.slow
 def test_output_bytes_do_not_depend_on_workers(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     assert run("simulate", "classic", "--bots", "random,random", "--games", "40", "--seed", "8", "--workers", "1", "--out", str(a)).exit_code == 0
@@ -51,6 +53,7 @@ def test_output_bytes_do_not_depend_on_workers(tmp_path):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_simulate_doodle_solo(tmp_path):
     out = tmp_path / "d"
     result = run("simulate", "doodle", "--bots", "random", "--games", "12", "--seed", "1", "--out", str(out))
@@ -63,6 +66,7 @@ def test_simulate_doodle_solo(tmp_path):
     assert "Start cards" in (out / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_simulate_automa_keeps_the_player_bot_first(tmp_path):
     out = tmp_path / "solo"
     result = run("simulate", "anniversary", "--bots", "automa,random", "--games", "7", "--automa-level", "2", "--out", str(out))
@@ -77,6 +81,7 @@ def test_simulate_automa_keeps_the_player_bot_first(tmp_path):
     assert fig["seats"][1]["mean_score"] == fig["bots"][1]["mean_score"]
 
 
+@pytest.mark.slow
 def test_simulate_a_variant_file_and_a_doodle_table_of_three(tmp_path):
     variant = tmp_path / "dear.yaml"
     variant.write_text("kind: variant\nname: dearer-start\ntitle: Fewer buttons\nextends: classic\nstarting_buttons: 3\n")
@@ -91,6 +96,7 @@ def test_simulate_a_variant_file_and_a_doodle_table_of_three(tmp_path):
     assert fig["seats"][0]["mean_score"]["estimate"] > fig["seats"][1]["mean_score"]["estimate"]
 
 
+@pytest.mark.slow
 def test_balance_writes_paired_differences(tmp_path):
     out = tmp_path / "bal"
     result = run("balance", "classic", "six-buttons", "revised-leather", "--bots", "random,random",
@@ -138,6 +144,7 @@ def test_balance_writes_paired_differences(tmp_path):
         (["balance", "classic", "doodle"], "one rules family"),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_is_one_clear_message_and_no_files(tmp_path, args, message):
     out = tmp_path / "out"
     if "--games" not in args:
@@ -148,6 +155,7 @@ def test_bad_input_is_one_clear_message_and_no_files(tmp_path, args, message):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_from_the_shell(tmp_path):
     out = tmp_path / "out"
     proc = subprocess.run(
@@ -170,6 +178,7 @@ def test_missing_dask_extra_is_named(tmp_path, monkeypatch):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_simulate_intervals_take_the_deal_as_their_unit():
     import json
 

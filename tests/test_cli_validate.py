@@ -1,6 +1,8 @@
 """`patchwork validate` and `patchwork schema` from the command line."""
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from typer.testing import CliRunner
@@ -15,6 +17,7 @@ def run(*args: str):
     return runner.invoke(app, list(args))
 
 
+@pytest.mark.slow
 def test_validate_bundled_specs_by_default():
     result = run("validate")
     assert result.exit_code == 0, result.output
@@ -23,6 +26,7 @@ def test_validate_bundled_specs_by_default():
     assert "0 error(s)" in lines[0] and "edition(s)" in lines[0] and "patch(es)" in lines[0]
 
 
+@pytest.mark.slow
 def test_validate_reports_each_problem_and_exits_1(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("kind: variant\nname: v\ntitle: V\nextends: classic\nstarting_buttons: -3\nboard: {width: 0}\n")
@@ -59,12 +63,14 @@ def test_warnings_do_not_fail(tmp_path):
     assert "1 warning(s)" in result.stdout
 
 
+@pytest.mark.slow
 def test_missing_path_exits_2():
     result = run("validate", "no/such/file.yaml")
     assert result.exit_code == 2
     assert "no such file or folder: no/such/file.yaml" in result.output
 
 
+@pytest.mark.slow
 def test_schema_prints_sorted_json():
     result = run("schema")
     assert result.exit_code == 0
@@ -72,6 +78,7 @@ def test_schema_prints_sorted_json():
     assert result.stdout == json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
 
 
+@pytest.mark.slow
 def test_schema_out_writes_file(tmp_path):
     out = tmp_path / "deep" / "schema.json"
     result = run("schema", "--out", str(out))

@@ -96,7 +96,9 @@ def generic_invariants(game) -> None:
 ALL = list_editions() + list_variants()
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.slow if name.startswith("doodle") else ())
+    for name in ALL])  # a Doodle table of four plays for seconds: the whole suite plays those
 def test_random_playouts_terminate_keep_invariants_and_replay(name):
     for bots, players, automa in game_setups(name):
         for seed in (1, 2):
@@ -159,6 +161,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_the_kernel_plays_the_same_games_with_the_jit_disabled():
     from toolkit.games.timetrack import kernel as k
     from toolkit.games.timetrack.tables import tables_for

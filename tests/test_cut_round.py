@@ -179,6 +179,7 @@ def svg_rims(svg: bytes) -> list[tuple[float, float, float]]:
 
 
 @pytest.mark.parametrize("edition, solo", [("classic", False), ("express", False), ("anniversary", True)])
+@pytest.mark.slow
 def test_every_round_token_has_a_cut_line_on_its_printed_rim_in_the_pdf(edition, solo):
     document = _tokens(edition, solo=solo)
     pdf = encode(document, "pdf")[0]
@@ -220,6 +221,7 @@ def test_square_tokens_on_the_same_page_get_their_square_cut_line():
     assert xs[1] - xs[0] == pytest.approx(TOKEN_MM)
 
 
+@pytest.mark.slow
 def test_a_drifted_cut_line_is_caught(monkeypatch):
     """The measurement itself: a cut circle moved 0.2 mm, or left out, fails the checks above."""
     from dataclasses import replace
@@ -237,6 +239,7 @@ def test_a_drifted_cut_line_is_caught(monkeypatch):
 
 
 @pytest.mark.parametrize("layout", [Layout(mode="single"), Layout(gutter=0.0)])
+@pytest.mark.slow
 def test_round_cut_lines_in_every_layout(layout):
     document = _tokens("express", layout=layout)
     pdf = encode(document, "pdf")[0]
@@ -245,6 +248,7 @@ def test_round_cut_lines_in_every_layout(layout):
     assert max(round_cut_deviation(pdf, i)[1] for i in range(len(document.pages))) < 0.005
 
 
+@pytest.mark.slow
 def test_the_cli_writes_the_tokens_cut_file_and_no_cut_lines_leaves_it_out(tmp_path):
     from tests.cli_helpers import ok
 
