@@ -113,7 +113,7 @@ def _bundled_tracks() -> dict[str, TimeTrack]:
     tracks: dict[str, TimeTrack] = {}
     for name in list_editions():
         edition = load_edition(name)
-        track = edition.rules.time_track if family_of(edition).info.has_time_track else None
+        track = edition.timetrack_rules.time_track if family_of(edition).info.has_time_track else None
         if track is not None:
             tracks.setdefault(track.id, track)
     return tracks
@@ -130,7 +130,7 @@ def time_board_title(edition: Edition) -> str:
     a title is only trusted when the layout is a bundled track's own, or when no bundled track
     carries it (the spec gave the track a title of its own).
     """
-    track = edition.rules.time_track if family_of(edition).info.has_time_track else None
+    track = edition.timetrack_rules.time_track if family_of(edition).info.has_time_track else None
     if track is None:
         return f"Time board — {edition.title}"
     bundled = _bundled_tracks()
@@ -160,7 +160,7 @@ def time_board(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_
     MIN_SPACE_MM); `levels`, (level, name, space) of the solo opponent's levels, are marked on
     their spaces and in the legend, for the level marker of solo play."""
     require_component(edition, "boards")
-    track = edition.rules.time_track
+    track = edition.timetrack_rules.time_track
     if track is None:
         raise UsageError(f"edition '{edition.name}' names no time track to print")
     spaces = track.final_space + 1

@@ -109,7 +109,7 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
     def sample_card(name: str, start: bool) -> Document:
         edition = load_edition(name)
         if start:
-            card = edition.rules.start_cards[0]
+            card = edition.doodle_rules.start_cards[0]
             front = doodle_mod.start_card(card, bleed, theme)
             title, piece = f"{edition.title} start card {card.id}", card.id
         else:

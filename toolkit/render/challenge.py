@@ -124,7 +124,7 @@ def _shape_of(edition: Edition, card_id: str):
     for patch in edition.patches:
         if patch.id == card_id:
             return patch.shape, patch_colour(edition.patches.index(patch), patch.colour)
-    for card in edition.rules.start_cards:
+    for card in edition.doodle_rules.start_cards:
         if card.id == card_id:
             return card.shape, doodle_mod.START_FILL
     raise KeyError(card_id)
@@ -180,11 +180,11 @@ def sequence_page(edition: Edition, challenge: Challenge, paper: Paper) -> Page:
         rounds.setdefault(turn.round, []).append(turn)
     col_w = (W - 2 * M - 4) / 3
     entry_h = 23.0
-    for rnd in range(1, edition.rules.rounds + 1):
+    for rnd in range(1, edition.doodle_rules.rounds + 1):
         items.append(Text(M, y + 3.5, f"ROUND {rnd}", pt(8), "start", True, INK))
         y += 5.5
         entries = rounds.get(rnd, [])
-        blocks = len(entries) + (1 if rnd == edition.rules.rounds and challenge.final_choice else 0)
+        blocks = len(entries) + (1 if rnd == edition.doodle_rules.rounds and challenge.final_choice else 0)
         for i in range(blocks):
             col, row = i % 3, i // 3
             x = M + col * (col_w + 2)

@@ -139,7 +139,7 @@ def sheet_items(edition: Edition, min_pt: float = MIN_TEXT_PT, title: str | None
     two lines rather than shrink, and a sheet that cannot hold them is refused. `title` replaces
     the edition's (a theme's)."""
     require_component(edition, "sheet")
-    rules = edition.rules
+    rules = edition.doodle_rules
 
     def pt(size: float) -> float:
         return max(size, min_pt)
@@ -413,6 +413,6 @@ def card_pieces(edition: Edition, bleed: float = BLEED_MM, theme: Theme = DEFAUL
         front = patch_card(patch, index, bleed, theme)
         for _ in range(max(1, patch.copies)):
             pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, front, patch_back, patch.id))
-    for card in edition.rules.start_cards:
+    for card in edition.doodle_rules.start_cards:
         pieces.append(Piece(CARD_WIDTH, CARD_HEIGHT, start_card(card, bleed, theme), start_back, card.id))
     return pieces

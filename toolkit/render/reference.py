@@ -60,7 +60,7 @@ def _smallest(rules) -> str:
 
 
 def _time_track_sections(edition: Edition, solo: bool = False) -> list[tuple[str, list[str]]]:
-    rules = edition.rules
+    rules = edition.timetrack_rules
     track = rules.time_track
     players = 1 if solo else (edition.players_max or edition.players_min)
     late = rules.late_patches
@@ -134,7 +134,7 @@ SCORING_TERMS = {
 
 
 def _automa_lines(automa, edition: Edition) -> list[str]:
-    rules = edition.rules
+    rules = edition.timetrack_rules
     decks = " or ".join(name for name, _ in automa.decks)
     levels = ", ".join(f"{level} {name} {space}" for level, name, space in level_spaces(edition))
     scoring = "; ".join(
@@ -161,7 +161,7 @@ def _automa_lines(automa, edition: Edition) -> list[str]:
 
 
 def _roll_and_write_sections(edition: Edition) -> list[tuple[str, list[str]]]:
-    rules = edition.rules
+    rules = edition.doodle_rules
     circle, tpr, rounds = rules.circle_size, rules.turns_per_round, rules.rounds
     leftover = circle - tpr
     setup = [

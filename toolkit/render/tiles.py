@@ -150,7 +150,7 @@ def leather_piece(number: int, cell: float = QUILT_CELL_MM, bleed: float = BLEED
 
 def bonus_piece(edition: Edition, cell: float = QUILT_CELL_MM, bleed: float = BLEED_MM) -> Piece:
     """The special tile for the first filled k x k square (one quilt cell by 1.5 cells)."""
-    bonus = edition.rules.bonus
+    bonus = edition.timetrack_rules.bonus
     assert bonus is not None
     b = bleed
     w, h = cell * 1.5, cell
@@ -178,10 +178,10 @@ def tile_pieces(edition: Edition, extras: bool = True, bleed: float = BLEED_MM,
                             tile_front(patch, index, cell, bleed, theme), tile_back(patch, cell, bleed, theme), patch.id,
                             outline_loops(shape.cells, cell)))
     if extras:
-        track = edition.rules.time_track
+        track = edition.timetrack_rules.time_track
         if track is not None:
             for number, _space in enumerate(track.leather_patches, start=1):
                 pieces.append(leather_piece(number, cell, bleed))
-        if edition.rules.bonus is not None:
+        if edition.timetrack_rules.bonus is not None:
             pieces.append(bonus_piece(edition, cell, bleed))
     return pieces

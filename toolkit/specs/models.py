@@ -343,6 +343,22 @@ class Edition:
     def board_cells(self) -> int:
         return self.board_width * self.board_height
 
+    @property
+    def timetrack_rules(self) -> TimeTrackRules:
+        """`rules` of a time-track edition (a ValueError for a Doodle one): the typed read for code
+        that only plays the time-track games."""
+        if not isinstance(self.rules, TimeTrackRules):
+            raise ValueError(f"Edition {self.name!r} is a {self.family.value} edition, not a time-track one")
+        return self.rules
+
+    @property
+    def doodle_rules(self) -> DoodleRules:
+        """`rules` of a Doodle edition (a ValueError for a time-track one): the typed read for code
+        that only plays Doodle."""
+        if not isinstance(self.rules, DoodleRules):
+            raise ValueError(f"Edition {self.name!r} is a {self.family.value} edition, not a Doodle one")
+        return self.rules
+
     def all_patches(self) -> tuple[Patch, ...]:
         """Every patch of the edition: the starting circle followed by the late patches (time-track
         editions only have them)."""

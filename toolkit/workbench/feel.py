@@ -64,7 +64,7 @@ def standing(game, edition: Edition) -> list[float]:
     """Each seat's standing now (see DEFINITIONS)."""
     scores = [float(s) for s in game.scores()]
     if family_of(edition).info.has_time_track and not game.is_over:
-        marks = edition.rules.time_track.income_marks
+        marks = edition.timetrack_rules.time_track.income_marks
         for at, (pos, income) in enumerate(zip(game.positions, game.income)):
             scores[at] += income * sum(1 for m in marks if m > pos)
     return scores

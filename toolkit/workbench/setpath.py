@@ -180,9 +180,9 @@ def get_value(edition: Edition, path: str):
     if parts[0] == "patches":
         return getattr(edition.patch(parts[1]), parts[2])
     if parts[0] == "bonus":
-        return None if edition.rules.bonus is None else getattr(edition.rules.bonus, parts[1])
+        return None if edition.timetrack_rules.bonus is None else getattr(edition.timetrack_rules.bonus, parts[1])
     if parts[0] == "time_track":
-        return tuple(getattr(edition.rules.time_track, parts[1]))
+        return tuple(getattr(edition.timetrack_rules.time_track, parts[1]))
     return edition.setting(parts[0])
 
 
@@ -201,22 +201,22 @@ def apply(edition: Edition, path: str, value) -> Edition:
             return tuple(replace(p, **{field: value}) if p.id == patch_id else p for p in patches)
 
         edited = edition.changed(patches=edit(edition.patches))
-        if edition.rules.late_patches:
-            edited = edited.changed(late_patches=edit(edition.rules.late_patches))
+        if edition.timetrack_rules.late_patches:
+            edited = edited.changed(late_patches=edit(edition.timetrack_rules.late_patches))
     elif parts[0] == "bonus":
-        if edition.rules.bonus is None:
+        if edition.timetrack_rules.bonus is None:
             raise UsageError(f"--set {path}: '{edition.name}' has no bonus tile to change")
-        bonus = replace(edition.rules.bonus, **{parts[1]: value})
+        bonus = replace(edition.timetrack_rules.bonus, **{parts[1]: value})
         if bonus.square_size > min(edition.board_width, edition.board_height):
             raise UsageError(f"--set {path}={value}: a {bonus.square_size}x{bonus.square_size} square does not fit the "
                              f"{edition.board_width}x{edition.board_height} board")
         edited = edition.changed(bonus=bonus)
     elif parts[0] == "time_track":
-        track = edition.rules.time_track
+        track = edition.timetrack_rules.time_track
         if value and max(value) > track.final_space:
             raise UsageError(f"--set {path}: space {max(value)} lies past the final space {track.final_space}")
         edited = edition.changed(time_track=replace(track, **{parts[1]: tuple(value)}),
-                                 track_layout=f"{edition.rules.track_layout or track.id} ({parts[1]} {list(value)})")
+                                 track_layout=f"{edition.timetrack_rules.track_layout or track.id} ({parts[1]} {list(value)})")
     else:
         edited = edition.changed(**{parts[0]: value})
     problem = family_of(edited).check_edited(edited)

@@ -86,7 +86,7 @@ class DoodleFamily(RulesFamily):
         return []
 
     def shapes(self, edition: Edition) -> tuple[tuple[str, object], ...]:
-        return tuple((item.id, item.shape) for item in (*edition.patches, *edition.rules.start_cards))
+        return tuple((item.id, item.shape) for item in (*edition.patches, *edition.doodle_rules.start_cards))
 
     def quilt_cells(self, game, seat: int) -> dict[tuple[int, int], str]:
         return {cell: "#" for cell in game.sheet(seat).shaded}
@@ -138,8 +138,8 @@ class DoodleFamily(RulesFamily):
     def check_edited(self, edition: Edition) -> str | None:
         from toolkit.specs.loader import doodle_count_problems
 
-        problems = doodle_count_problems(edition.rules.circle_size, edition.rules.rounds, edition.rules.refill,
-                                         edition.rules.turns_per_round, sum(p.copies for p in edition.patches))
+        problems = doodle_count_problems(edition.doodle_rules.circle_size, edition.doodle_rules.rounds, edition.doodle_rules.refill,
+                                         edition.doodle_rules.turns_per_round, sum(p.copies for p in edition.patches))
         return problems[0][1] if problems else None
 
     def play(self, edition, bots, game_rngs, bot_rngs, swap) -> dict[str, np.ndarray]:

@@ -71,7 +71,7 @@ def doodle_figures(t: Tally, edition: Edition, bots: tuple) -> dict:
     n = int(t.get("player_games"))
     players = len(bots)
     cards = []
-    for c, card in enumerate(edition.rules.start_cards):
+    for c, card in enumerate(edition.doodle_rules.start_cards):
         k = int(t.get("card.games")[c])
         cards.append({
             "id": card.id,
@@ -83,12 +83,12 @@ def doodle_figures(t: Tally, edition: Edition, bots: tuple) -> dict:
     for sp, name in enumerate(names):
         specials.append({
             "special": name,
-            "enabled": name in edition.rules.special_actions,
+            "enabled": name in edition.doodle_rules.special_actions,
             "uses_per_game": round(int(t.get("special.uses")[sp]) / n, 6) if n else None,
             "used_rate": wilson(int(t.get("special.used")[sp]), n).as_dict(),
         })
     rounds = []
-    for r in range(edition.rules.rounds):
+    for r in range(edition.doodle_rules.rounds):
         rounds.append({
             "round": r + 1,
             "mean_score": mean_interval(n, int(t.get("round.score")[r]), int(t.get("round.score_sq")[r])).as_dict(),

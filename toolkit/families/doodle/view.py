@@ -85,7 +85,7 @@ def _position(game: DoodleGame, placed, scored, last_action: str) -> Position:
     from toolkit.families import family_of
 
     edition = game.edition
-    specials = tuple(name for name in edition.rules.special_actions)
+    specials = tuple(name for name in edition.doodle_rules.special_actions)
     boards = []
     for seat in range(game.players):
         sheet = game.sheet(seat)
@@ -129,5 +129,5 @@ def _position(game: DoodleGame, placed, scored, last_action: str) -> Position:
         offers_title="circle of cards",
         notes=tuple(notes),
         over=game.is_over,
-        extra={"token_card": token, "next_card": game.next_card, "round": game.round, "rounds": edition.rules.rounds},
+        extra={"token_card": token, "next_card": game.next_card, "round": game.round, "rounds": edition.doodle_rules.rounds},
     )

@@ -77,19 +77,19 @@ class TimeTrackFamily(RulesFamily):
         return SEATS
 
     def solo_opponent(self, edition: Edition):
-        return edition.rules.automa
+        return edition.timetrack_rules.automa
 
     def track_facts(self, edition: Edition) -> dict | None:
-        track = edition.rules.time_track
+        track = edition.timetrack_rules.time_track
         return {
-            "layout": edition.rules.track_layout or track.id,
+            "layout": edition.timetrack_rules.track_layout or track.id,
             "final_space": track.final_space,
             "income_marks": list(track.income_marks),
             "leather_patches": list(track.leather_patches),
         }
 
     def button_tiles(self, edition: Edition) -> tuple[tuple[int, int], ...]:
-        return bank.button_tiles(edition.rules.time_track)
+        return bank.button_tiles(edition.timetrack_rules.time_track)
 
     def shapes_in_play(self, game) -> list[tuple[str, str]]:
         return [] if game.is_over else [("market", pid) for pid in game.window]
@@ -132,13 +132,13 @@ class TimeTrackFamily(RulesFamily):
             return Seating(tuple(bots), 2,
                            "each deal is played twice with seats swapped: bot 0 in seat 0, then bot 1 in seat 0")
         automa = automas[0]
-        if edition.rules.automa is None:
+        if edition.timetrack_rules.automa is None:
             raise UsageError(f"--bots: edition '{edition.name}' has no Automa deck, so 'automa' cannot play it")
-        decks = [name for name, _ in edition.rules.automa.decks]
+        decks = [name for name, _ in edition.timetrack_rules.automa.decks]
         if automa.automa_deck not in decks:
             raise UsageError(f"--automa-deck '{automa.automa_deck}' is not a deck of '{edition.name}' "
                              f"(decks: {', '.join(decks)})")
-        levels = [lv.level for lv in edition.rules.automa.levels]
+        levels = [lv.level for lv in edition.timetrack_rules.automa.levels]
         if automa.automa_level not in levels:
             raise UsageError(f"--automa-level {automa.automa_level} is not a level of '{edition.name}' "
                              f"(levels: {', '.join(map(str, levels))})")

@@ -258,7 +258,7 @@ def time_track_figures(t: Tally, edition: Edition, bots: tuple, swap: bool) -> d
         },
         "game_length": {"plies": _mean(t, "plies", n, per), "summary": hist_summary(t.hist("plies"))},
         "bonus": {
-            "available": edition.rules.bonus is not None,
+            "available": edition.timetrack_rules.bonus is not None,
             "taken": deal_rate(bonus_total, n, per, int(t.get("bonus_dsq"))).as_dict(),
             "by_seat": [int(x) for x in t.get("seat.bonus")],
             "by_bot": [int(x) for x in t.get("bot.bonus")],

@@ -85,7 +85,7 @@ def _ahead(marks, position: int) -> int | None:
 
 def _position(game: TimeTrackGame, placed: list[list[Placed]], last_action: str) -> Position:
     edition = game.edition
-    rules = edition.rules
+    rules = edition.timetrack_rules
     track = rules.time_track
     final = track.final_space
     automa = bool(game.automa_level)

@@ -77,9 +77,9 @@ class DoodleGame:
             raise UsageError(
                 f"{edition.name} is for {edition.players_min} to {top} players, got {players}"
             )
-        if not edition.rules.start_cards:
+        if not edition.doodle_rules.start_cards:
             raise UsageError(f"{edition.name} has no start cards; a Doodle edition needs at least one")
-        if not edition.rules.die:
+        if not edition.doodle_rules.die:
             raise UsageError(f"{edition.name} has no die faces")
         self.edition = edition
         self.seed = int(seed)
@@ -164,7 +164,7 @@ class DoodleGame:
             raise UsageError(f"seat {seat} does not exist (seats 0..{players - 1})")
         board = self._info.board
         shaded = frozenset(board.cells_of(self._mask(seat)))
-        rounds = self.edition.rules.rounds
+        rounds = self.edition.doodle_rules.rounds
         done = self.round if not self.is_over else rounds
         scores = tuple(
             int(st[int(st[K.S_ROUND_SCORES_AT]) + r * players + seat]) if r < done else None for r in range(rounds)

@@ -136,9 +136,9 @@ class TimeTrackGame:
         self.rng = seed_state(self.seed)
         """The game's own chance: deal, Express late patches, the Automa deck."""
         if automa_level:
-            if edition.rules.automa is None:
+            if edition.timetrack_rules.automa is None:
                 raise UsageError(f"edition '{edition.name}' has no Automa deck (try 'anniversary')")
-            levels = sorted(level.level for level in edition.rules.automa.levels)
+            levels = sorted(level.level for level in edition.timetrack_rules.automa.levels)
             if automa_level not in levels:
                 raise UsageError(f"Automa level must be one of {levels}, got {automa_level}")
             if automa_deck not in self.tables.deck_names:
@@ -235,7 +235,7 @@ class TimeTrackGame:
         if left == 0:
             return None
         card = int(self.state[k.S_DRAW + left - 1])
-        return self.edition.rules.automa.deck("tactical")[card].virtual_buttons
+        return self.edition.timetrack_rules.automa.deck("tactical")[card].virtual_buttons
 
     @property
     def pending_leather(self) -> int:
@@ -374,12 +374,12 @@ class TimeTrackGame:
         ply = len(self.history)
         self.history.append(action)
         if late_before == 0 and int(self.state[k.S_LATE_ENTERED]) == 1:
-            late_ids = {p.id for p in self.edition.rules.late_patches}
+            late_ids = {p.id for p in self.edition.timetrack_rules.late_patches}
             self._chance.append({"ply": ply, "late_patches": [pid for pid in self.circle if pid in late_ids]})
         if seat is None:
             return
         if isinstance(action, AutomaTurn):
-            card = self.edition.rules.automa.deck(self.options["automa_deck"])[int(self.state[k.S_CARD])]
+            card = self.edition.timetrack_rules.automa.deck(self.options["automa_deck"])[int(self.state[k.S_CARD])]
             taken = [pid for pid in circle_before if pid not in self.circle]
             did = f"took {taken[0]}" if taken else f"passed from space {position_before} to {self.positions[seat]}"
             self._chance.append({"ply": ply, "card": card.number, "virtual_buttons": card.virtual_buttons,
@@ -437,7 +437,7 @@ class TimeTrackGame:
             if seat_bought >= 0:
                 why = f"{action.patch} was already bought by {SEAT_NAMES[seat_bought]}"
             else:
-                why = f"{action.patch} is not in the circle yet (it joins when only {self.edition.rules.late_patches_enter_at} patches remain)"
+                why = f"{action.patch} is not in the circle yet (it joins when only {self.edition.timetrack_rules.late_patches_enter_at} patches remain)"
             return IllegalAction(text, why, "RULINGS 3: the market window")
         if reason == k.R_NOT_IN_WINDOW:
             size = int(self.tables.arrays.params[P_WINDOW])
@@ -488,7 +488,7 @@ class TimeTrackGame:
 
     def deal(self) -> dict:
         """The setup as data (what `patchwork deal --json` prints)."""
-        track = self.edition.rules.time_track
+        track = self.edition.timetrack_rules.time_track
         assert track is not None
         info: dict[str, Any] = {
             "edition": self.edition.name,
@@ -499,8 +499,8 @@ class TimeTrackGame:
             "circle": self.circle,
             "neutral_token": "before " + self.circle[0] if self.circle else "none",
             "window": self.window,
-            "late_patches": [p.id for p in self.edition.rules.late_patches],
-            "late_patches_enter_at": self.edition.rules.late_patches_enter_at,
+            "late_patches": [p.id for p in self.edition.timetrack_rules.late_patches],
+            "late_patches_enter_at": self.edition.timetrack_rules.late_patches_enter_at,
             "starting_buttons": list(self.buttons),
             "time_track": {
                 "layout": track.id,
@@ -508,9 +508,9 @@ class TimeTrackGame:
                 "income_marks": list(track.income_marks),
                 "leather_patches": list(self.tables.leather_spaces),
             },
-            "bonus": None if self.edition.rules.bonus is None else {
-                "square_size": self.edition.rules.bonus.square_size,
-                "points": self.edition.rules.bonus.points,
+            "bonus": None if self.edition.timetrack_rules.bonus is None else {
+                "square_size": self.edition.timetrack_rules.bonus.square_size,
+                "points": self.edition.timetrack_rules.bonus.points,
             },
         }
         if self.automa_level:
@@ -529,7 +529,7 @@ class TimeTrackGame:
         params = self.tables.arrays.params
         final = int(params[P_FINAL])
         lines = [f"{e.title} ({e.name}), seed {self.seed}, move {len(self.history) + 1}"]
-        income = set(e.rules.time_track.income_marks)
+        income = set(e.timetrack_rules.time_track.income_marks)
         leather = set(self.leather_left)
         track = "".join("L" if s in leather else "$" if s in income else "." for s in range(final + 1))
         lines.append(f"time track  {track}   ($ income, L leather)")

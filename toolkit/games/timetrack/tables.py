@@ -182,7 +182,7 @@ def build_tables(edition: Edition) -> TrackTables:
     """Flatten a time-track edition into kernel tables (raises SpecError if it cannot be played)."""
     if edition.family != Family.TIME_TRACK:
         raise _problem(edition, "family", f"the time-track engine cannot play a {edition.family.value} edition")
-    track = edition.rules.time_track
+    track = edition.timetrack_rules.time_track
     if track is None:
         raise _problem(edition, "time_track", "a time-track edition needs a time track")
     patches = edition.all_patches()
@@ -237,9 +237,9 @@ def build_tables(edition: Edition) -> TrackTables:
     bonus_k = 0
     bonus_points = 0
     bonus_rows: list[int] = []
-    if edition.rules.bonus is not None and edition.rules.bonus.square_size <= min(board.width, board.height):
-        bonus_k = edition.rules.bonus.square_size
-        bonus_points = edition.rules.bonus.points
+    if edition.timetrack_rules.bonus is not None and edition.timetrack_rules.bonus.square_size <= min(board.width, board.height):
+        bonus_k = edition.timetrack_rules.bonus.square_size
+        bonus_points = edition.timetrack_rules.bonus.points
         line = (1 << bonus_k) - 1
         for top in range(board.height - bonus_k + 1):
             for left in range(board.width - bonus_k + 1):
@@ -256,7 +256,7 @@ def build_tables(edition: Edition) -> TrackTables:
     late_ids = np.arange(len(edition.patches), n, dtype=np.int64)
     neutral_after = _neutral_after(edition)
 
-    automa = edition.rules.automa
+    automa = edition.timetrack_rules.automa
     deck_names: tuple[str, ...] = ()
     if automa is not None:
         deck_names = tuple(name for name, _ in automa.decks)
@@ -290,20 +290,20 @@ def build_tables(edition: Edition) -> TrackTables:
     params = np.zeros(N_PARAMS, dtype=np.int64)
     params[P_PATCHES] = n
     params[P_START] = len(edition.patches)
-    params[P_LATE] = len(edition.rules.late_patches)
+    params[P_LATE] = len(edition.timetrack_rules.late_patches)
     params[P_WIDTH] = board.width
     params[P_HEIGHT] = board.height
     params[P_CELLS] = board.cells
     params[P_WORDS] = words
     params[P_FINAL] = final
-    params[P_START_BUTTONS] = edition.rules.starting_buttons
-    params[P_WINDOW] = edition.rules.market_window
+    params[P_START_BUTTONS] = edition.timetrack_rules.starting_buttons
+    params[P_WINDOW] = edition.timetrack_rules.market_window
     params[P_PENALTY] = edition.empty_penalty
     params[P_BONUS_SIZE] = bonus_k
     params[P_BONUS_POINTS] = bonus_points
     params[P_LATE_ENTER_AT] = (
-        edition.rules.late_patches_enter_at
-        if edition.rules.late_patches and edition.rules.late_patches_enter_at is not None
+        edition.timetrack_rules.late_patches_enter_at
+        if edition.timetrack_rules.late_patches and edition.timetrack_rules.late_patches_enter_at is not None
         else -1
     )
     params[P_LEATHER] = len(leather_spaces)
@@ -316,7 +316,7 @@ def build_tables(edition: Edition) -> TrackTables:
     params[P_DECKS] = len(deck_names)
     params[P_AUTOMA_DISCARD] = automa.discard_at_setup if automa is not None else 0
     params[P_AUTOMA_BONUS] = automa.bonus_points if automa is not None else 0
-    params[P_TIE_BREAK] = TIE_BREAK_CODES[edition.rules.tie_break]
+    params[P_TIE_BREAK] = TIE_BREAK_CODES[edition.timetrack_rules.tie_break]
 
     arrays = KernelTables(
         params=params,
@@ -381,7 +381,7 @@ def _placement_rows(masks: list[int], board: Board) -> tuple[np.ndarray, np.ndar
 
 def _neutral_after(edition: Edition) -> int:
     """Patch index of the patch the neutral token starts after (ties: first in spec order)."""
-    spec = edition.rules.neutral_token_after
+    spec = edition.timetrack_rules.neutral_token_after
     if spec == "smallest":
         sizes = [p.shape.size for p in edition.patches]
         return sizes.index(min(sizes))
