@@ -681,6 +681,8 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--out {out}: the file name must end in {', '.join('.' + f for f in record_view.FORMATS)}")
         if out is not None and out.exists() and not force:
             raise UsageError(f"{out} already exists; use --force to overwrite or --out to choose another name")
+        if suffix == "gif":  # too many pixels for the record's length: refused before it is replayed
+            record_view.check_gif_record(record, dpi or None)
         _, game = _replayed(record)
         total = len(game.history)
         if move is not None and move > total:

@@ -443,16 +443,43 @@ def encode(game: Any, fmt: str, move: int | None = None, dpi: int | None = None)
     raise UsageError(f"unknown picture format '{fmt}': expected {', '.join(FORMATS)}")
 
 
-def check_gif_size(doc: Document, dpi: int) -> None:
-    """UsageError when the GIF of `doc` at `dpi` would pass MAX_GIF_PIXELS, naming the figure."""
+def check_gif_size(doc: Document, dpi: int, at_least: bool = False) -> None:
+    """UsageError when the GIF of `doc` at `dpi` would pass MAX_GIF_PIXELS, naming the figure
+    (`at_least`: the page is the smallest a frame can be, so the figures are lower bounds)."""
     page = doc.pages[0]
     frame = (page.width / 25.4 * dpi) * (page.height / 25.4 * dpi)
     total = frame * len(doc.pages)
     if total > MAX_GIF_PIXELS:
         fits = int(dpi * (MAX_GIF_PIXELS / total) ** 0.5)
-        raise UsageError(f"--dpi {dpi}: {len(doc.pages)} frames of {frame / 1e6:.1f} megapixels are "
-                         f"{total / 1e6:,.0f} megapixels in all (at most {MAX_GIF_PIXELS // 1_000_000:,}); "
-                         f"choose --dpi {fits} or less")
+        least = "at least " if at_least else ""
+        choose = f"choose a lower --dpi (none above {fits} can fit)" if at_least else f"choose --dpi {fits} or less"
+        raise UsageError(f"--dpi {dpi}: {len(doc.pages)} frames of {least}{frame / 1e6:.1f} megapixels are "
+                         f"{least}{total / 1e6:,.0f} megapixels in all (at most {MAX_GIF_PIXELS // 1_000_000:,}); "
+                         f"{choose}")
+
+
+def check_gif_record(record: Path, dpi: int | None) -> None:
+    """Refuse the GIF of a record file from its length and its edition alone, before the game is
+    replayed (a replay takes seconds and may load the compiled rules): each frame is at least the
+    page of one board (a quilt board beside the time track, or one score sheet), so a GIF whose
+    frames of that size already pass MAX_GIF_PIXELS is refused with the figure. Anything else is
+    judged exactly once the frames are known (`encode`)."""
+    from toolkit import records
+
+    data = records.read_record(record)
+    edition = records.replay_edition(data, base_dir=record.parent)
+    prints = family_of(edition).info.components
+    if "sheet" in prints:
+        width = MARGIN * 2 + doodle_mod.REF_WIDTH * SHEET_SCALE
+        height = MARGIN * 2 + doodle_mod.REF_HEIGHT * SHEET_SCALE
+    elif "boards" in prints:
+        quilt = boards_mod.quilt_board(edition)
+        width = MARGIN * 2 + quilt.width * QUILT_SCALE + GAP + TRACK_SIDE
+        height = TITLE_H + 2.0 + quilt.height * QUILT_SCALE + MARGIN
+    else:
+        return
+    frames = len(data.get("actions") or ()) + 1
+    check_gif_size(Document("", (Page(width, height, ()),) * frames), dpi or GIF_DPI, at_least=True)
 
 
 def _gif(doc: Document, dpi: int) -> bytes:
