@@ -21,6 +21,9 @@ tables, state and quilts; `choose_with(..., *choose_scratch(t))` is the same cho
 allocated once (the simulator's turn loop); `GreedyBot` is the Python face (toolkit.bots.registry
 builds it as `greedy`).
 `WEIGHTS` holds the tuned weights; `G_*` name the entries that follow the packing weights.
+The valuation's parts (valuation_start, advance_value, patch_economy, top_placements, top_cells)
+are the MCTS bot's too: its candidates (toolkit.bots.mcts) are these values with a patch's few best
+placements kept instead of one.
 """
 from __future__ import annotations
 
@@ -144,34 +147,50 @@ def placement_score(t, q, seat, g, rows, new_rows, prefix, weights, squares, bon
     return value, square
 
 
-@no_alloc
-def best_placement(t, q, seat, patch, rows, new_rows, prefix, weights, squares, bonus_open):
-    """(placement row, packing score, fullest bonus square) of the best free placement of
-    `patch` on seat's quilt (see placement_score); row -1 when the patch fits nowhere."""
+@no_alloc(inline="always")
+def insert_top(keep_g, keep_v, kept, top_k, g, value):
+    """Keep the top_k (item, value) pairs in keep_*[:kept] sorted best first, the earlier of equal
+    values ahead (so inserting every item is a stable sort); returns the new kept."""
+    if kept == top_k and value <= keep_v[kept - 1]:
+        return kept
+    i = kept if kept < top_k else top_k - 1
+    while i > 0 and keep_v[i - 1] < value:
+        keep_g[i] = keep_g[i - 1]
+        keep_v[i] = keep_v[i - 1]
+        i -= 1
+    keep_g[i] = g
+    keep_v[i] = value
+    return kept + 1 if kept < top_k else kept
+
+
+@no_alloc(inline="always")
+def top_placements(t, q, seat, patch, rows, new_rows, prefix, weights, squares, bonus_open, bonus_bias, top_k,
+                   keep_g, keep_v):
+    """The top_k free placements of `patch` on seat's quilt by packing score (see placement_score),
+    plus `bonus_bias` where one completes the bonus square: rows into keep_g, scores into keep_v,
+    best first; returns how many (0: it fits nowhere)."""
+    bonus_k = t.params[P_BONUS_SIZE]
+    kept = 0
     first = t.place_first[patch]
-    best_g = -1
-    best_value = -1e18
-    best_square = 0
     for g in range(first, first + t.place_count[patch]):
         value, square = placement_score(t, q, seat, g, rows, new_rows, prefix, weights, squares, bonus_open)
         if square < 0:
             continue
-        if value > best_value:
-            best_value = value
-            best_g = g
-            best_square = square
-    return best_g, best_value, best_square
+        if bonus_open and square == bonus_k * bonus_k:
+            value += bonus_bias
+        kept = insert_top(keep_g, keep_v, kept, top_k, g, value)
+    return kept
 
 
-@no_alloc
-def best_leather_cell(t, rows, new_rows, weights, counts, bonus_k):
-    """(cell, packing score, fullest bonus square) of the best empty cell for a leather patch."""
+@no_alloc(inline="always")
+def top_cells(t, rows, new_rows, weights, counts, bonus_k, bonus_bias, top_k, keep_g, keep_v):
+    """The top_k empty cells for a leather patch by packing score (with the bonus square of side
+    bonus_k counted; 0: the bonus is gone), plus `bonus_bias` where one completes it: cells into
+    keep_g, scores into keep_v, best first; returns how many. Leaves new_rows equal to rows."""
     p = t.params
     width = p[P_WIDTH]
     height = p[P_HEIGHT]
-    best_cell = -1
-    best_value = -1e18
-    best_square = 0
+    kept = 0
     for r in range(height):
         new_rows[r] = rows[r]
     for r in range(height):
@@ -181,70 +200,107 @@ def best_leather_cell(t, rows, new_rows, weights, counts, bonus_k):
                 continue
             new_rows[r] = rows[r] | bit
             value = packing_score(new_rows, width, height, bonus_k, weights, counts)
-            if value > best_value:
-                best_value = value
-                best_cell = r * width + c
-                best_square = counts[COUNT_SQUARE]
+            if bonus_k > 0 and counts[COUNT_SQUARE] == bonus_k * bonus_k:
+                value += bonus_bias
+            kept = insert_top(keep_g, keep_v, kept, top_k, r * width + c, value)
         new_rows[r] = rows[r]
-    return best_cell, best_value, best_square
+    return kept
 
 
-@no_alloc
-def action_values(t, s, q, weights, actions, values, rows, new_rows, prefix, counts, squares):
-    """Value every candidate action of the player to move (one per buyable window patch at its
-    best placement, plus advance; or the best cell of a pending leather patch) into
-    actions[:n], values[:n]; returns n (0 when the game is over)."""
+@no_alloc(inline="always")
+def valuation_start(t, s, q, weights, actions, values, rows, counts):
+    """What the greedy valuation and the search's candidates (toolkit.bots.mcts) start with:
+    (n, seat, bonus open, bonus square side to count, packing score of seat's quilt), with the
+    quilt's rows in `rows`. n >= 0 ends the valuation there: 0 when the game is over, 1 when
+    it is Automa's turn (its action in actions[0], value 0); -1 when the seat's actions are to
+    be valued."""
     p = t.params
     seat = current_player(t, s)
     if seat < 0:
-        return 0
+        return 0, seat, False, 0, 0.0
     if s[S_AUTOMA_LEVEL] > 0 and seat == AUTOMA_SEAT and s[S_PENDING_LEATHER] == 0:
         actions[0] = p[P_ACTION_AUTOMA]
         values[0] = 0.0
-        return 1
+        return 1, seat, False, 0, 0.0
     width = p[P_WIDTH]
     height = p[P_HEIGHT]
     quilt_rows(q[seat], width, height, rows)
     bonus_k = p[P_BONUS_SIZE]
     bonus_open = bonus_k > 0 and s[S_BONUS_OWNER] < 0
     k = bonus_k if bonus_open else 0
-    base = packing_score(rows, width, height, k, weights, counts)
+    return -1, seat, bonus_open, k, packing_score(rows, width, height, k, weights, counts)
+
+
+@no_alloc(inline="always")
+def advance_value(t, s, pos, opp, weights):
+    """Value of advancing from `pos` past the opponent at `opp`: the buttons it pays less the
+    time it spends, and the leather patches picked up on the way."""
+    target = min(opp + 1, t.params[P_FINAL])
+    return (target - pos) * (1.0 - weights[G_TIME]) + weights[G_LEATHER] * leather_crossed(t, s, pos, target)
+
+
+@no_alloc(inline="always")
+def patch_economy(t, s, patch, pos, opp, ahead, weights):
+    """Value of buying `patch` from `pos` (`ahead` income marks still to come), all but how it
+    packs and the bonus square: cells covered, income, cost, time, leather on the way, tempo."""
+    p = t.params
+    end = min(pos + t.time[patch], p[P_FINAL])
+    econ = p[P_PENALTY] * t.size[patch] + weights[G_INCOME] * t.income[patch] * ahead
+    econ += -t.cost[patch] - weights[G_TIME] * (end - pos) + weights[G_LEATHER] * leather_crossed(t, s, pos, end)
+    if end < opp:
+        econ += weights[G_TEMPO]
+    return econ
+
+
+@no_alloc
+def action_values(t, s, q, weights, actions, values, rows, new_rows, prefix, counts, squares, keep_g, keep_v):
+    """Value every candidate action of the player to move (one per buyable window patch at its
+    best placement, plus advance; or the best cell of a pending leather patch) into
+    actions[:n], values[:n]; returns n (0 when the game is over)."""
+    n, seat, bonus_open, k, base = valuation_start(t, s, q, weights, actions, values, rows, counts)
+    if n >= 0:
+        return n
+    p = t.params
+    full = k * k
     pack = weights[G_PACK]
     if s[S_PENDING_LEATHER] > 0:
-        cell, value, square = best_leather_cell(t, rows, new_rows, weights, counts, k)
+        cell = -1
+        value = -1e18
+        square = 0
+        if top_cells(t, rows, new_rows, weights, counts, k, 0.0, 1, keep_g, keep_v) > 0:
+            cell = keep_g[0]
+            value = keep_v[0]
+            if bonus_open:  # does the best cell complete the bonus square?
+                r = cell // p[P_WIDTH]
+                new_rows[r] = rows[r] | (np.int64(1) << (cell - r * p[P_WIDTH]))
+                packing_score(new_rows, p[P_WIDTH], p[P_HEIGHT], k, weights, counts)
+                new_rows[r] = rows[r]
+                square = counts[COUNT_SQUARE]
         actions[0] = p[P_ACTION_LEATHER] + cell
         values[0] = p[P_PENALTY] + pack * (value - base)
-        if bonus_open and square == bonus_k * bonus_k:
+        if bonus_open and square == full:
             values[0] += p[P_BONUS_POINTS]
         return 1
-    final = p[P_FINAL]
     pos = s[S_POS + seat]
     opp = s[S_POS + 1 - seat]
-    time_value = weights[G_TIME]
-    leather_value = weights[G_LEATHER]
-    target = min(opp + 1, final)
     actions[0] = ADVANCE
-    values[0] = (target - pos) * (1.0 - time_value) + leather_value * leather_crossed(t, s, pos, target)
+    values[0] = advance_value(t, s, pos, opp, weights)
     n = 1
     buttons = s[S_BUTTONS + seat]
     ahead = marks_ahead(t, pos)
-    row_prefix(rows, width, height, weights, prefix)
+    row_prefix(rows, p[P_WIDTH], p[P_HEIGHT], weights, prefix)
     if bonus_open:
         square_counts(q[seat], t.bonus_masks, squares)
     for j in range(window_size(t, s)):
         patch = s[S_CIRCLE + j]
         if t.cost[patch] > buttons:
             continue
-        g, value, square = best_placement(t, q, seat, patch, rows, new_rows, prefix, weights, squares, bonus_open)
-        if g < 0:
+        if top_placements(t, q, seat, patch, rows, new_rows, prefix, weights, squares, bonus_open, 0.0, 1,
+                          keep_g, keep_v) == 0:
             continue
-        end = min(pos + t.time[patch], final)
-        v = p[P_PENALTY] * t.size[patch] + weights[G_INCOME] * t.income[patch] * ahead
-        v += -t.cost[patch] - time_value * (end - pos) + pack * (value - base)
-        v += leather_value * leather_crossed(t, s, pos, end)
-        if end < opp:
-            v += weights[G_TEMPO]
-        if bonus_open and square == bonus_k * bonus_k:
+        g = keep_g[0]
+        v = patch_economy(t, s, patch, pos, opp, ahead, weights) + pack * (keep_v[0] - base)
+        if bonus_open and fullest_square_with(squares, t.bonus_masks, t.place_masks[g]) == full:
             v += p[P_BONUS_POINTS]
         actions[n] = 1 + g
         values[n] = v
@@ -253,9 +309,9 @@ def action_values(t, s, q, weights, actions, values, rows, new_rows, prefix, cou
 
 
 @no_alloc
-def choose_with(t, s, q, rng, weights, actions, values, rows, new_rows, prefix, counts, squares):
+def choose_with(t, s, q, rng, weights, actions, values, rows, new_rows, prefix, counts, squares, keep_g, keep_v):
     """`choose` with caller-owned scratch (for callers that choose many times, e.g. rollouts)."""
-    n = action_values(t, s, q, weights, actions, values, rows, new_rows, prefix, counts, squares)
+    n = action_values(t, s, q, weights, actions, values, rows, new_rows, prefix, counts, squares, keep_g, keep_v)
     if n == 0:
         return -1
     best = 0
@@ -273,17 +329,27 @@ def choose_with(t, s, q, rng, weights, actions, values, rows, new_rows, prefix, 
 
 
 @njit(cache=True)
-def choose_scratch(t):
-    """The scratch arrays of `choose_with`, for callers that allocate them once."""
+def valuation_scratch(t, size, top_k):
+    """Scratch for a valuation's actions and values (`size` of each) and its placement and
+    packing work, with room for `top_k` placements a patch: the arguments of action_values (and
+    of toolkit.bots.mcts.candidates) after the weights (and top_k), in their order."""
     return (
-        np.empty(2 + t.params[P_WINDOW], dtype=np.int64),
-        np.empty(2 + t.params[P_WINDOW], dtype=np.float64),
+        np.empty(size, dtype=np.int64),
+        np.empty(size, dtype=np.float64),
         np.zeros(MAX_ROWS, dtype=np.int64),
         np.zeros(MAX_ROWS, dtype=np.int64),
         np.zeros(MAX_ROWS + 1, dtype=np.float64),
         np.zeros(N_COUNTS, dtype=np.int64),
         np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64),
+        np.empty(top_k, dtype=np.int64),
+        np.empty(top_k, dtype=np.float64),
     )
+
+
+@njit(cache=True)
+def choose_scratch(t):
+    """The scratch arrays of `choose_with`, for callers that allocate them once."""
+    return valuation_scratch(t, 2 + t.params[P_WINDOW], 1)
 
 
 def choose(t, s, q, rng, weights):

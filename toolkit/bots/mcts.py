@@ -32,7 +32,8 @@ how far it gets depends on the machine and its load, and a game is not reproduci
 compiled entry points a time budget travels as a negative `iterations`: -microseconds per move.
 
 On several threads (`MctsBot(..., threads=N)`, `mcts:0.5s` with `--threads N`) the threads grow
-one shared tree (`shared_root`, `shared_search`, driven by `SharedSearch`): a spin lock guards the
+one shared tree (`shared_root`, `shared_search`, driven by `SharedSearch`; one thread grows the
+same tree alone, `search_root`, so both run the one descent and backup): a spin lock guards the
 tree, the costly steps run outside it, and a thread counts its visit on the way down before the
 value comes back (virtual loss), so the threads spread over different lines. Independent trees
 on each thread with their root visits added up (root parallel, tried first) were no stronger than
@@ -45,13 +46,14 @@ a move, `choose_tuned(..., params)` takes the search parameters (`M_*`, `PARAMS`
 """
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import types
+from numba import config as numba_config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -60,21 +62,19 @@ from toolkit.jit import njit, no_alloc
 from toolkit.bots.registry import (MAX_MCTS_ITERATIONS, MAX_SECONDS, MAX_THREADS, MIN_SECONDS,  # noqa: F401
                                    budget_name, time_budget)
 from toolkit.bots.greedy import (
-    G_INCOME,
-    G_LEATHER,
     G_PACK,
-    G_TEMPO,
-    G_TIME,
     WEIGHTS as GREEDY_WEIGHTS,
-    leather_crossed,
+    advance_value,
+    insert_top,
     marks_ahead,
-    placement_score,
+    patch_economy,
     row_prefix,
+    top_cells,
+    top_placements,
+    valuation_scratch,
+    valuation_start,
 )
 from toolkit.bots.packing import (
-    COUNT_SQUARE,
-    MAX_ROWS,
-    N_COUNTS,
     packing_score,
     quilt_rows,
     square_counts,
@@ -97,11 +97,9 @@ from toolkit.games.timetrack.kernel import (
     STATE_SIZE,
 )
 from toolkit.games.timetrack.tables import (
-    P_ACTION_AUTOMA,
     P_ACTION_LEATHER,
     P_ACTIONS,
     P_BONUS_POINTS,
-    P_BONUS_SIZE,
     P_CELLS,
     P_FINAL,
     P_HEIGHT,
@@ -163,108 +161,41 @@ def monotonic_ns(typingctx):
 
 
 @no_alloc
-def _insert_top(keep_g, keep_v, kept, top_k, g, value):
-    """Keep the top_k (placement, value) pairs in keep_*[:kept] sorted best first; returns kept."""
-    if kept == top_k and value <= keep_v[kept - 1]:
-        return kept
-    i = kept if kept < top_k else top_k - 1
-    while i > 0 and keep_v[i - 1] < value:
-        keep_g[i] = keep_g[i - 1]
-        keep_v[i] = keep_v[i - 1]
-        i -= 1
-    keep_g[i] = g
-    keep_v[i] = value
-    return kept + 1 if kept < top_k else kept
-
-
-@no_alloc
 def candidates(t, s, q, weights, top_k, actions, priors, rows, new_rows, prefix, counts, squares, keep_g, keep_v):
     """The reduced action set of the player to move with the greedy bot's value of each, into
-    actions[:n] / priors[:n] sorted best first; returns n (0 when the game is over)."""
-    p = t.params
-    seat = k.current_player(t, s)
-    if seat < 0:
-        return 0
-    if s[S_AUTOMA_LEVEL] > 0 and seat == AUTOMA_SEAT and s[S_PENDING_LEATHER] == 0:
-        actions[0] = p[P_ACTION_AUTOMA]
-        priors[0] = 0.0
-        return 1
-    width = p[P_WIDTH]
-    height = p[P_HEIGHT]
-    quilt_rows(q[seat], width, height, rows)
-    bonus_k = p[P_BONUS_SIZE]
-    bonus_open = bonus_k > 0 and s[S_BONUS_OWNER] < 0
-    kk = bonus_k if bonus_open else 0
-    base = packing_score(rows, width, height, kk, weights, counts)
-    pack = weights[G_PACK]
-    n = 0
-    if s[S_PENDING_LEATHER] > 0:
-        kept = 0
-        for r in range(height):
-            new_rows[r] = rows[r]
-        for r in range(height):
-            for c in range(width):
-                bit = np.int64(1) << c
-                if rows[r] & bit:
-                    continue
-                new_rows[r] = rows[r] | bit
-                value = packing_score(new_rows, width, height, kk, weights, counts)
-                if bonus_open and counts[COUNT_SQUARE] == bonus_k * bonus_k:
-                    value += p[P_BONUS_POINTS] / pack if pack > 0 else 0.0
-                kept = _insert_top(keep_g, keep_v, kept, top_k, r * width + c, value)
-            new_rows[r] = rows[r]
-        for i in range(kept):
-            actions[n] = p[P_ACTION_LEATHER] + keep_g[i]
-            priors[n] = p[P_PENALTY] + pack * (keep_v[i] - base)
-            n += 1
+    actions[:n] / priors[:n] sorted best first; returns n (0 when the game is over). The values
+    are the greedy bot's (toolkit.bots.greedy), with a patch's or leather patch's `top_k` best
+    placements kept instead of one and the bonus square counted in choosing them."""
+    n, seat, bonus_open, kk, base = valuation_start(t, s, q, weights, actions, priors, rows, counts)
+    if n >= 0:
         return n
-    final = p[P_FINAL]
+    p = t.params
+    pack = weights[G_PACK]
+    bonus_bias = p[P_BONUS_POINTS] / pack if pack > 0 else 0.0
+    if s[S_PENDING_LEATHER] > 0:
+        kept = top_cells(t, rows, new_rows, weights, counts, kk, bonus_bias, top_k, keep_g, keep_v)
+        for i in range(kept):
+            actions[i] = p[P_ACTION_LEATHER] + keep_g[i]
+            priors[i] = p[P_PENALTY] + pack * (keep_v[i] - base)
+        return kept
     pos = s[S_POS + seat]
     opp = s[S_POS + 1 - seat]
-    time_value = weights[G_TIME]
-    leather_value = weights[G_LEATHER]
-    target = min(opp + 1, final)
-    actions[0] = ADVANCE
-    priors[0] = (target - pos) * (1.0 - time_value) + leather_value * leather_crossed(t, s, pos, target)
-    n = 1
+    room = actions.shape[0]
+    n = insert_top(actions, priors, 0, room, ADVANCE, advance_value(t, s, pos, opp, weights))
     buttons = s[S_BUTTONS + seat]
     ahead = marks_ahead(t, pos)
-    row_prefix(rows, width, height, weights, prefix)
+    row_prefix(rows, p[P_WIDTH], p[P_HEIGHT], weights, prefix)
     if bonus_open:
         square_counts(q[seat], t.bonus_masks, squares)
     for j in range(k.window_size(t, s)):
         patch = s[S_CIRCLE + j]
         if t.cost[patch] > buttons:
             continue
-        end = min(pos + t.time[patch], final)
-        econ = p[P_PENALTY] * t.size[patch] + weights[G_INCOME] * t.income[patch] * ahead
-        econ += -t.cost[patch] - time_value * (end - pos) + leather_value * leather_crossed(t, s, pos, end)
-        if end < opp:
-            econ += weights[G_TEMPO]
-        kept = 0
-        first = t.place_first[patch]
-        for g in range(first, first + t.place_count[patch]):
-            value, square = placement_score(t, q, seat, g, rows, new_rows, prefix, weights, squares, bonus_open)
-            if square < 0:
-                continue
-            if bonus_open and square == bonus_k * bonus_k:
-                value += p[P_BONUS_POINTS] / pack if pack > 0 else 0.0
-            kept = _insert_top(keep_g, keep_v, kept, top_k, g, value)
-        for i in range(kept):
-            actions[n] = 1 + keep_g[i]
-            priors[n] = econ + pack * (keep_v[i] - base)
-            n += 1
-    # Best first (insertion sort: at most a dozen candidates).
-    for i in range(1, n):
-        a = actions[i]
-        v = priors[i]
-        j = i
-        while j > 0 and priors[j - 1] < v:
-            actions[j] = actions[j - 1]
-            priors[j] = priors[j - 1]
-            j -= 1
-        actions[j] = a
-        priors[j] = v
+        econ = patch_economy(t, s, patch, pos, opp, ahead, weights)
+        kept = top_placements(t, q, seat, patch, rows, new_rows, prefix, weights, squares, bonus_open, bonus_bias,
+                              top_k, keep_g, keep_v)
+        for i in range(kept):  # best first, the earlier of equal priors ahead
+            n = insert_top(actions, priors, n, room, 1 + keep_g[i], econ + pack * (keep_v[i] - base))
     return n
 
 
@@ -411,174 +342,38 @@ def search_root(t, s, q, rng, iterations, weights, params, visits_out, actions_o
     """Run `iterations` UCT iterations from (s, q), or for negative `iterations` as many as fit in
     -iterations microseconds; returns the chosen action (-1 if the game is over). The root's
     i-th candidate's visits go to visits_out[i] and its action to actions_out[i] (as far as they
-    reach). Releases the GIL, so other threads (another bot, a progress bar) run meanwhile."""
+    reach). Releases the GIL, so other threads (another bot, a progress bar) run meanwhile.
+
+    The tree is the shared tree's (shared_root, shared_search), grown by this thread alone: with
+    no other thread its lock is never contended, and the descent, listing and backup are the
+    same code on one thread as on several."""
     deadline = -1
     if iterations < 0:
         deadline = monotonic_ns() - iterations * 1000
         iterations = MAX_TIMED_ITERATIONS
-    p = t.params
     top_k = max(int(params[M_TOP_K]), 1)
-    max_children = 1 + p[P_WINDOW] * top_k + top_k
-    capacity = (iterations + 1) * max_children + 1
+    capacity = (iterations + 1) * (1 + t.params[P_WINDOW] * top_k + top_k) + 1
     slots = iterations + 2
-    words = q.shape[1]
-    # Tree arrays.
-    action = np.empty(capacity, dtype=np.int64)
-    parent = np.empty(capacity, dtype=np.int64)
-    first_child = np.empty(capacity, dtype=np.int64)
-    n_children = np.empty(capacity, dtype=np.int64)
-    visits = np.empty(capacity, dtype=np.int64)
+    nodes = np.empty((N_FIELDS, capacity), dtype=np.int64)
     value = np.empty(capacity, dtype=np.float64)
-    mover = np.empty(capacity, dtype=np.int64)
-    slot = np.empty(capacity, dtype=np.int64)
     states = np.empty((slots, STATE_SIZE), dtype=np.int64)
-    quilts = np.empty((slots, 2, words), dtype=np.uint64)
-    path = np.empty(capacity, dtype=np.int64)
-    # Scratch for candidates / evaluation.
-    cand_a = np.empty(max_children, dtype=np.int64)
-    cand_v = np.empty(max_children, dtype=np.float64)
-    rows = np.zeros(MAX_ROWS, dtype=np.int64)
-    new_rows = np.zeros(MAX_ROWS, dtype=np.int64)
-    prefix = np.zeros(MAX_ROWS + 1, dtype=np.float64)
-    counts = np.zeros(N_COUNTS, dtype=np.int64)
-    squares = np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64)
-    keep_g = np.empty(top_k, dtype=np.int64)
-    keep_v = np.empty(top_k, dtype=np.float64)
-    mix = min(max(params[M_ROLLOUT], 0.0), 1.0)
-    roll_s = np.empty(STATE_SIZE, dtype=np.int64)
-    roll_q = np.empty((2, words), dtype=np.uint64)
-    roll_scratch = np.empty(p[P_ACTIONS], dtype=np.int64)
-
-    if k.is_over(t, s):
-        return -1
-    states[0, :] = s
-    quilts[0, :, :] = q
-    used_slots = 1
-    action[0] = -1
-    parent[0] = -1
-    n_children[0] = -1
-    visits[0] = 0
-    value[0] = 0.0
-    mover[0] = -1
-    slot[0] = 0
-    n_nodes = 1
-
-    # Expand the root now: a forced move needs no search.
-    n = candidates(t, s, q, weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v)
-    if n == 1:
-        return cand_a[0]
-    seat_root = k.current_player(t, s)
-    first_child[0] = n_nodes
-    n_children[0] = n
+    quilts = np.empty((slots, 2, q.shape[1]), dtype=np.uint64)
+    shared = np.zeros(T_FIELDS, dtype=np.int64)
+    n = shared_root(t, s, q, weights, params, nodes, value, states, quilts, shared)
+    if n <= 1:  # over, or a forced move: nothing to search
+        return -1 if n == 0 else nodes[N_ACTION, 1]
+    shared_search(t, rng, iterations, deadline, weights, params, nodes, value, states, quilts, shared)
+    first = nodes[N_FIRST, 0]
+    best = first
     for i in range(n):
-        c = n_nodes + i
-        action[c] = cand_a[i]
-        parent[c] = 0
-        n_children[c] = -1
-        visits[c] = 0
-        value[c] = 0.0
-        mover[c] = seat_root
-        slot[c] = -1
-    n_nodes += n
-
-    explore = params[M_EXPLORE]
-    for it in range(iterations):
-        if deadline >= 0 and it > 0 and it % _CHECK_EVERY == 0 and monotonic_ns() >= deadline:
-            break
-        node = 0
-        depth = 0
-        path[depth] = 0
-        while True:
-            # Selection: unvisited children first (best prior first), then UCT.
-            if n_children[node] > 0:
-                fc = first_child[node]
-                nc = n_children[node]
-                best = -1
-                best_score = -1e18
-                log_n = np.log(visits[node] + 1.0)
-                for i in range(nc):
-                    c = fc + i
-                    if visits[c] == 0:
-                        best = c
-                        break
-                    sc = value[c] / visits[c] + explore * np.sqrt(log_n / visits[c])
-                    if sc > best_score:
-                        best_score = sc
-                        best = c
-                node = best
-                depth += 1
-                path[depth] = node
-                if slot[node] < 0:
-                    break
-                continue
-            # A leaf already valued once: expand it now and go on to its best-prior child. Leaves
-            # valued only once (most of the tree) never pay for their candidates.
-            if n_children[node] < 0 and n_nodes + max_children <= capacity:
-                st = states[slot[node]]
-                if not k.is_over(t, st):
-                    qu = quilts[slot[node]]
-                    n = candidates(
-                        t, st, qu, weights, top_k, cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v
-                    )
-                    seat = k.current_player(t, st)
-                    first_child[node] = n_nodes
-                    n_children[node] = n
-                    for i in range(n):
-                        c = n_nodes + i
-                        action[c] = cand_a[i]
-                        parent[c] = node
-                        n_children[c] = -1
-                        visits[c] = 0
-                        value[c] = 0.0
-                        mover[c] = seat
-                        slot[c] = -1
-                    n_nodes += n
-                    if n > 0:
-                        continue
-                n_children[node] = 0
-            break
-        # Materialise a new node's state from its parent's.
-        if slot[node] < 0:
-            ps = slot[parent[node]]
-            sl = used_slots
-            used_slots += 1
-            states[sl, :] = states[ps, :]
-            quilts[sl, :, :] = quilts[ps, :, :]
-            k.apply(t, states[sl], quilts[sl], action[node], rng)
-            slot[node] = sl
-        sl = slot[node]
-        st = states[sl]
-        qu = quilts[sl]
-        if k.is_over(t, st):
-            v0 = k.seat0_result(t, st)
-        else:
-            v0 = 0.0
-            if mix < 1.0:
-                v0 = (1.0 - mix) * evaluate(t, st, qu, weights, params, rows, counts)
-            if mix > 0.0:
-                roll_s[:] = st
-                roll_q[:, :] = qu
-                rollout(t, roll_s, roll_q, rng, roll_scratch)
-                v0 += mix * k.seat0_result(t, roll_s)
-        # Backup: each node keeps the value for the seat that moved into it.
-        for d in range(depth + 1):
-            nd = path[d]
-            visits[nd] += 1
-            if mover[nd] == 1:
-                value[nd] += 1.0 - v0
-            else:
-                value[nd] += v0
-    fc = first_child[0]
-    best = fc
-    for i in range(n_children[0]):
-        c = fc + i
+        c = first + i
         if i < visits_out.shape[0]:
-            visits_out[i] = visits[c]
+            visits_out[i] = nodes[N_VISITS, c]
         if i < actions_out.shape[0]:
-            actions_out[i] = action[c]
-        if visits[c] > visits[best]:
+            actions_out[i] = nodes[N_ACTION, c]
+        if nodes[N_VISITS, c] > nodes[N_VISITS, best]:
             best = c
-    return action[best]
+    return nodes[N_ACTION, best]
 
 
 # The three entry points below are plain Python over the one compiled search: numba compiles the
@@ -606,20 +401,21 @@ def choose(t, s, q, rng, iterations):
     return choose_tuned(t, s, q, rng, iterations, GREEDY_WEIGHTS, PARAMS)
 
 
-# ----- the shared tree (threads > 1) --------------------------------------------------------------
-# Several threads grow one tree. A spin lock (one int64, swapped atomically) guards the tree's
-# shape and statistics: selection, listing a node's new children into the arrays, materialising a
-# new node's state and the backup happen under it; the two costly steps, listing a node's
-# candidates (every placement of the window scored) and valuing a new node (evaluation and
-# playout), run outside it. A thread descending through a node counts the visit at once with no
-# value yet (a virtual loss), so the next thread sees that line as worse and searches another
-# until the value arrives.
+# ----- the shared tree (one thread or several) ----------------------------------------------------
+# The threads grow one tree (search_root is one thread growing it alone). A spin lock (one int64,
+# swapped atomically) guards the tree's shape and statistics: selection, listing a node's new
+# children into the arrays, materialising a new node's state and the backup happen under it; the
+# two costly steps, listing a node's candidates (every placement of the window scored) and valuing
+# a new node (evaluation and playout), run outside it. A thread descending through a node counts
+# the visit at once with no value yet (a virtual loss), so the next thread sees that line as worse
+# and searches another until the value arrives.
 
-# One row of `nodes` per node:
+# One row of `nodes` per field, one column per node (nodes[N_VISITS, c]): a node's children are
+# neighbours, so selection reads their visits from a cache line or two.
 N_ACTION = 0
 N_PARENT = 1
 N_FIRST = 2
-"""First child's row."""
+"""First child's column."""
 N_CHILDREN = 3
 """Children listed: -1 not yet, -2 being listed by a thread, else how many."""
 N_VISITS = 4
@@ -639,7 +435,7 @@ _SPINS = 64
 
 
 @intrinsic
-def atomic_swap(typingctx, array, index, new):
+def _atomic_swap(typingctx, array, index, new):
     """array[index] = new, atomically; returns the old value (int64 arrays)."""
 
     def codegen(context, builder, signature, args):
@@ -652,7 +448,7 @@ def atomic_swap(typingctx, array, index, new):
 
 
 @intrinsic
-def sched_yield(typingctx):
+def _sched_yield(typingctx):
     """Give the core to another thread for a moment (libc sched_yield)."""
 
     def codegen(context, builder, signature, args):
@@ -662,6 +458,25 @@ def sched_yield(typingctx):
         return context.get_dummy_value()
 
     return types.void(), codegen
+
+
+
+def _swap_in_python(array, index, new):
+    """atomic_swap when numba's JIT is disabled (NUMBA_DISABLE_JIT: the searches run as plain
+    Python, e.g. to check that they choose as the compiled ones do)."""
+    with _PYTHON_LOCK:
+        old = int(array[index])
+        array[index] = new
+        return old
+
+
+def _yield_in_python():
+    time.sleep(0)
+
+
+_PYTHON_LOCK = threading.Lock()
+atomic_swap = _swap_in_python if numba_config.DISABLE_JIT else _atomic_swap
+sched_yield = _yield_in_python if numba_config.DISABLE_JIT else _sched_yield
 
 
 @no_alloc
@@ -685,46 +500,38 @@ def _list_children(nodes, value, shared, node, n, seat, cand_a):
     first = shared[T_NODES]
     for i in range(n):
         c = first + i
-        nodes[c, N_ACTION] = cand_a[i]
-        nodes[c, N_PARENT] = node
-        nodes[c, N_FIRST] = 0
-        nodes[c, N_CHILDREN] = -1
-        nodes[c, N_VISITS] = 0
-        nodes[c, N_MOVER] = seat
-        nodes[c, N_SLOT] = -1
+        nodes[N_ACTION, c] = cand_a[i]
+        nodes[N_PARENT, c] = node
+        nodes[N_FIRST, c] = 0
+        nodes[N_CHILDREN, c] = -1
+        nodes[N_VISITS, c] = 0
+        nodes[N_MOVER, c] = seat
+        nodes[N_SLOT, c] = -1
         value[c] = 0.0
     shared[T_NODES] = first + n
-    nodes[node, N_FIRST] = first
-    nodes[node, N_CHILDREN] = n
+    nodes[N_FIRST, node] = first
+    nodes[N_CHILDREN, node] = n
 
 
 @njit(cache=True, nogil=True)
 def shared_root(t, s, q, weights, params, nodes, value, states, quilts, shared):
     """Start a shared tree at (s, q): the root and its children; returns how many children
-    (0: the game is over; 1: a forced move, nodes[1, N_ACTION])."""
+    (0: the game is over; 1: a forced move, nodes[N_ACTION, 1])."""
     p = t.params
     top_k = max(int(params[M_TOP_K]), 1)
     max_children = 1 + p[P_WINDOW] * top_k + top_k
-    cand_a = np.empty(max_children, dtype=np.int64)
-    cand_v = np.empty(max_children, dtype=np.float64)
-    rows = np.zeros(MAX_ROWS, dtype=np.int64)
-    new_rows = np.zeros(MAX_ROWS, dtype=np.int64)
-    prefix = np.zeros(MAX_ROWS + 1, dtype=np.float64)
-    counts = np.zeros(N_COUNTS, dtype=np.int64)
-    squares = np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64)
-    keep_g = np.empty(top_k, dtype=np.int64)
-    keep_v = np.empty(top_k, dtype=np.float64)
+    cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v = valuation_scratch(t, max_children, top_k)
     shared[T_LOCK] = 0
     shared[T_NODES] = 1
     shared[T_SLOTS] = 1
     states[0, :] = s
     quilts[0, :, :] = q
-    nodes[0, N_ACTION] = -1
-    nodes[0, N_PARENT] = -1
-    nodes[0, N_CHILDREN] = -1
-    nodes[0, N_VISITS] = 0
-    nodes[0, N_MOVER] = -1
-    nodes[0, N_SLOT] = 0
+    nodes[N_ACTION, 0] = -1
+    nodes[N_PARENT, 0] = -1
+    nodes[N_CHILDREN, 0] = -1
+    nodes[N_VISITS, 0] = 0
+    nodes[N_MOVER, 0] = -1
+    nodes[N_SLOT, 0] = 0
     value[0] = 0.0
     if k.is_over(t, s):
         return 0
@@ -741,19 +548,11 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
     p = t.params
     top_k = max(int(params[M_TOP_K]), 1)
     max_children = 1 + p[P_WINDOW] * top_k + top_k
-    capacity = nodes.shape[0]
+    capacity = nodes.shape[1]
     slots = states.shape[0]
     words = quilts.shape[2]
     path = np.empty(slots + 1, dtype=np.int64)  # one node a level, each materialised
-    cand_a = np.empty(max_children, dtype=np.int64)
-    cand_v = np.empty(max_children, dtype=np.float64)
-    rows = np.zeros(MAX_ROWS, dtype=np.int64)
-    new_rows = np.zeros(MAX_ROWS, dtype=np.int64)
-    prefix = np.zeros(MAX_ROWS + 1, dtype=np.float64)
-    counts = np.zeros(N_COUNTS, dtype=np.int64)
-    squares = np.zeros(max(t.bonus_masks.shape[0], 1), dtype=np.int64)
-    keep_g = np.empty(top_k, dtype=np.int64)
-    keep_v = np.empty(top_k, dtype=np.float64)
+    cand_a, cand_v, rows, new_rows, prefix, counts, squares, keep_g, keep_v = valuation_scratch(t, max_children, top_k)
     mix = min(max(params[M_ROLLOUT], 0.0), 1.0)
     roll_s = np.empty(STATE_SIZE, dtype=np.int64)
     roll_q = np.empty((2, words), dtype=np.uint64)
@@ -763,26 +562,26 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
     # The lock is taken once an iteration: the backup of one runs on into the selection of the next.
     _lock(shared)
     for it in range(iterations):
-        if deadline >= 0 and it % _CHECK_EVERY == 0 and monotonic_ns() >= deadline:
+        if deadline >= 0 and it > 0 and it % _CHECK_EVERY == 0 and monotonic_ns() >= deadline:
             break
         if shared[T_SLOTS] >= slots:
             break
         node = 0
         depth = 0
         path[0] = 0
-        nodes[0, N_VISITS] += 1
+        nodes[N_VISITS, 0] += 1
         while True:
-            nc = nodes[node, N_CHILDREN]
+            nc = nodes[N_CHILDREN, node]
             if nc > 0:
                 # Unvisited children first (best prior first), then UCT; the visits still waiting
                 # for their value count as losses.
-                fc = nodes[node, N_FIRST]
+                fc = nodes[N_FIRST, node]
                 best = -1
                 best_score = -1e18
-                log_n = np.log(nodes[node, N_VISITS] + 0.0)
+                log_n = np.log(nodes[N_VISITS, node] + 0.0)
                 for i in range(nc):
                     c = fc + i
-                    vc = nodes[c, N_VISITS]
+                    vc = nodes[N_VISITS, c]
                     if vc == 0:
                         best = c
                         break
@@ -793,15 +592,15 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
                 node = best
                 depth += 1
                 path[depth] = node
-                nodes[node, N_VISITS] += 1
-                if nodes[node, N_SLOT] < 0:
+                nodes[N_VISITS, node] += 1
+                if nodes[N_SLOT, node] < 0:
                     break
                 continue
             if nc == -1 and shared[T_NODES] + max_children <= capacity:
                 # A leaf valued once: list its children outside the lock (other threads that
                 # reach it meanwhile value it once more), then go on to its best-prior child.
-                nodes[node, N_CHILDREN] = -2
-                sl = nodes[node, N_SLOT]
+                nodes[N_CHILDREN, node] = -2
+                sl = nodes[N_SLOT, node]
                 _unlock(shared)
                 st = states[sl]
                 n = 0
@@ -814,22 +613,22 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
                 if n > 0 and shared[T_NODES] + n <= capacity:
                     _list_children(nodes, value, shared, node, n, seat, cand_a)
                     continue
-                nodes[node, N_CHILDREN] = 0
+                nodes[N_CHILDREN, node] = 0
             break
         # Materialise a new node's state from its parent's (cheap next to valuing it).
-        if nodes[node, N_SLOT] < 0:
+        if nodes[N_SLOT, node] < 0:
             sl = shared[T_SLOTS]
             if sl >= slots:  # the other threads took the last rows: take back this descent's visits
                 for d in range(depth + 1):
-                    nodes[path[d], N_VISITS] -= 1
+                    nodes[N_VISITS, path[d]] -= 1
                 break
             shared[T_SLOTS] = sl + 1
-            ps = nodes[nodes[node, N_PARENT], N_SLOT]
+            ps = nodes[N_SLOT, nodes[N_PARENT, node]]
             states[sl, :] = states[ps, :]
             quilts[sl, :, :] = quilts[ps, :, :]
-            k.apply(t, states[sl], quilts[sl], nodes[node, N_ACTION], rng)
-            nodes[node, N_SLOT] = sl
-        sl = nodes[node, N_SLOT]
+            k.apply(t, states[sl], quilts[sl], nodes[N_ACTION, node], rng)
+            nodes[N_SLOT, node] = sl
+        sl = nodes[N_SLOT, node]
         _unlock(shared)
         # A node's state never changes once materialised, so it is read without the lock.
         st = states[sl]
@@ -848,7 +647,7 @@ def shared_search(t, rng, iterations, deadline, weights, params, nodes, value, s
         _lock(shared)
         for d in range(depth + 1):
             nd = path[d]
-            if nodes[nd, N_MOVER] == 1:
+            if nodes[N_MOVER, nd] == 1:
                 value[nd] += 1.0 - v0
             else:
                 value[nd] += v0
@@ -905,9 +704,7 @@ def shared_tree_bytes(iterations: int, max_children: int, words: int) -> int:
 
 def search_tree_bytes(iterations: int, max_children: int, words: int) -> int:
     """Bytes of the tree search_root allocates for `iterations` (a time budget: MAX_TIMED_ITERATIONS)."""
-    iterations = iterations if iterations > 0 else MAX_TIMED_ITERATIONS
-    capacity = (iterations + 1) * max_children + 1
-    return capacity * 9 * 8 + (iterations + 2) * (STATE_SIZE + 2 * words) * 8
+    return shared_tree_bytes(iterations if iterations > 0 else MAX_TIMED_ITERATIONS, max_children, words)
 
 
 def _gib(size: int) -> str:
@@ -934,10 +731,10 @@ class SharedSearch:
         """The tree's arrays, kept from move to move: the memory a search has written stays mapped,
         so the next one neither asks the system for it again nor waits for it to be zeroed page by
         page (the threads would queue for the process's memory map there)."""
-        if not self._arrays or self._arrays[0].shape[0] < capacity or self._arrays[2].shape[0] < slots \
+        if not self._arrays or self._arrays[0].shape[1] < capacity or self._arrays[2].shape[0] < slots \
                 or self._arrays[3].shape[2] != words:
             self._arrays = ()  # the old tree goes before the new one is taken, not after
-            self._arrays = (np.empty((capacity, N_FIELDS), dtype=np.int64), np.empty(capacity, dtype=np.float64),
+            self._arrays = (np.empty((N_FIELDS, capacity), dtype=np.int64), np.empty(capacity, dtype=np.float64),
                             np.empty((slots, STATE_SIZE), dtype=np.int64), np.empty((slots, 2, words), dtype=np.uint64),
                             np.zeros(T_FIELDS, dtype=np.int64))
         return self._arrays
@@ -967,7 +764,7 @@ class SharedSearch:
         nodes, value, states, quilts, shared = self._tree(capacity, total + 2, words)
         n = shared_root(t, s, q, weights, params, nodes, value, states, quilts, shared)
         if n <= 1:  # over, or a forced move: nothing to search
-            return (-1 if n == 0 else int(nodes[1, N_ACTION])), 0
+            return (-1 if n == 0 else int(nodes[N_ACTION, 1])), 0
         deadline = -1 if iterations > 0 else time.monotonic_ns() - iterations * 1000
         per_thread = iterations if iterations > 0 else MAX_TIMED_ITERATIONS
         if self._pool is None:
@@ -976,9 +773,9 @@ class SharedSearch:
                                     value, states, quilts, shared) for _ in range(self.threads - 1)]
         done = shared_search(t, rng, per_thread, deadline, weights, params, nodes, value, states, quilts, shared)
         done += sum(other.result() for other in others)
-        first = int(nodes[0, N_FIRST])
-        best = first + int(np.argmax(nodes[first:first + n, N_VISITS]))
-        return int(nodes[best, N_ACTION]), done
+        first = int(nodes[N_FIRST, 0])
+        best = first + int(np.argmax(nodes[N_VISITS, first:first + n]))
+        return int(nodes[N_ACTION, best]), done
 
 
 class MctsBot:
