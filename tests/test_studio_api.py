@@ -16,6 +16,7 @@ with warnings.catch_warnings():  # newer Starlette asks for httpx2 and still wor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+from toolkit.games.squares import people_text  # noqa: E402
 from toolkit.studio.app import create_app  # noqa: E402
 from toolkit.studio.security import MAX_BODY_BYTES, static_key  # noqa: E402
 
@@ -332,7 +333,7 @@ def first_placement(view) -> str:
     moves = view["moves"]
     if moves["pieces"]:
         return moves["pieces"][0]["orientations"][0]["at"][0][2]
-    return moves["buttons"][0]
+    return moves["buttons"][0]["action"]
 
 
 def test_a_doodle_game_is_played_to_the_end_through_the_api(client):
@@ -378,7 +379,7 @@ def test_illegal_and_unreadable_actions_undo_and_hint(client):
     view = client.post(f"/api/play/{game_id}/undo").json()
     assert view["history"] == [] and not view["can_undo"]
     hint = client.get(f"/api/play/{game_id}/hint").json()
-    assert hint["action"].startswith("start") and hint["action"] in hint["text"]
+    assert hint["action"].startswith("start") and hint["action_text"] in hint["text"]
 
 
 @pytest.mark.parametrize("body,message", [
@@ -433,7 +434,8 @@ def test_a_record_is_stepped_move_by_move(client, folder):
     assert first["step"] == 0 and first["steps"] == len(record["actions"]) and first["action"] is None
     assert all(board["cells"] == [] for board in first["boards"])
     third = client.get("/api/record", params={"path": "game.json", "step": 3}).json()
-    assert third["action"] == record["actions"][2] and third["history"] == record["actions"][:3]
+    assert third["record_action"] == record["actions"][2] and third["action"] == people_text(record["actions"][2])
+    assert third["history"] == [people_text(a) for a in record["actions"][:3]]
     known = len(third["chance"])  # the chance so far: the turn in play has not been drawn by every seat yet
     assert known >= 1 and third["chance"][:-1] == record["chance"][:known - 1]
     assert {k: v for k, v in third["chance"][-1].items() if k != "drawn"} == {

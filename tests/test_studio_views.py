@@ -3,6 +3,7 @@ each seat's figures in its family's words, the price on every piece, one colour 
 card's cut choices as variants of the card, the prompt's own hint, and a run's games and time."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 import struct
@@ -11,6 +12,7 @@ import time
 import pytest
 
 from tests.test_studio_api import BASE, TOKEN, error_of, first_placement, make_folder, wait_for  # noqa: F401
+from toolkit.games.squares import people_text
 from toolkit.studio.app import create_app
 
 import warnings
@@ -99,9 +101,11 @@ def test_the_hint_is_the_prompts_hint(client):
     view = client.post("/api/play", json={"edition": "classic", "seed": 1, "seats": ["human", "greedy"]}).json()
     hint = client.get(f"/api/play/{view['id']}/hint").json()
     game = client.studio.games.get(view["id"]).game
-    assert hint["text"] == play.hint(game)
-    assert hint["text"].startswith(f"hint for player 1: {hint['action']}") and "expects:" in hint["text"]
-    assert hint["action"] in {a for p in view["moves"]["pieces"] for o in p["orientations"] for *_, a in o["at"]} | set(view["moves"]["buttons"])
+    assert hint["text"] == people_text(play.hint(game))  # squares lettered, as the prompt prints it
+    assert hint["text"].startswith(f"hint for player 1: {hint['action_text']}") and "expects:" in hint["text"]
+    assert hint["action_text"] == people_text(hint["action"])
+    sent = {a for p in view["moves"]["pieces"] for o in p["orientations"] for *_, a in o["at"]}
+    assert hint["action"] in sent | {b["action"] for b in view["moves"]["buttons"]}
 
 
 def test_a_run_that_fails_at_once_keeps_its_own_time_and_counts_games_per_edition(client):
@@ -168,3 +172,92 @@ def test_a_runs_results_reach_its_folder_of_folder(client):
     assert {"results.json", "report.md", "report.pdf"} <= set(view["files"])
     assert (client.folder / view["folder"] / "report.pdf").read_bytes().startswith(b"%PDF")
     assert not Path(private).exists()
+
+
+# ----- squares as the printed boards name them --------------------------------------------------
+
+RECORD_FORM = re.compile(r"\br\d+ c\d+\b|\brow \d+, col")
+"""A square written as records hold it (`r4 c2`) or as the rules' messages do (`row 4, col 2`)."""
+SQUARE = re.compile(r"\b[A-I][1-9]\b")
+
+
+def shown_texts(view) -> list[str]:
+    """Every text of a play or record view that the page puts before a person."""
+    texts = [view["text"], view["status"], view["event"] or "", *view["history"], *view.get("bot_moves", []),
+             *(fact for board in view["boards"] for fact in board["facts"]), *view["offers"].values(),
+             *(piece["details"] for piece in view["pieces"])]
+    if view.get("action"):
+        texts.append(view["action"])
+    moves = view.get("moves") or {"pieces": [], "buttons": []}
+    texts += [button["text"] for button in moves["buttons"]]
+    texts += [text for piece in moves["pieces"] for text in (piece["label"], piece["group"], piece["details"])]
+    return texts
+
+
+def test_a_doodle_game_shows_squares_as_the_pads_name_them_and_records_the_machine_form(client):
+    view = client.post("/api/play", json={"edition": "doodle", "seed": 3, "seats": ["human", "greedy"]}).json()
+    scorings = 0
+    while not scorings:  # to the first scoring, whose buttons name rectangles
+        leaked = [t for t in shown_texts(view) if RECORD_FORM.search(t)]
+        assert not leaked, leaked[:3]
+        buttons = view["moves"]["buttons"]
+        for button in buttons:  # shown lettered, sent back as the record writes it
+            assert button["text"] == people_text(button["action"])
+            if button["action"].startswith("score "):
+                assert re.fullmatch(r"score r\d+ c\d+ \d+x\d+", button["action"])
+                assert re.fullmatch(r"score [A-I][1-9] \d+x\d+", button["text"])
+                scorings += 1
+        if not view["history"]:  # the hint: lettered in its text and on its button
+            hint = client.get(f"/api/play/{view['id']}/hint").json()
+            assert not RECORD_FORM.search(hint["text"]) and hint["action_text"] in hint["text"]
+            assert hint["action_text"] == people_text(hint["action"])
+        view = client.post(f"/api/play/{view['id']}/act", json={"action": first_placement(view)}).json()
+    assert not [t for t in shown_texts(view) if RECORD_FORM.search(t)]
+    assert any(SQUARE.search(line) for line in view["history"])
+    assert any(SQUARE.search(line) for line in view["bot_moves"] + view["history"][1::2])
+    assert "A  B  C  D  E  F  G  H  I" in view["text"] and not RECORD_FORM.search(view["text"])
+    record = client.get(f"/api/play/{view['id']}/record").json()
+    assert record["actions"] == [a for a in record["actions"] if not SQUARE.search(a)]
+    assert [people_text(a) for a in record["actions"]] == view["history"]
+    assert any(re.search(r"\br\d+ c\d+\b", a) for a in record["actions"])
+
+
+def test_a_square_may_be_typed_as_the_board_names_it_and_is_recorded_as_the_machine_form(client):
+    view = client.post("/api/play", json={"edition": "classic", "seed": 2, "seats": ["human", "greedy"]}).json()
+    r, c, action = view["moves"]["pieces"][0]["orientations"][0]["at"][0]
+    typed = people_text(action)
+    assert typed != action and f"{'ABCDEFGHI'[c]}{r + 1}" in typed
+    after = client.post(f"/api/play/{view['id']}/act", json={"action": typed}).json()
+    assert after["history"][0] == typed
+    assert client.get(f"/api/play/{view['id']}/record").json()["actions"][0] == action
+    # a refusal names the square as the board does
+    game = client.post("/api/play", json={"edition": "doodle", "seed": 1, "seats": ["human"]}).json()["id"]
+    refused = error_of(client.post(f"/api/play/{game}/act", json={"action": "start o0 I9"}))
+    assert "illegal action" in refused and not RECORD_FORM.search(refused), refused
+
+
+def test_a_record_step_shows_the_lettered_action_and_keeps_the_records_own(client):
+    view = client.post("/api/play", json={"edition": "doodle", "seed": 9, "seats": ["human", "greedy"]}).json()
+    for _ in range(6):
+        view = client.post(f"/api/play/{view['id']}/act", json={"action": first_placement(view)}).json()
+    record = client.get(f"/api/play/{view['id']}/record").json()
+    (client.folder / "game.json").write_text(json.dumps(record))
+    for step in range(1, len(record["actions"]) + 1):
+        shown = client.get("/api/record", params={"path": "game.json", "step": step}).json()
+        assert shown["record_action"] == record["actions"][step - 1]
+        assert shown["action"] == people_text(shown["record_action"])
+        leaked = [t for t in shown_texts(shown) if RECORD_FORM.search(t)]
+        assert not leaked, leaked[:3]
+    assert SQUARE.search(shown["action"]) or any(SQUARE.search(h) for h in shown["history"])
+
+
+def test_the_table_and_a_players_sheet_name_no_square_in_the_record_form(client):
+    table = client.post("/api/table", json={"edition": "doodle", "seed": 3, "players": 2}).json()
+    while True:
+        sheet = client.get(f"/api/sheet/{table['id']}/0", params={"key": table["seats"][0]["key"]}).json()
+        for shown in (table, sheet):
+            texts = json.dumps({k: shown.get(k) for k in ("say", "notes", "cards", "current")})
+            assert not RECORD_FORM.search(texts), texts[:200]
+        if table["over"]:
+            break
+        table = client.post(f"/api/table/{table['id']}/next").json()

@@ -8,6 +8,11 @@ on the board, the rest (`advance`, `pass`, `score r0 c0 5x4`) are buttons. The c
 covers are not computed here: each (piece, orientation) is applied once to a copy of the game
 and the covered cells it adds are read back, so the ghost under the pointer is what the rules
 would draw.
+
+Whatever a person reads names squares as the printed boards and the play prompt do, column
+letters and row numbers (`buy P17 o3 E3`, `score B1 5x4`: toolkit.games.squares.people_text);
+an action the page sends back is the record's own text (`action` beside each shown `text`), and
+a typed action may use either form, so records keep the machine form `r2 c4`.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from typing import Any
 
 from toolkit.errors import RecordError, ToolkitError, UsageError
 from toolkit.fileio import MAX_RECORD_BYTES
+from toolkit.games.squares import machine_text, people_text
 from toolkit.studio import files
 
 MAX_GAMES = 8
@@ -57,7 +63,9 @@ def position(game: Any, players: list[str]) -> dict[str, Any]:
     The family's own view of the position (toolkit.families.view) gives what a person reads:
     each board's figures in the prompt's words (`5 buttons, income 0, 81 empty, score -157`,
     `rounds 25, -, -; 41 empty; score -18`), which piece covers each cell (so each drawing has
-    a colour of its own) and the price printed on each piece on offer."""
+    a colour of its own) and the price printed on each piece on offer. The text panel is the
+    prompt's own drawing of the position (toolkit.cli.board_view, plain), squares lettered."""
+    from toolkit.cli.board_view import position_text
     from toolkit.families import family_of
 
     family = family_of(game.edition)
@@ -71,20 +79,20 @@ def position(game: Any, players: list[str]) -> dict[str, Any]:
         piece_of = {cell: index for index, piece in enumerate(placed) for cell in piece.cells}
         boards.append({"seat": seat, "name": _seat_label(game, seat),
                        "player": players[seat] if seat < len(players) else "",
-                       "facts": list(seen.facts) if seen is not None else [],
+                       "facts": [people_text(fact) for fact in seen.facts] if seen is not None else [],
                        "cells": [[r, c, label, piece_of.get((r, c), -1)] for (r, c), label in sorted(cells.items())],
                        "placed": [{"id": piece.id, "kind": piece.kind, "colour": piece.colour,
                                    "index": piece.colour_index} for piece in placed]})
     shapes = dict(family.shapes(edition))
     details = {offer.id: offer.details for offer in look.offers}
     pieces = [{"role": role, "id": pid, "rows": shapes[pid].rows() if pid in shapes else [],
-               "details": details.get(pid, "")} for role, pid in family.shapes_in_play(game)]
+               "details": people_text(details.get(pid, ""))} for role, pid in family.shapes_in_play(game)]
     view = {"edition": edition.name, "title": edition.title, "seed": game.seed,
             "width": edition.board_width, "height": edition.board_height,
-            "boards": boards, "pieces": pieces, "text": family.board_text(game),
+            "boards": boards, "pieces": pieces, "text": position_text(look, colour=None),
             "over": game.is_over, "current": game.current_player, "scores": list(game.scores()),
-            "status": look.status, "offers": details,
-            "history": [str(a) for a in game.history], "event": game.last_event}
+            "status": people_text(look.status), "offers": {pid: people_text(text) for pid, text in details.items()},
+            "history": [people_text(str(a)) for a in game.history], "event": people_text(game.last_event or "")}
     if game.is_over:
         view["winners"] = list(game.winners())
     return view
@@ -96,7 +104,8 @@ _CUT = re.compile(r"\bcut (\S+) (\S+) ")
 
 def moves(game: Any, offers: dict[str, str] | None = None) -> dict[str, Any]:
     """The legal actions of the seat to act, as placements grouped by piece and orientation
-    (each with the covered cells relative to its row and column) and as buttons."""
+    (each with the covered cells relative to its row and column) and as buttons, each button
+    `{"action": the record's text, "text": as a person reads it}`."""
     from toolkit.families import family_of
 
     family = family_of(game.edition)
@@ -135,7 +144,8 @@ def moves(game: Any, offers: dict[str, str] | None = None) -> dict[str, Any]:
             pieces.append({"label": label, "orientations": entries, "group": group,
                            "variant": f"cut {cut.group(1)} {cut.group(2)}" if cut else "whole",
                            "details": offers[ids[0]] if ids else ""})
-    return {"pieces": pieces, "buttons": buttons[:MAX_BUTTONS], "more_buttons": max(0, len(buttons) - MAX_BUTTONS),
+    shown = [{"action": text, "text": people_text(text)} for text in buttons[:MAX_BUTTONS]]
+    return {"pieces": pieces, "buttons": shown, "more_buttons": max(0, len(buttons) - MAX_BUTTONS),
             "count": len(actions)}
 
 
@@ -182,7 +192,7 @@ class PlaySession:
 
     def _note(self, seat: int, bot: Any, action: Any) -> None:
         if bot is not None:
-            self.bot_moves.append(f"{_seat_label(self.game, seat)} ({bot.name}): {action}")
+            self.bot_moves.append(f"{_seat_label(self.game, seat)} ({bot.name}): {people_text(str(action))}")
 
     def run_bots(self) -> None:
         """Bots play until a person is to act or the game ends."""
@@ -194,7 +204,10 @@ class PlaySession:
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise UsageError("action: the action's text, e.g. the one a button shows")
         snapshot = (self.game.copy(), [rng.copy() for rng in self.session.rngs])
-        self.session.move(text.strip())
+        try:  # typed as the page shows it (`single E5`) or as records hold it (`single r4 c4`)
+            self.session.move(machine_text(text.strip()))
+        except ToolkitError as error:
+            raise UsageError(people_text(error.render())) from None
         self.undo_stack.append(snapshot)
         del self.undo_stack[:-200]
         self.bot_moves = []
@@ -207,12 +220,15 @@ class PlaySession:
         self.bot_moves = []
 
     def hint(self) -> dict[str, Any]:
-        """The prompt's hint (toolkit.play.hint: the move and why), and the move it names, which
-        the page offers to play."""
+        """The prompt's hint (toolkit.play.hint: the move and why, squares lettered as the prompt
+        shows it), and the move it names, which the page offers to play: `action` to send back,
+        `action_text` to show."""
         from toolkit import play
 
         text = play.hint(self.game)
-        return {"text": text, "action": hinted_action(self.game, text)}
+        action = hinted_action(self.game, text)
+        return {"text": people_text(text), "action": action,
+                "action_text": people_text(action) if action is not None else None}
 
     def view(self) -> dict[str, Any]:
         view = position(self.game, self.names)
@@ -303,8 +319,10 @@ class RecordSteps:
             if match and seat is not None and seat < len(view["boards"]):
                 row, col, width, height = (int(g) for g in match.groups())
                 view["boards"][seat].setdefault("rectangles", []).append([row, col, width, height])
+        action = self.actions[step - 1] if step else None
         view.update({"record": self.name, "step": step, "steps": len(self.positions) - 1,
-                     "action": self.actions[step - 1] if step else None, "players": self.players,
+                     "action": people_text(action) if action is not None else None, "record_action": action,
+                     "players": self.players,
                      "chance": game.chance_log()})
         return view
 

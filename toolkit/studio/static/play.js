@@ -177,12 +177,12 @@ function show(view) {
     piece.details ? el("span", { class: "price", text: piece.details }) : null,
     variants > 1 ? el("span", { class: "muted", text: `whole or cut: ${variants} ways` }) : null);
   }));
-  // an action naming a rectangle (`score r0 c1 5x4`) shows it on the board while pointed at;
-  // the largest come first
-  const area = (text) => { const m = RECT.exec(text); return m ? Number(m[3]) * Number(m[4]) : -1; };
-  const listed = [...moves.buttons].sort((a, b) => area(b) - area(a));
-  const buttons = listed.map((text) => el("button", { "data-action": text, onclick: () => act(text),
-    onmouseenter: () => showRect(text), onmouseleave: () => showRect(null) }, text));
+  // an action naming a rectangle (`score B1 5x4`, sent as the record's `score r0 c1 5x4`) shows
+  // it on the board while pointed at; the largest come first
+  const area = (action) => { const m = RECT.exec(action); return m ? Number(m[3]) * Number(m[4]) : -1; };
+  const listed = [...moves.buttons].sort((a, b) => area(b.action) - area(a.action));
+  const buttons = listed.map(({ action, text }) => el("button", { "data-action": action, onclick: () => act(action),
+    onmouseenter: () => showRect(action), onmouseleave: () => showRect(null) }, text));
   if (moves.more_buttons) buttons.push(el("span", { class: "muted", text: `and ${moves.more_buttons} more: type one` }));
   $("play-buttons").replaceChildren(...buttons);
   const index = moves.pieces.findIndex((p) => p.label === keep);
@@ -221,7 +221,7 @@ async function hint() {
   $("play-hint-text").textContent = "thinking...";
   const answer = await guarded(() => get(`/api/play/${state.game.id}/hint`));
   if (!answer) { $("play-hint-text").hidden = true; return; }
-  $("play-hint-text").replaceChildren(answer.text, ...(answer.action ? [" ", el("button", { onclick: () => act(answer.action), text: `play ${answer.action}` })] : []));
+  $("play-hint-text").replaceChildren(answer.text, ...(answer.action ? [" ", el("button", { onclick: () => act(answer.action), text: `play ${answer.action_text}` })] : []));
 }
 
 export function initPlay(studio) {
