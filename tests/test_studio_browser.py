@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -34,6 +35,8 @@ SPECS = Path(__file__).resolve().parent.parent / "specs"
 FIRST_GAME_MS = 300_000
 """The first game of a rules family may compile its kernel (numba) when the cache is cold."""
 STEP_MS = 60_000
+RECORD_FORM = re.compile(r"\br\d+ c\d+\b")
+"""A square as records write it (`r4 c2`): the page names squares as the printed boards do (`C5`)."""
 
 
 def shot(page, name: str) -> None:
@@ -378,6 +381,9 @@ def test_undo_and_hint_against_a_bot(page):
     page.click("#play-hint")
     wait_js(page, "document.getElementById('play-hint-text').textContent.startsWith('hint for player 1: ')",
                            timeout=STEP_MS)
+    said = page.inner_text("#play-hint-text")
+    assert not RECORD_FORM.search(said) and re.search(r"\b[A-I][1-9]\b", said), said
+    assert page.inner_text("#play-hint-text button").startswith("play ")
     # a few moves more, then a piece under the pointer, for the picture
     for _ in range(4):
         moves = page.get_attribute("body", "data-play-moves")
@@ -396,6 +402,7 @@ def test_undo_and_hint_against_a_bot(page):
         r, c = page.evaluate("window.studioPlay.firstLegalCell()")
         page.hover(f"#play-boards svg.active rect[data-r='{r}'][data-c='{c}']")
         page.wait_for_selector("#play-boards svg.active rect.ghost.ok")
+    assert not RECORD_FORM.search(page.inner_text("#play-game")), page.inner_text("#play-game")
     shot(page, "studio-play-classic")
 
 
@@ -408,7 +415,10 @@ def test_step_through_a_record(page, folder):
     for step in (1, 2, 3):
         page.click("#record-next")
         wait_js(page, f"document.body.dataset.recordStep === '{step}'", timeout=STEP_MS)
-    assert page.inner_text("#record-step").startswith(f"action 3 of {len(record['actions'])}: {record['actions'][2]}")
+    from toolkit.games.squares import people_text
+
+    assert page.inner_text("#record-step").startswith(f"action 3 of {len(record['actions'])}: {people_text(record['actions'][2])}")
+    assert not RECORD_FORM.search(page.inner_text("#record-step") + page.inner_text("#record-text"))
     assert page.locator("#record-chance tr").count() >= 2
     assert page.locator("#record-boards svg").count() == 2
     page.click("#record-prev")
