@@ -314,7 +314,9 @@ def turn_limits(n_turns, opt_patch, opt_nb, opt_count, cells, same_as, opt_max, 
                 break
 
 
-@njit(cache=True)
+# The parts of _node_moves are inlined into it (numba's inline="always"): they run at every node
+# of the search, and a call would copy the search's working arrays (CoverWork) each time.
+@njit(cache=True, inline="always")
 def _offered_now(cw, ls, nb_mode, cut_mode, both):
     """The turns (bits) that offer local shape ls under the special actions open now: whole, and
     through NEIGHBOUR, CUT or both while each way is open."""
@@ -328,7 +330,7 @@ def _offered_now(cw, ls, nb_mode, cut_mode, both):
     return offered
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _open_placements(tables, cw, board, d, n_local, nb_mode, cut_mode, both, free):
     """The open placements of the node at depth d (cw.open[d], cw.n_open[d]): its parent's that
     still fit and whose shape an unused turn (`free`) still offers (at depth 0 they are set
@@ -365,7 +367,7 @@ def _open_placements(tables, cw, board, d, n_local, nb_mode, cut_mode, both, fre
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reach(cw, n_local, n_turns, nb_mode, cut_mode, both, free, singles):
     """The area bound again, counting for each unused turn only the shapes it offers that still
     have a place inside the target: the most cells the unused turns and SINGLE can shade."""
@@ -387,7 +389,7 @@ def _reach(cw, n_local, n_turns, nb_mode, cut_mode, both, free, singles):
     return reach
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tightest_cell(cw, target, board, words):
     """(cell, fewest, bare): the empty cell of the target that the fewest open placements cover
     (the first on ties), how many cover it, and how many empty cells none covers."""
@@ -408,7 +410,7 @@ def _tightest_cell(cw, target, board, words):
     return cell, fewest, bare
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ways_of(cw, ls, bit, nb_mode, cut_mode, both):
     """How a turn (bit) may draw local shape ls: bit 0 whole, 1 through NEIGHBOUR, 2 through CUT,
     3 through both. Spending a special never helps when the turn offers the shape without it;
@@ -426,7 +428,7 @@ def _ways_of(cw, ls, bit, nb_mode, cut_mode, both):
     return ways
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _placement_moves(tables, cw, d, n, cell, n_turns, same_as, turns_used, nb_mode, cut_mode, both):
     """Write into cw.moves[d] the moves that shade `cell` with an open placement: each placement
     over it by every unused turn that offers its shape, spending the fewest specials. Returns how
