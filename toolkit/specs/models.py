@@ -190,6 +190,14 @@ class TimeTrackRules:
     track_layout: str | None = rule(None, spec=DERIVED)
     """Name of the time track used (reported with every simulation)."""
 
+    @property
+    def track(self) -> TimeTrack:
+        """`time_track`, which every loaded edition has (the spec requires it); a ValueError for
+        rules built by hand without one."""
+        if self.time_track is None:
+            raise ValueError("these time-track rules name no time track")
+        return self.time_track
+
 
 @dataclass(frozen=True)
 class DoodleRules:

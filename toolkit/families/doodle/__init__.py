@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from toolkit.errors import UsageError
 from toolkit.families.base import FamilyInfo, RulesFamily, Seating, WarmUp, register_family, sweep_keys
-from toolkit.specs.models import DoodleRules, Edition, Family
+from toolkit.specs.models import DoodleRules, Edition, Family, Patch, StartCard
 from toolkit.games.text import draw_side_by_side
 
 if TYPE_CHECKING:
@@ -86,7 +86,8 @@ class DoodleFamily(RulesFamily):
         return []
 
     def shapes(self, edition: Edition) -> tuple[tuple[str, object], ...]:
-        return tuple((item.id, item.shape) for item in (*edition.patches, *edition.doodle_rules.start_cards))
+        items: tuple[Patch | StartCard, ...] = (*edition.patches, *edition.doodle_rules.start_cards)
+        return tuple((item.id, item.shape) for item in items)
 
     def quilt_cells(self, game, seat: int) -> dict[tuple[int, int], str]:
         return {cell: "#" for cell in game.sheet(seat).shaded}

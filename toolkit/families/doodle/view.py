@@ -24,7 +24,7 @@ class _Replay:
 
     def step(self, action: Any) -> None:
         game = self.game
-        seat = game.current_player
+        seat = game.seat_to_act
         before = game.sheet(seat).shaded
         turns = len(game.chance_log())
         round_ = game.round
@@ -78,7 +78,7 @@ def _status(game: DoodleGame) -> str:
         "free-choice": f"round {game.round + 1}, final turn: free choice",
         "scoring": f"intermediate scoring {game.round + 1}: name a fully shaded rectangle",
     }[game.phase]
-    return f"{where}; player {game.current_player + 1} to act"
+    return f"{where}; player {game.seat_to_act + 1} to act"
 
 
 def _position(game: DoodleGame, placed, scored, last_action: str) -> Position:

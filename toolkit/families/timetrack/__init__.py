@@ -80,7 +80,7 @@ class TimeTrackFamily(RulesFamily):
         return edition.timetrack_rules.automa
 
     def track_facts(self, edition: Edition) -> dict | None:
-        track = edition.timetrack_rules.time_track
+        track = edition.timetrack_rules.track
         return {
             "layout": edition.timetrack_rules.track_layout or track.id,
             "final_space": track.final_space,
@@ -89,7 +89,7 @@ class TimeTrackFamily(RulesFamily):
         }
 
     def button_tiles(self, edition: Edition) -> tuple[tuple[int, int], ...]:
-        return bank.button_tiles(edition.timetrack_rules.time_track)
+        return bank.button_tiles(edition.timetrack_rules.track)
 
     def shapes_in_play(self, game) -> list[tuple[str, str]]:
         return [] if game.is_over else [("market", pid) for pid in game.window]

@@ -86,7 +86,7 @@ def _ahead(marks, position: int) -> int | None:
 def _position(game: TimeTrackGame, placed: list[list[Placed]], last_action: str) -> Position:
     edition = game.edition
     rules = edition.timetrack_rules
-    track = rules.time_track
+    track = rules.track
     final = track.final_space
     automa = bool(game.automa_level)
     to_move = game.current_player
@@ -97,7 +97,7 @@ def _position(game: TimeTrackGame, placed: list[list[Placed]], last_action: str)
         pieces = tuple(placed[seat])
         if automa and seat == k.AUTOMA_SEAT:
             s = game.state
-            facts = (f"level {game.automa_level}: {int(s[k.S_AUTOMA_WITH_BUTTONS])} patches with buttons"
+            facts: tuple[str, ...] = (f"level {game.automa_level}: {int(s[k.S_AUTOMA_WITH_BUTTONS])} patches with buttons"
                      f" ({int(s[k.S_AUTOMA_BUTTONS_ON_PATCHES])} buttons on them),"
                      f" {int(s[k.S_AUTOMA_WITHOUT_BUTTONS])} without",
                      f"{game.buttons[seat]} buttons, score {game.scores()[seat]}")
@@ -107,18 +107,18 @@ def _position(game: TimeTrackGame, placed: list[list[Placed]], last_action: str)
             boards.append(Board(seat, name, edition.board_width, edition.board_height, has_board=False, facts=facts,
                                 to_move=to_move == seat))
             continue
-        facts = [f"{game.buttons[seat]} buttons, income {game.income[seat]}, {game.empty_cells[seat]} empty, "
+        said = [f"{game.buttons[seat]} buttons, income {game.income[seat]}, {game.empty_cells[seat]} empty, "
                  f"score {game.scores()[seat]}"]
         if bonus is not None:
             if game.bonus_owner == seat:
-                facts.append(f"holds the {bonus.square_size}x{bonus.square_size} bonus tile (+{bonus.points})")
+                said.append(f"holds the {bonus.square_size}x{bonus.square_size} bonus tile (+{bonus.points})")
             elif game.bonus_owner is None:
                 cells = frozenset(c for piece in pieces for c in piece.cells)
                 side = largest_square(cells, edition.board_width, edition.board_height)
-                facts.append(f"largest filled square {side}x{side} of the {bonus.square_size}x{bonus.square_size}"
+                said.append(f"largest filled square {side}x{side} of the {bonus.square_size}x{bonus.square_size}"
                              " the bonus needs")
         boards.append(Board(seat, name, edition.board_width, edition.board_height, pieces,
-                            len(pieces) - 1 if pieces else None, facts=tuple(facts), to_move=to_move == seat))
+                            len(pieces) - 1 if pieces else None, facts=tuple(said), to_move=to_move == seat))
     positions = game.positions
     top = int(game.state[k.S_TOP])
     order = (1 - top, top) if positions[0] == positions[1] and top in (0, 1) else (0, 1)
@@ -132,11 +132,11 @@ def _position(game: TimeTrackGame, placed: list[list[Placed]], last_action: str)
             parts.append("at the end")
         else:
             income = _ahead(track.income_marks, pos)
-            patch = _ahead(leather, pos)
+            leather_at = _ahead(leather, pos)
             parts.append(f"next income mark {income} ({income - pos} ahead)" if income is not None
                          else "no income mark left")
             if not (automa and seat == k.AUTOMA_SEAT):
-                parts.append(f"next leather patch {patch} ({patch - pos} ahead)" if patch is not None
+                parts.append(f"next leather patch {leather_at} ({leather_at - pos} ahead)" if leather_at is not None
                              else "no leather patch left")
         notes.append(", ".join(parts))
     game_notes = []
@@ -164,7 +164,7 @@ def _position(game: TimeTrackGame, placed: list[list[Placed]], last_action: str)
         status = f"game over: {names[0]} {scores[0]}, {names[1]} {scores[1]}; {verdict}"
     else:
         todo = " (place the leather patch)" if game.pending_leather else ""
-        status = f"move {len(game.history) + 1}: {game.seat_name(to_move)} to move{todo}"
+        status = f"move {len(game.history) + 1}: {game.seat_name(game.seat_to_act)} to move{todo}"
     return Position(
         title=f"{edition.title} ({edition.name}), seed {game.seed}",
         ply=len(game.history),

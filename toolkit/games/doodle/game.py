@@ -131,6 +131,14 @@ class DoodleGame:
         return None if self.is_over else int(self._st[K.S_SEAT])
 
     @property
+    def seat_to_act(self) -> int:
+        """`current_player` for code that runs while the game does (a ValueError once it is over)."""
+        seat = self.current_player
+        if seat is None:
+            raise ValueError("the game is over: no seat is to act")
+        return seat
+
+    @property
     def is_over(self) -> bool:
         return int(self._st[K.S_PHASE]) == K.PH_OVER
 
@@ -248,7 +256,7 @@ class DoodleGame:
             message, rule = K.REASONS[code]
             raise IllegalAction(str(action), message.format_map(_Explain(self, action, row)), rule)
         st = self._st
-        seat = self.current_player
+        seat = self.seat_to_act
         before = (int(st[K.S_ROUND]), int(st[K.S_TURN]), int(st[K.S_PHASE]))
         if action.kind in ("draw", "pass") and before[2] in (K.PH_TURN, K.PH_FREE):
             self._chance[-1]["drawn"][seat] = None if action.kind == "pass" else self._card_id(int(row[K.A_CARD]))
@@ -261,8 +269,9 @@ class DoodleGame:
         after = (self.round, self.turn, int(st[K.S_PHASE]))
         if after != before and after[2] in (K.PH_TURN, K.PH_FREE):
             self._open_chance_entry()
-        if self.phase == "turn" and before != after:
-            events.append(f"roll {self.roll}: the current patch is {self.circle()[self.token_card]}")
+        token = self.token_card
+        if self.phase == "turn" and before != after and token is not None:
+            events.append(f"roll {self.roll}: the current patch is {self.circle()[token]}")
         elif self.phase == "free-choice" and before[2] != K.PH_FREE:
             events.append(f"final turn: pick any of {', '.join(self.circle())}")
         elif self.phase == "scoring" and before[2] != K.PH_SCORE:
@@ -369,16 +378,14 @@ class DoodleGame:
             return row
         if action.kind == "single":
             row[K.A_KIND] = K.K_SINGLE
-            if board.contains(action.row, action.col):
-                row[K.A_PLACE] = action.row * board.width + action.col
+            r, c = action.numbers("row", "col")
+            if board.contains(r, c):
+                row[K.A_PLACE] = r * board.width + c
             return row
         if action.kind == "score":
             row[K.A_KIND] = K.K_SCORE
             if action.width is not None:
-                row[K.A_PLACE] = action.row
-                row[K.A_COL] = action.col
-                row[K.A_H] = action.height
-                row[K.A_W] = action.width
+                row[K.A_PLACE], row[K.A_COL], row[K.A_H], row[K.A_W] = action.numbers("row", "col", "height", "width")
             return row
         if action.kind == "start":
             row[K.A_KIND] = K.K_START
@@ -416,6 +423,8 @@ class DoodleGame:
             cuts = self._info.cuts[patch]
             found = [i for i, c in enumerate(cuts) if c.axis == axis and c.index == index]
             row[K.A_CUT] = found[0] if found else len(cuts)
+            if action.piece is None:
+                raise NotationError(f"'{action}': a cut drawing names its piece, a or b")
             row[K.A_PIECE] = "ab".index(action.piece)
             if not found:
                 return row
@@ -425,6 +434,8 @@ class DoodleGame:
 
     def _placement(self, shape: int, action: DoodleAction) -> int:
         """The global placement row, or -1 when the drawing does not lie on the board."""
+        if action.orientation is None or action.row is None or action.col is None:
+            return -1
         return self._shape_lookup(shape).get((action.orientation, action.row, action.col), -1)
 
     # ----- text -------------------------------------------------------------------------------
@@ -441,7 +452,7 @@ class DoodleGame:
                 "free-choice": f"round {self.round + 1}, final turn: free choice",
                 "scoring": f"intermediate scoring {self.round + 1}",
             }[self.phase]
-            lines.append(f"{where}; player {self.current_player + 1} to act")
+            lines.append(f"{where}; player {self.seat_to_act + 1} to act")
         circle = self.circle()
         if circle:
             tok = self.token_card
@@ -493,7 +504,7 @@ class _Explain(dict):
         return value
 
     def _player(self):
-        return self.game.current_player + 1
+        return self.game.seat_to_act + 1
 
     def _round(self):
         return self.game.round + 1
@@ -542,7 +553,7 @@ class _Explain(dict):
 
     def _again_hint(self):
         special = self._special_name()
-        used = self.game.sheet(self.game.current_player).specials_used
+        used = self.game.sheet(self.game.seat_to_act).specials_used
         if used[special] == 1 and used["again"] == 0 and "again" in self.game._info.specials:
             return f"; write 'again {special} ...' to use it a second time with AGAIN"
         return ""
@@ -550,14 +561,14 @@ class _Explain(dict):
     def _what(self):
         action = self.action
         if action.kind == "start":
-            return f"start card {self.game.sheet(self.game.current_player).start_card}"
+            return f"start card {self.game.sheet(self.game.seat_to_act).start_card}"
         patch = self._patch()
         return f"patch {patch}" if action.cut is None else f"piece {action.piece} of {patch} cut {action.cut}"
 
     def _shape(self) -> Shape:
         game, row = self.game, self.row
         if self.action.kind == "start":
-            index = int(game._tables.start_shape[int(game._st[int(game._st[K.S_START_AT]) + game.current_player])])
+            index = int(game._tables.start_shape[int(game._st[int(game._st[K.S_START_AT]) + game.seat_to_act])])
         elif row[K.A_CUT] >= 0:
             index = int(game._tables.cut_piece[self._patch_index(), row[K.A_CUT], row[K.A_PIECE]])
         else:
@@ -593,7 +604,7 @@ class _Explain(dict):
     def _overlap_cell(self) -> tuple[int, int]:
         game = self.game
         _, placement = game._info.placement_of(int(self.row[K.A_PLACE]))
-        return game._info.board.cells_of(placement.mask & game._mask(game.current_player))[0]
+        return game._info.board.cells_of(placement.mask & game._mask(game.seat_to_act))[0]
 
     def _overlap_row(self):
         return self._overlap_cell()[0]
@@ -603,8 +614,9 @@ class _Explain(dict):
 
     def _empty_cell(self) -> tuple[int, int]:
         game, a = self.game, self.action
-        shaded = game.sheet(game.current_player).shaded
-        return next((r, c) for r in range(a.row, a.row + a.height) for c in range(a.col, a.col + a.width)
+        shaded = game.sheet(game.seat_to_act).shaded
+        top, left, height, width = a.numbers("row", "col", "height", "width")
+        return next((r, c) for r in range(top, top + height) for c in range(left, left + width)
                     if (r, c) not in shaded)
 
     def _empty_row(self):
@@ -614,7 +626,7 @@ class _Explain(dict):
         return self._empty_cell()[1]
 
     def _best(self):
-        return self.game.best_rectangle(self.game.current_player)
+        return self.game.best_rectangle(self.game.seat_to_act)
 
 
 class DoodleEngine:

@@ -59,6 +59,15 @@ class DoodleAction:
     height: int | None = None
     """Scored rectangle rows."""
 
+    def numbers(self, *names: str) -> tuple[int, ...]:
+        """The named number fields (`row`, `col`, `height`, ...), which this kind of action
+        carries; a NotationError names any it lacks (an action built by hand, not parsed)."""
+        values = tuple(getattr(self, name) for name in names)
+        missing = [name for name, value in zip(names, values) if value is None]
+        if missing:
+            raise NotationError(f"a {self.kind} action needs {' and '.join(missing)}, got none")
+        return values
+
     def __str__(self) -> str:
         if self.kind == "pass":
             return "pass"

@@ -34,7 +34,7 @@ from toolkit.games.timetrack.tables import (
     TrackTables,
     tables_for,
 )
-from toolkit.specs.models import Edition, Family
+from toolkit.specs.models import Automa, Edition, Family
 
 SEAT_NAMES = ("player 1", "player 2")
 
@@ -194,6 +194,22 @@ class TimeTrackGame:
         return None if seat < 0 else seat
 
     @property
+    def seat_to_act(self) -> int:
+        """`current_player` for code that runs while the game does (a ValueError once it is over)."""
+        seat = self.current_player
+        if seat is None:
+            raise ValueError("the game is over: no seat is to act")
+        return seat
+
+    @property
+    def _automa(self) -> Automa:
+        """The edition's Automa (a game with an Automa level was refused without one)."""
+        automa = self.edition.timetrack_rules.automa
+        if automa is None:
+            raise ValueError(f"edition '{self.edition.name}' has no Automa")
+        return automa
+
+    @property
     def is_over(self) -> bool:
         return bool(k.is_over(self.tables.arrays, self.state))
 
@@ -235,7 +251,7 @@ class TimeTrackGame:
         if left == 0:
             return None
         card = int(self.state[k.S_DRAW + left - 1])
-        return self.edition.timetrack_rules.automa.deck("tactical")[card].virtual_buttons
+        return self._automa.deck("tactical")[card].virtual_buttons
 
     @property
     def pending_leather(self) -> int:
@@ -376,10 +392,10 @@ class TimeTrackGame:
         if late_before == 0 and int(self.state[k.S_LATE_ENTERED]) == 1:
             late_ids = {p.id for p in self.edition.timetrack_rules.late_patches}
             self._chance.append({"ply": ply, "late_patches": [pid for pid in self.circle if pid in late_ids]})
-        if seat is None:
+        if seat is None or before is None:
             return
         if isinstance(action, AutomaTurn):
-            card = self.edition.timetrack_rules.automa.deck(self.options["automa_deck"])[int(self.state[k.S_CARD])]
+            card = self._automa.deck(self.options["automa_deck"])[int(self.state[k.S_CARD])]
             taken = [pid for pid in circle_before if pid not in self.circle]
             did = f"took {taken[0]}" if taken else f"passed from space {position_before} to {self.positions[seat]}"
             self._chance.append({"ply": ply, "card": card.number, "virtual_buttons": card.virtual_buttons,
@@ -408,10 +424,10 @@ class TimeTrackGame:
 
     def _illegal(self, action: TrackAction, code: int, reason: int) -> IllegalAction:
         text = str(action)
-        seat = self.current_player
         window = self.window
         if reason == k.R_GAME_OVER:
             return IllegalAction(text, "the game is over (both tokens are on the final space)", "RULINGS 7: game end")
+        seat = self.seat_to_act
         if reason == k.R_LEATHER_PENDING:
             return IllegalAction(
                 text,
@@ -529,7 +545,7 @@ class TimeTrackGame:
         params = self.tables.arrays.params
         final = int(params[P_FINAL])
         lines = [f"{e.title} ({e.name}), seed {self.seed}, move {len(self.history) + 1}"]
-        income = set(e.timetrack_rules.time_track.income_marks)
+        income = set(e.timetrack_rules.track.income_marks)
         leather = set(self.leather_left)
         track = "".join("L" if s in leather else "$" if s in income else "." for s in range(final + 1))
         lines.append(f"time track  {track}   ($ income, L leather)")
@@ -587,7 +603,7 @@ class TimeTrackGame:
                     " (tie broken: first to the final space)" if sc[0] == sc[1] else "")
             lines.append(f"game over: {names[0]} {sc[0]}, {names[1]} {sc[1]}; {verdict}")
         else:
-            seat = self.current_player
+            seat = self.seat_to_act
             todo = " (place the leather patch)" if self.pending_leather else ""
             lines.append(f"to move: {names[seat]}{todo}")
         return "\n".join(lines)
