@@ -16,6 +16,7 @@ from statistics import median
 from typing import Callable
 
 from toolkit.errors import Problem
+from toolkit.geometry.shape import Shape
 from toolkit.specs.source import LDict
 
 OUTLIER_Z = 3.5
@@ -35,7 +36,7 @@ def _stats(patch: LDict) -> tuple | None:
 
 
 def deck_problems(items: list[LDict], by_id: dict[str, LDict],
-                  shape_of: Callable[[LDict], object]) -> list[Problem]:
+                  shape_of: Callable[[LDict], Shape | None]) -> list[Problem]:
     """Problems of one deck (a patch list): duplicates as errors, outliers as warnings."""
     out: list[Problem] = []
     keyed: dict[tuple, list[LDict]] = {}
@@ -63,9 +64,9 @@ def deck_problems(items: list[LDict], by_id: dict[str, LDict],
         for patch in group[1:]:
             if isinstance(patch.get("duplicate_of"), str):
                 continue
-            stats = ", ".join(f"{k} {first.get(k, 0)}" for k in STATS)
+            listed = ", ".join(f"{k} {first.get(k, 0)}" for k in STATS)
             out.append(patch.problem(
-                "shape", f"same shape and stats as {first.get('id')} ({stats}); declare it with "
+                "shape", f"same shape and stats as {first.get('id')} ({listed}); declare it with "
                 f"`duplicate_of: {first.get('id')}` (or use `copies:`) if the deck really holds both"))
     out.extend(_outliers(items))
     return out
@@ -76,7 +77,7 @@ def _outliers(items: list[LDict]) -> list[Problem]:
     if len(items) < MIN_DECK_FOR_OUTLIERS:
         return out
     for key in STATS:
-        values = [p.get(key) for p in items if isinstance(p.get(key), int) and not isinstance(p.get(key), bool)]
+        values = [v for p in items if isinstance(v := p.get(key), int) and not isinstance(v, bool)]
         if len(values) < MIN_DECK_FOR_OUTLIERS:
             continue
         mid = median(values)

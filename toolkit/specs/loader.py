@@ -69,7 +69,8 @@ class _Session:
     """One load or validation run: each file is read and structurally checked once."""
 
     problems: list[Problem] = field(default_factory=list)
-    trees: dict[Path, tuple[str | None, object]] = field(default_factory=dict)
+    trees: dict[Path, tuple[str | None, LDict | None]] = field(default_factory=dict)
+    """Each file read: (kind, tree), (None, None) when it is not a spec file of a known kind."""
     real: dict[str, Path] = field(default_factory=dict)
     """Display name of each file read -> its real path (relative references start there)."""
     involved: dict[Path, tuple[int, int] | None] = field(default_factory=dict)
@@ -89,7 +90,7 @@ class _Session:
     def add(self, problem: Problem) -> None:
         self.problems.append(problem)
 
-    def read(self, path: Path) -> tuple[str | None, object]:
+    def read(self, path: Path) -> tuple[str | None, LDict | None]:
         refused = not_a_spec(path) if os.path.islink(path) else None
         if refused is not None:  # judged by what the link points to, before anything is resolved or read
             shown = link_display(path)
@@ -111,17 +112,19 @@ class _Session:
             self.trees[path] = (None, None)
             return None, None
         guessed = _guess_kind(tree)
-        if guessed is not None:
-            kind, keys = guessed
+        if guessed is not None and isinstance(tree, LDict):
+            guess, keys = guessed
             shown = ", ".join(f"`{k}`" for k in keys)
-            problems.append(tree.loc.problem("kind", f"missing `kind:`; its keys ({shown}) say this is a {kind} "
-                                                     f"file, so it was checked as one: add `kind: {kind}`"))
+            problems.append(tree.loc.problem("kind", f"missing `kind:`; its keys ({shown}) say this is a {guess} "
+                                                     f"file, so it was checked as one: add `kind: {guess}`"))
             tree = tree.copy()
-            tree.put("kind", kind, tree.loc)
+            tree.put("kind", guess, tree.loc)
         kind, more = check_file(tree, Loc(display_name(path)))
         self.problems.extend(problems + more)
-        self.trees[path] = (kind, tree)
-        return kind, tree
+        # check_file finds a kind only in a mapping (an LDict); anything else is no spec to resolve
+        read = (kind, tree) if kind is not None and isinstance(tree, LDict) else (None, None)
+        self.trees[path] = read
+        return read
 
     @property
     def errors(self) -> list[Problem]:
@@ -1017,8 +1020,8 @@ def validate_report(paths: Sequence[Path]) -> ValidationReport:
             check_automa(s, tree, None)
         elif kind == "start-cards" and isinstance(tree.get("cards"), LList):
             cards = tree["cards"]
-            cards.card_size = tree.get("card_size")  # type: ignore[attr-defined]
-            cards.card_size_where = tree  # type: ignore[attr-defined]
+            cards.card_size = tree.get("card_size")
+            cards.card_size_where = tree
             check_start_cards(s, cards, None)
         elif kind in ("edition", "variant"):
             resolved = _resolve_and_check(s, path)
@@ -1080,10 +1083,10 @@ def _located(value, loc: Loc, path: str):
             out.put(str(key), _located(item, loc, key_path), loc, key_path)
         return out
     if isinstance(value, list):
-        out = LList(loc, path)
+        items = LList(loc, path)
         for i, item in enumerate(value):
-            out.add(_located(item, loc, f"{path}[{i}]"), loc)
-        return out
+            items.add(_located(item, loc, f"{path}[{i}]"), loc)
+        return items
     return value
 
 

@@ -203,7 +203,8 @@ class ShapeText(Type):
         if isinstance(value, list):
             for i, row in enumerate(value):
                 if not isinstance(row, str):
-                    out.append(value.loc_of(i).problem(
+                    where = value.loc_of(i) if isinstance(value, LList) else loc
+                    out.append(where.problem(
                         f"{path}[{i}]", f"expected a row of '#' and '.', got {_describe(row)}"))
                     return
         shape = parse_shape(value, loc, path, out)
@@ -336,9 +337,9 @@ class Obj(Type):
         for key, item in value.items():
             child = value.path_of(key) if located else (f"{path}.{key}" if path else key)
             item_loc = value.loc_of(key) if isinstance(value, LDict) else loc
-            spec = self.fields.get(key)
-            if spec is not None:
-                spec.type.check(item, item_loc, child, out)
+            known = self.fields.get(key)
+            if known is not None:
+                known.type.check(item, item_loc, child, out)
             elif self.extra is not None:
                 if not re.match(self.extra_key_pattern, key):
                     out.append(item_loc.problem(
