@@ -21,6 +21,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from toolkit.render import automa as automa_mod
@@ -89,22 +90,24 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
     def add(path: str, make: Callable[[], Document], fmt: str) -> None:
         jobs.append((path, lambda: (make(), fmt)))
 
+    def component(kind: str, name: str, options: RenderOptions) -> Document:
+        return render_component(kind, load_edition(name), options)
+
     # PDFs, component by component: score pads, kits, solo kits (the Automa decks are in the solo kit)
     for name in kit_editions("pad"):
-        add(f"{name}-pad.pdf", lambda name=name: render_component("pad", load_edition(name), pad), "pdf")
+        add(f"{name}-pad.pdf", partial(component, "pad", name, pad), "pdf")
     for name in kit_editions("kit"):
-        add(f"{name}-kit.pdf", lambda name=name: render_component("kit", load_edition(name), backs), "pdf")
+        add(f"{name}-kit.pdf", partial(component, "kit", name, backs), "pdf")
     automa = solo_editions()
     solo = RenderOptions(paper=paper, backs=True, duplex=Duplex("long"), layout=layout, bleed=bleed, solo=True,
                          theme=theme)
     for name in automa:
-        add(f"{name}{SOLO_KIT_SUFFIX}", lambda name=name: render_component("kit", load_edition(name), solo), "pdf")
+        add(f"{name}{SOLO_KIT_SUFFIX}", partial(component, "kit", name, solo), "pdf")
 
     # one SVG of every distinct component
     for name in kit_editions("sheet"):
         add(f"svg/{name}-sheet.svg",
-            lambda name=name: render_component("sheet", load_edition(name),
-                                               RenderOptions(paper=paper, bleed=bleed, theme=theme)), "svg")
+            partial(component, "sheet", name, RenderOptions(paper=paper, bleed=bleed, theme=theme)), "svg")
 
     def sample_card(name: str, start: bool) -> Document:
         edition = load_edition(name)
@@ -122,17 +125,20 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
                               theme)
 
     for name in kit_editions("cards"):
-        add(f"svg/{name}-patch-card.svg", lambda name=name: sample_card(name, False), "svg")
-        add(f"svg/{name}-start-card.svg", lambda name=name: sample_card(name, True), "svg")
+        add(f"svg/{name}-patch-card.svg", partial(sample_card, name, False), "svg")
+        add(f"svg/{name}-start-card.svg", partial(sample_card, name, True), "svg")
+
+    def quilt_board(name: str) -> Document:
+        return piece_document(f"{name} quilt board", boards_mod.quilt_board(load_edition(name), bleed, theme), bleed,
+                              theme)
+
+    def time_board(name: str) -> Document:
+        return piece_document(f"{name} time board",
+                              boards_mod.time_board(load_edition(name), paper, bleed=bleed, theme=theme), bleed, theme)
+
     for name in kit_editions("boards"):
-        add(f"svg/{name}-quilt-board.svg",
-            lambda name=name: piece_document(f"{name} quilt board",
-                                             boards_mod.quilt_board(load_edition(name), bleed, theme), bleed,
-                                             theme), "svg")
-        add(f"svg/{name}-time-board.svg",
-            lambda name=name: piece_document(f"{name} time board",
-                                             boards_mod.time_board(load_edition(name), paper, bleed=bleed,
-                                                                   theme=theme), bleed, theme), "svg")
+        add(f"svg/{name}-quilt-board.svg", partial(quilt_board, name), "svg")
+        add(f"svg/{name}-time-board.svg", partial(time_board, name), "svg")
 
     def sample_tile(name: str, tag: str | None) -> Document:
         edition = load_edition(name)
@@ -145,7 +151,7 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
         return piece_document(f"{edition.title} tile {patches[index].id}", pieces[index], bleed, theme)
 
     for stem, name, tag in _tile_samples():
-        add(f"svg/{stem}.svg", lambda name=name, tag=tag: sample_tile(name, tag), "svg")
+        add(f"svg/{stem}.svg", partial(sample_tile, name, tag), "svg")
 
     def automa_card(name: str, deck_name: str) -> Document:
         card = require_solo_opponent(load_edition(name)).deck(deck_name)[0]
@@ -157,7 +163,7 @@ def _jobs(paper: Paper, layout: Layout = Layout(), bleed: float = BLEED_MM, them
     for name in automa:
         prefix = "automa-card" if len(automa) == 1 else f"{name}-automa-card"
         for deck, _cards in require_solo_opponent(load_edition(name)).decks:
-            add(f"svg/{prefix}-{deck}.svg", lambda name=name, deck=deck: automa_card(name, deck), "svg")
+            add(f"svg/{prefix}-{deck}.svg", partial(automa_card, name, deck), "svg")
     return jobs
 
 

@@ -83,9 +83,11 @@ def par_score(edition: Edition, seed: int) -> tuple[int, str]:
 def seeded_game(edition: Edition, seed: int) -> tuple[str, tuple[Turn, ...], tuple[str, ...]]:
     """The start card, rolled turns and final choice of a solo game of this seed, by playing it
     through the rules engine while passing every turn (the cards do not depend on the drawing)."""
+    from toolkit.games.doodle.game import DoodleGame
     from toolkit.play import new_game
 
     game = new_game(edition, seed, 1)
+    assert isinstance(game, DoodleGame), edition.name  # challenge sheets are printed for Doodle editions only
     start = game.deal()["start_cards"][0]
     turns: list[Turn] = []
     final: tuple[str, ...] = ()

@@ -40,7 +40,7 @@ def level_spaces(edition: Edition) -> tuple[tuple[int, str, int], ...]:
     deck = solo_opponent(edition)
     if deck is None:
         return ()
-    final = edition.timetrack_rules.time_track.final_space
+    final = edition.timetrack_rules.track.final_space
     return tuple((lv.level, lv.name, final - lv.spaces_from_end) for lv in deck.levels)
 
 

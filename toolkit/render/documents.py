@@ -377,9 +377,9 @@ def _placed_pictures(items, scale: float, symbols, found: dict[bytes, float]) ->
 def picture_warnings(document: Document, theme: Theme) -> tuple[str, ...]:
     """One warning for each theme picture printed at under PRINT_PPI, naming the file, its
     pixels, the size it prints at and its ppi there (at the largest size it prints)."""
-    arts = [theme.card_back_art, theme.automa_back_art, theme.default_look.art,
-            *(look.art for _, look in theme.patches)]
-    arts = [art for art in arts if art is not None]
+    given = [theme.card_back_art, theme.automa_back_art, theme.default_look.art,
+             *(look.art for _, look in theme.patches)]
+    arts = [art for art in given if art is not None]
     if not arts:
         return ()
     widest: dict[bytes, float] = {}

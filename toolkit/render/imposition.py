@@ -470,7 +470,7 @@ def impose_grid(
         # marks only for the rows this sheet uses: no cut lines through empty paper
         used_rows = -(-len(batch) // grid.cols)
         marks = _grid_marks(replace(grid, rows=used_rows, cols=min(grid.cols, len(batch))), bleed)
-        legend = [_proof_legend(paper.width, min(3.5, grid.top - bleed - 0.5))] if proof else []
+        legend: list[Item] = [_proof_legend(paper.width, min(3.5, grid.top - bleed - 0.5))] if proof else []
         pages.append(
             Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),
                  label=f"fronts {sheet + 1}", cut=tuple(cuts))
@@ -592,7 +592,7 @@ def impose_shelves(
                 proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
             if backs and piece.back is not None:
                 backs_items.append(_back_group(piece, placement, paper, duplex, None))
-        legend = [_proof_legend(paper.width, 3.0)] if proof else []
+        legend: list[Item] = [_proof_legend(paper.width, 3.0)] if proof else []
         pages.append(Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),
                           label=f"fronts {number}", cut=tuple(cuts)))
         if backs:

@@ -30,6 +30,7 @@ import hashlib
 import io
 import math
 import os
+from typing import Any
 
 import reportlab
 from reportlab import rl_config
@@ -141,7 +142,7 @@ class IccTransform:
             from PIL import Image
 
             pixel = self.picture(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
-            found = self.colours[colour] = tuple(round(v / 255.0, 4) for v in pixel)  # type: ignore[assignment]
+            found = self.colours[colour] = tuple(round(v / 255.0, 4) for v in pixel)
         return found
 
 
@@ -162,7 +163,8 @@ def cmyk_jpeg(data: bytes, transform: IccTransform | None = None) -> bytes:
     else by the same uncalibrated conversion as `cmyk_of`."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as picture:
+    with Image.open(io.BytesIO(data)) as opened:
+        picture: Image.Image = opened
         if picture.mode in ("RGBA", "LA", "P", "PA"):
             picture = picture.convert("RGBA")
             flat = Image.new("RGB", picture.size, "#ffffff")
@@ -386,7 +388,7 @@ class _Painter:
             c.scale(1, -1)
             name = self.pictures.get(item.data)
             if name is None:  # decoded and digested once a file: a theme's picture may be on every card
-                found = {"name": None}
+                found: dict[str, Any] = {"name": None}  # drawImage writes the picture's name in
                 data = cmyk_jpeg(item.data, self.transform) if self.cmyk else item.data
                 # PDF/X-1a has no transparency: a picture's alpha is flattened onto white there
                 c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, item.width, item.height,

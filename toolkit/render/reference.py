@@ -8,6 +8,7 @@ fits, so no rules text is ever printed below 7 pt; a heading never ends a page.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolkit.errors import UsageError
@@ -293,7 +294,7 @@ def _flow(blocks: list[list[_Row]], title_lines: list[str], continued: str, top:
 
 
 def reference_layout(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
-                     pieces: list[Piece] = (), bleed: float = BLEED_MM, solo: bool = False,
+                     pieces: Sequence[Piece] = (), bleed: float = BLEED_MM, solo: bool = False,
                      theme: Theme = DEFAULT_THEME) -> list[Page]:
     """The rules reference on as few pages of `paper` as hold it at 7 pt or more, each set as large
     as fits; `pieces` (a few one-sided cut-outs, such as the Doodle token) go with their crop marks
@@ -331,12 +332,12 @@ def reference_layout(edition: Edition, paper: Paper, margin: float = PRINTABLE_M
 
 
 def reference_page(edition: Edition, paper: Paper, margin: float = PRINTABLE_MARGIN_MM,
-                   pieces: list[Piece] = (), bleed: float = BLEED_MM) -> Page:
+                   pieces: Sequence[Piece] = (), bleed: float = BLEED_MM) -> Page:
     """The first page of the rules reference (the whole reference where it fits one page)."""
     return reference_layout(edition, paper, margin, pieces, bleed)[0]
 
 
-def reference_pages(edition: Edition, options, pieces: list[Piece] = (), solo: bool = False) -> list[Page]:
+def reference_pages(edition: Edition, options, pieces: Sequence[Piece] = (), solo: bool = False) -> list[Page]:
     """The reference's pages; printed with backs, two pages share a sheet and an odd last page gets
     a blank back, so every later fronts/backs pair stays aligned."""
     pages = reference_layout(edition, options.paper, options.layout.margin, pieces, options.bleed, solo,

@@ -317,7 +317,8 @@ def rescaled(items, s: float, min_text_pt: float = 0.0) -> tuple[Item, ...]:
             a, b, c, d, e, f = item.transform
             if (a, b, c, d) != (1.0, 0.0, 0.0, 1.0):
                 raise ValueError("rescaled() handles translated groups only")
-            clip = None if item.clip is None else tuple(v * s for v in item.clip)
+            box = item.clip
+            clip = None if box is None else (box[0] * s, box[1] * s, box[2] * s, box[3] * s)
             path = None if item.clip_path is None else tuple(tuple((x * s, y * s) for x, y in loop)
                                                              for loop in item.clip_path)
             return Group(tuple(one(child) for child in item.items), (1.0, 0.0, 0.0, 1.0, e * s, f * s), clip, path)

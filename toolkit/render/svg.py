@@ -162,9 +162,9 @@ class _Writer:
                 self.clips += 1
                 clip_id = f"clip-{self.clips}"
                 clip = dwg.clipPath(id=clip_id)
-                d = " ".join("M " + " L ".join(f"{_num(x)} {_num(y)}" for x, y in loop) + " Z"
-                             for loop in item.clip_path)
-                clip.add(dwg.path(d=d, clip_rule="evenodd"))
+                outline = " ".join("M " + " L ".join(f"{_num(x)} {_num(y)}" for x, y in loop) + " Z"
+                                   for loop in item.clip_path)
+                clip.add(dwg.path(d=outline, clip_rule="evenodd"))
                 self.dwg.defs.add(clip)
                 inner = dwg.g(clip_path=f"url(#{clip_id})")
                 target.add(inner)

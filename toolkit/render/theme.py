@@ -130,9 +130,10 @@ def cells_outline(cells, x: float, y: float, cell: float, colour: str, width: fl
     return [Line(*segment, colour, width) for segment in outline_segments(cells, x, y, cell)]
 
 
-def shape_cells(cells, x: float, y: float, cell: float, fill: str, outline: str,
+def shape_cells(cells, x: float, y: float, cell: float, fill: str | None, outline: str,
                 width: float = 0.35, grid: str | None = None) -> list[Item]:
-    """A polyomino drawn as filled cells with light inner seams and a firm outline."""
+    """A polyomino drawn as filled cells (`fill` None: seams and outline only) with light inner seams and a
+    firm outline."""
     items: list[Item] = []
     for r, c in sorted(cells):
         items.append(Rect(x + c * cell, y + r * cell, cell, cell, grid or lighter(outline, 0.55),
