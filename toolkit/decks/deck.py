@@ -116,7 +116,7 @@ def patch_ids(text: str) -> int | None:
     from toolkit.fileio import read_capped_bytes
     from toolkit.specs.source import MAX_FILE_BYTES, SPEC_SUFFIXES
 
-    path, seen = Path(text), set()
+    path, seen = Path(text), set[Path]()
     if not text.endswith(SPEC_SUFFIXES):
         return None
     for _ in range(_REFERENCES_FOLLOWED):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from toolkit.errors import UsageError
 from toolkit.geometry.outline import outline_segments
-from toolkit.render.scene import Document, Line, Page, Rect, Text, fit_text_size, group
+from toolkit.render.scene import Document, Item, Line, Page, Rect, Text, fit_text_size, group
 from toolkit.render.theme import INK, darker, patch_colour, pt_for_height
 
 MARGIN_MM = 10.0
@@ -26,7 +26,7 @@ def solution_document(title: str, width: int, height: int, solution: Sequence,
     """The board with the placed patches; `solution` holds Placed values (id, cells)."""
     cell = min(MAX_CELL_MM, PAGE_MM / max(width, height))
     w, h = width * cell, height * cell
-    items = [Rect(0, 0, w, h, "#6d4c33", 0.6, "#f3ecdc")]
+    items: list[Item] = [Rect(0, 0, w, h, "#6d4c33", 0.6, "#f3ecdc")]
     for r in range(height):
         for c in range(width):
             items.append(Rect(c * cell, r * cell, cell, cell, "#b7a585", 0.25, None))
