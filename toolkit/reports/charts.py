@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from toolkit.sections import Chart, DifferenceChart, IntervalChart
@@ -136,7 +137,7 @@ def bin_histogram(series: list[list[list[int]]], max_bins: int = MAX_BINS) -> tu
     return labels, counts
 
 
-def _bars(title: str, labels: list[str], data: list[list[float]], names: list[str],
+def _bars(title: str, labels: list[str], data: Sequence[Sequence[float]], names: list[str],
           width: float = 170 * MM, height: float = 70 * MM) -> Marks:
     """Grouped vertical bars: one group per label, one bar per series, a legend for several series."""
     m = Marks(width, height)
@@ -248,13 +249,14 @@ def _intervals(c: IntervalChart) -> Marks:
         x = lay.x_of_index(i)
         if i % step == 0:
             texts.append((x, BOTTOM - 12, label, 7, "middle", 0))
-        if c.lows[i] is not None and c.highs[i] is not None:
-            lo, hi = lay.y(c.lows[i]), lay.y(c.highs[i])
+        low, high, estimate = c.lows[i], c.highs[i], c.estimates[i]
+        if low is not None and high is not None:
+            lo, hi = lay.y(low), lay.y(high)
             lines.append(((x, lo), (x, hi), COLOUR, 1.0))
             lines.append(((x - 3, lo), (x + 3, lo), COLOUR, 1.0))
             lines.append(((x - 3, hi), (x + 3, hi), COLOUR, 1.0))
-        if c.estimates[i] is not None:
-            dots.append((x, lay.y(c.estimates[i]), 2.4, COLOUR))
+        if estimate is not None:
+            dots.append((x, lay.y(estimate), 2.4, COLOUR))
     if c.line is not None and c.xs:
         a, b = c.line
         x0, x1 = lay.xmin, lay.xmax
@@ -358,7 +360,9 @@ def _heatmap(c: HeatmapChart) -> Marks:
 
 
 def _differences(c: DifferenceChart, width: float = 170 * MM) -> Marks:
-    rows = [d for d in c.rows if d.low is not None and d.mean is not None]
+    # (row, low, high, mean) of the rows with an interval (low and high are set together)
+    rows = [(d, d.low, d.high, d.mean) for d in c.rows
+            if d.low is not None and d.high is not None and d.mean is not None]
     row_h, label_w, value_w = 7 * MM, 52 * MM, 30 * MM
     height = (len(rows) + 1) * row_h + 8 * MM
     m = Marks(width, height)
@@ -367,17 +371,17 @@ def _differences(c: DifferenceChart, width: float = 170 * MM) -> Marks:
     half = (plot_x1 - plot_x0) / 2
     m.texts.append((width / 2, height - 5 * MM, c.title, 8, "middle", 0))
     m.lines.append(((zero, 2 * MM), (zero, height - 9 * MM), GREY, 0.5))
-    for i, d in enumerate(rows):
+    for i, (d, low, high, mean) in enumerate(rows):
         y = height - 9 * MM - (i + 0.6) * row_h
-        reach = max(abs(d.low), abs(d.high)) or 1.0
+        reach = max(abs(low), abs(high)) or 1.0
         x = lambda v: zero + v / reach * half * 0.95  # noqa: E731
         colour = SERIES_COLOURS[1] if d.significant else SERIES_COLOURS[0]
         m.texts.append((2 * MM, y - 2.5, d.label, 7, "start", 0))
-        m.lines.append(((x(d.low), y), (x(d.high), y), colour, 1.5))
-        m.dots.append((x(d.mean), y, 2.2, colour))
+        m.lines.append(((x(low), y), (x(high), y), colour, 1.5))
+        m.dots.append((x(mean), y, 2.2, colour))
         k = d.scale
         m.texts.append((plot_x1 + 2 * MM, y - 2.5,
-                        f"{k * d.mean:+.2f}{d.unit} [{k * d.low:+.2f}, {k * d.high:+.2f}]", 6, "start", 0))
+                        f"{k * mean:+.2f}{d.unit} [{k * low:+.2f}, {k * high:+.2f}]", 6, "start", 0))
     return m
 
 
@@ -388,18 +392,19 @@ def text(chart: Chart, width: int = 41) -> list[str] | None:
         return None
     lines = []
     for d in chart.rows:
-        if d.mean is None or d.low is None:
+        mean, low, high = d.mean, d.low, d.high
+        if mean is None or low is None or high is None:  # low and high are set together
             lines.append(f"{d.label[:26]:<26} n/a")
             continue
-        reach = max(abs(d.low), abs(d.high)) or 1.0
+        reach = max(abs(low), abs(high)) or 1.0
         half = width // 2
         col = lambda x: half + round(x / reach * half)  # noqa: E731
         row = [" "] * (width + 1)
-        for c in range(col(d.low), col(d.high) + 1):
+        for c in range(col(low), col(high) + 1):
             row[c] = "="
         row[half] = "|"
-        row[col(d.mean)] = "o"
-        lines.append(f"{d.label[:26]:<26} {''.join(row)} {d.scale * d.mean:+.2f}{d.unit}")
+        row[col(mean)] = "o"
+        lines.append(f"{d.label[:26]:<26} {''.join(row)} {d.scale * mean:+.2f}{d.unit}")
     return lines
 
 
@@ -433,7 +438,7 @@ def png(chart: Chart, scale: int = 2) -> bytes:
         reach = int(font.getlength(words)) + size * scale * 2
         tile = Image.new("L", (2 * reach, 2 * reach), 0)
         ImageDraw.Draw(tile).text((reach, reach), words, fill=255, font=font, anchor=pil_anchor)
-        tile = tile.rotate(angle, center=(reach, reach), resample=Image.BICUBIC)
+        tile = tile.rotate(angle, center=(reach, reach), resample=Image.Resampling.BICUBIC)
         img.paste((0, 0, 0), (round(px) - reach, round(py) - reach), tile)
     buffer = io.BytesIO()
     img.save(buffer, format="PNG", optimize=False)

@@ -109,7 +109,7 @@ def matchup_lines(doc: dict) -> list[str]:
 
 
 def patch_rows(doc: dict) -> list[tuple[str, ...]]:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for p in doc["patches"]:
         adv = "-" if p["advantage"] is None else (f"{p['advantage']:+.3f}" if p["low"] is None else
                                                   f"{p['advantage']:+.3f} [{p['low']:+.3f}, {p['high']:+.3f}]")
