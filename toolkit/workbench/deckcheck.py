@@ -63,6 +63,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from toolkit.errors import UsageError
@@ -240,7 +241,7 @@ def _tests(p: PatchPlay, band: float, min_buys: int, compared: bool) -> dict[str
                             "buttons": (abs(p.advantage) - band) / ADVANTAGE_PER_BUTTON if side else 0.0,
                             "suggested": _cost(p.cost + p.advantage / ADVANTAGE_PER_BUTTON)}
     shift = p.buy_shift() if compared else None
-    if shift is not None:
+    if shift is not None and p.base is not None:  # buy_shift is None without a base
         logit, se = shift
         edge = buy_band(band)
         side = "cheap" if logit > edge else "dear" if logit < -edge else None
@@ -265,7 +266,8 @@ def verdicts(patches: Sequence[PatchPlay], band: float, min_buys: int,
     for p in patches:
         ts = tests[p.id]
         for name, t in ts.items():
-            t["p_adjusted"] = round(adjusted[f"{p.id} {name}"], 6)
+            value = adjusted[f"{p.id} {name}"]
+            t["p_adjusted"] = None if value is None else round(value, 6)
         found = sorted((t["p_adjusted"], name) for name, t in ts.items()
                        if t["side"] and t["p_adjusted"] < FAMILY_ERROR)
         leaning = sorted((-t["buttons"], name) for name, t in ts.items() if t["side"])
@@ -474,8 +476,8 @@ def _patch_plays(per_matchup: list[dict], only: set[str] | None,
             math.sqrt(a["var"]) / k if k >= 2 else None,
             _rate_se(k, n, s), s["deals"],
             max(1.0, a["var"] / a["binomial"]) if a["binomial"] > 0 else None, base,
-            None if buys is None or buys.low is None else (buys.low, buys.high),
-            None if wins is None or wins.low is None else (wins.low, wins.high)))
+            None if buys is None or buys.low is None or buys.high is None else (buys.low, buys.high),
+            None if wins is None or wins.low is None or wins.high is None else (wins.low, wins.high)))
     return tuple(out)
 
 
@@ -541,8 +543,7 @@ def check(variant: str, base: str, matchups: Sequence[tuple[str, int]], seed: in
     for bots, games in matchups:
         refs = [base, variant] if with_base else [variant]
         label = f"{bots} ({'base and deck' if with_base else 'deck'})"
-        played = play(refs, bots, games, seed,
-                      (lambda done, total, label=label: progress(label, done, total)) if progress else None)
+        played = play(refs, bots, games, seed, partial(progress, label) if progress else None)
         doc = played.document
         if with_base:
             v = doc["variants"][0]
@@ -679,7 +680,8 @@ def repricing(report: CheckReport, slope: float | None, per_round: int, scope: s
         verdict = v[p.id]
         up = verdict["verdict"] == "cheap"
         target = float(verdict["suggested_cost"])
-        if verdict["basis"] == "advantage" and slope is not None and slope < -ADVANTAGE_PER_BUTTON:
+        if verdict["basis"] == "advantage" and slope is not None and slope < -ADVANTAGE_PER_BUTTON \
+                and p.advantage is not None:  # an advantage verdict has one
             target = p.cost - p.advantage / slope
         new = step_to(p.cost, target, up, brackets.get(p.id, Bracket()))
         if new != p.cost:
@@ -693,8 +695,7 @@ def _base_rows(base: str, matchups: Sequence[tuple[str, int]], seed: int,
     rows = []
     for bots, games in matchups:
         label = f"{bots} (base)"
-        played = play([base], bots, games, seed,
-                      (lambda done, total, label=label: progress(label, done, total)) if progress else None)
+        played = play([base], bots, games, seed, partial(progress, label) if progress else None)
         rows.append(_rows(played.document["base"]["figures"], played.deal_sums[0]))
     return rows
 

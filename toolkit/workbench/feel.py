@@ -64,7 +64,7 @@ def standing(game, edition: Edition) -> list[float]:
     """Each seat's standing now (see DEFINITIONS)."""
     scores = [float(s) for s in game.scores()]
     if family_of(edition).info.has_time_track and not game.is_over:
-        marks = edition.timetrack_rules.time_track.income_marks
+        marks = edition.timetrack_rules.track.income_marks
         for at, (pos, income) in enumerate(zip(game.positions, game.income)):
             scores[at] += income * sum(1 for m in marks if m > pos)
     return scores
@@ -205,17 +205,20 @@ def _share(flags: Sequence[bool]) -> dict:
 
 def figures(measures: Sequence[GameMeasures]) -> dict:
     """The run's feel figures with 95% intervals (normal for means, Wilson for shares)."""
-    won = [m for m in measures if m.decided_at is not None]
+    # (when, deficit) of the games with a single winner: game_measures sets both or neither
+    won = [(m.decided_at, m.winner_deficit) for m in measures
+           if m.decided_at is not None and m.winner_deficit is not None]
     out = {
         "games": len(measures),
         "lead_changes": _mean([m.lead_changes for m in measures]),
-        "decided_at": _mean([m.decided_at for m in won]),
-        "winner_deficit": _mean([m.winner_deficit for m in won]),
-        "comeback": _share([m.winner_deficit >= COMEBACK for m in won]),
+        "decided_at": _mean([at for at, _ in won]),
+        "winner_deficit": _mean([deficit for _, deficit in won]),
+        "comeback": _share([deficit >= COMEBACK for _, deficit in won]),
         "close": _share([abs(m.margin) <= CLOSE for m in measures]),
     }
     if measures and measures[0].decisive is not None:
-        out["decisive"] = _mean([m.decisive for m in measures])
+        # a run measures decisive moves in every game or in none
+        out["decisive"] = _mean([m.decisive for m in measures if m.decisive is not None])
         out["choice_gap"] = _mean([g for m in measures for g in m.gaps])
     return out
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolkit.errors import UsageError
+from toolkit.specs.models import Edition
 from toolkit.stats import deal_mean, deal_rate, per_deal_sq
 from toolkit.workbench import setpath
 
@@ -83,6 +84,13 @@ class Model:
             if s:
                 means.append(s.total / s.n)
         return sum(means) / len(means) if means else None
+
+    def played_mean(self, point: Point) -> float:
+        """`mean` of a point that was played (each one's own tuples were seen)."""
+        value = self.mean(point)
+        if value is None:
+            raise ValueError(f"point {point} was never played")
+        return value
 
 
 @dataclass(frozen=True)
@@ -184,9 +192,9 @@ def search(
         candidates = {_mutate(current, sizes, rng, rate) for _ in range(neighbours)}
         current = max(sorted(candidates), key=lambda p: model.value(p, explore))
     seen = sorted({p for p, _ in history})
-    centre = max(seen, key=lambda p: model.mean(p))
+    centre = max(seen, key=model.played_mean)
     if not refine:
-        return Search(centre, float(model.mean(centre)), tuple(history))
+        return Search(centre, float(model.played_mean(centre)), tuple(history))
     ring = neighbourhood(centre, sizes, model)
     played = [ring[j % len(ring)] for j in range(refine)]
     for point in played:
@@ -194,9 +202,9 @@ def search(
     own: dict[Point, list[float]] = {}
     for p, f in history:
         own.setdefault(p, []).append(f)
-    candidates = sorted(set(played))
-    best = max(candidates, key=lambda p: sum(own[p]) / len(own[p]))
-    return Search(best, float(model.mean(best)), tuple(history), centre, tuple(dict.fromkeys(played)), refine)
+    replayed = sorted(set(played))
+    best = max(replayed, key=lambda p: sum(own[p]) / len(own[p]))
+    return Search(best, float(model.played_mean(best)), tuple(history), centre, tuple(dict.fromkeys(played)), refine)
 
 
 # ----- the objective from games ---------------------------------------------------------------
@@ -339,7 +347,7 @@ def fitness(figures: dict[str, float], targets: Sequence[Target]) -> float:
 class TuneRequest:
     """A validated `patchwork tune`."""
 
-    base: object
+    base: Edition
     settings: tuple[setpath.Setting, ...]
     targets: tuple[Target, ...]
     bots: tuple
@@ -405,7 +413,7 @@ def tune(request: TuneRequest, workers: int = 1, scheduler: str | None = None,
          progress: Callable[[int], None] | None = None) -> dict:
     """Search, re-play the best point's neighbourhood, then play the chosen point on fresh deals; the
     document's body."""
-    editions: dict[Point, object] = {}
+    editions: dict[Point, Edition] = {}
     seen_figures: list[dict[str, float]] = []
 
     def edition_of(point: Point):

@@ -57,7 +57,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import UsageError
 from toolkit.bots.registry import BotSpec
@@ -150,7 +150,7 @@ class PriceRequest:
         if self.fixed or first == self.deals:
             return [self.deals]
         ratio = max(2.0, (self.deals / first) ** (1 / (MAX_LOOKS - 1)))
-        out = []
+        out: list[int] = []
         for k in range(MAX_LOOKS):
             n = min(self.deals, round(first * ratio ** k))
             if n >= self.deals or k == MAX_LOOKS - 1:
@@ -225,7 +225,7 @@ def isotonic(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
             y1, w1, n1 = blocks[-1]
             total = w1 + w2
             blocks[-1] = [(y1 * w1 + y2 * w2) / total if total > 0 else (y1 + y2) / 2, total, n1 + n2]
-    return np.array([b[0] for b in blocks for _ in range(b[2])], dtype=float)
+    return np.array([b[0] for b in blocks for _ in range(int(b[2]))], dtype=float)
 
 
 def zero(values: np.ndarray, fitted: np.ndarray) -> float:
@@ -316,11 +316,12 @@ def windows(signs: list[str], estimates: list[float | None]) -> list[Window]:
 
 def _lowest(estimates: list[float | None], signs: list[str], start: int, stop: int) -> int | None:
     """The index in start..stop-1 of the lowest estimate below 0 among tested values, if any."""
-    best = None
+    best, lowest = None, 0.0
     for k in range(start, stop):
-        if signs[k] == "0" and estimates[k] is not None and estimates[k] < 0:
-            if best is None or estimates[k] < estimates[best]:
-                best = k
+        estimate = estimates[k]
+        if signs[k] == "0" and estimate is not None and estimate < 0:
+            if best is None or estimate < lowest:
+                best, lowest = k, estimate
     return best
 
 
@@ -348,7 +349,7 @@ def fair_value(values: np.ndarray, per_value: list[Advantage], seed: int, over: 
     z = level_z(alpha)
     level = {"level": round(1 - alpha * looks, 6), "looks": looks, "alpha_per_look": round(alpha, 6),
              "decided": f"the interval lies within {WITHIN} button of the price to print"}
-    base = {"estimate": None, "low": None, "high": None, "print": None, "decided": False, "within": WITHIN,
+    base: dict[str, Any] = {"estimate": None, "low": None, "high": None, "print": None, "decided": False, "within": WITHIN,
             "crossings": [], "signs": [], "fitted": [], "try": None, "inside_range": False,
             "resamples_used": 0, "confidence": level, "model": MODEL, "_window": None}
     if counts.sum() == 0:

@@ -12,6 +12,7 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from toolkit.errors import UsageError
 from toolkit.specs.loader import canonical_json
@@ -212,10 +213,11 @@ def apply(edition: Edition, path: str, value) -> Edition:
                              f"{edition.board_width}x{edition.board_height} board")
         edited = edition.changed(bonus=bonus)
     elif parts[0] == "time_track":
-        track = edition.timetrack_rules.time_track
+        track = edition.timetrack_rules.track
         if value and max(value) > track.final_space:
             raise UsageError(f"--set {path}: space {max(value)} lies past the final space {track.final_space}")
-        edited = edition.changed(time_track=replace(track, **{parts[1]: tuple(value)}),
+        spaces: dict[str, Any] = {parts[1]: tuple(value)}
+        edited = edition.changed(time_track=replace(track, **spaces),
                                  track_layout=f"{edition.timetrack_rules.track_layout or track.id} ({parts[1]} {list(value)})")
     else:
         edited = edition.changed(**{parts[0]: value})
