@@ -197,7 +197,8 @@ def everything_compiled() -> bool:
     """True when `patchwork compile` (or its equivalent) ran to its end for this kernel source."""
     from toolkit import jit
 
-    return bool(jit.CACHE_DIR) and os.path.exists(os.path.join(jit.CACHE_DIR, COMPILED_MARK))
+    cache = jit.CACHE_DIR
+    return bool(cache and os.path.exists(os.path.join(cache, COMPILED_MARK)))
 
 
 def default_processes() -> int:
@@ -232,6 +233,7 @@ def doodle_simulator() -> None:
 
 
 def doodle_expert() -> None:
+    from toolkit.games.doodle.game import DoodleGame
     from toolkit.play import Session, hint, new_game, seat
     from toolkit.sim import experiment
     from toolkit.specs import load_edition
@@ -241,14 +243,17 @@ def doodle_expert() -> None:
     edition = load_edition("doodle")
     seats = seat(edition, "greedy", 1)
     game = new_game(edition, 0, 1, seats)
+    assert isinstance(game, DoodleGame)
     session = Session(game, seats, 0)
     hinted = set()
     while not game.is_over:
         if (game.phase, game.round) not in hinted:
             hinted.add((game.phase, game.round))
             hint(game)
-        at = game.current_player
-        game.apply(seats.bots[at].choose(game, session.rngs[at]))
+        at = game.seat_to_act
+        bot = seats.bots[at]
+        assert bot is not None  # every seat is the greedy bot
+        game.apply(bot.choose(game, session.rngs[at]))
 
 
 def doodle_prompt() -> None:
