@@ -3,7 +3,7 @@ records looked at move by move.
 
 The commands read their options, call toolkit.play (seating, the play loop, undo, the hint) and
 toolkit.records, and do the prompt's input and printing. The board is the family's Position
-(toolkit.families.view) drawn by toolkit.cli.board_view; pictures of a record come from
+(toolkit.families.view) drawn by toolkit.render.prompt_board; pictures of a record come from
 toolkit.render.record_view. Nothing here asks which family a game belongs to.
 
 The prompt never waits in silence: compiles say so (toolkit.cli.waiting), what a game's bots and
@@ -37,7 +37,16 @@ if TYPE_CHECKING:
 # The library loads when a command first calls it, not when the command line starts (toolkit.cli.lazy).
 playing = lazy("toolkit.play")
 records = lazy("toolkit.records")
-board_view = lazy("toolkit.cli.board_view")
+board_view = lazy("toolkit.render.prompt_board")
+
+
+def position_text(position: Any, colour: str | None = "auto", compact: bool = False) -> str:
+    """The position drawn as text, in the terminal's colours when `colour` is `auto`."""
+    if colour == "auto":
+        from toolkit.cli.console import colour_enabled, console
+
+        colour = console().color_system if colour_enabled() else None
+    return board_view.position_text(position, colour=colour, compact=compact)
 
 
 def family_of(edition):
@@ -209,7 +218,7 @@ def board_text(game: Any, colour: str | None = "auto", compact: bool = False) ->
     """The board as the prompt shows it: `compact` fits 80 x 24 (each turn), else everything
     (the `board` command, `deal`, `replay`)."""
     position = family_of(game.edition).view(game)
-    text = board_view.position_text(position, colour=colour, compact=compact)
+    text = position_text(position, colour=colour, compact=compact)
     return text + "".join(f"\n{line}" for line in _unoffered_shapes(game, position))
 
 
@@ -475,7 +484,7 @@ class Prompt:
         if chance:
             after = dataclasses.replace(after, status="what chance brings next shows once the action is played",
                                         offers=(), notes=())
-        self.echo(board_view.position_text(after, compact=True))
+        self.echo(position_text(after, compact=True))
         changes = [f"  {b.name}: {x}  ->  {y}" for b, a in zip(before.boards, after.boards)
                    for x, y in zip(b.facts, a.facts) if x != y and b.seat == seat]
         self.echo(f"PREVIEW of '{text}' (not played): the board as it would be, its cells marked *")
@@ -690,7 +699,7 @@ def register(app: typer.Typer) -> None:
         family = family_of(game.edition)
         if out is None:
             views = list(family.views(game))
-            typer.echo(board_view.position_text(views[total if move is None else move]))
+            typer.echo(position_text(views[total if move is None else move]))
             return
         written = record_view.write(game, out, suffix, move, dpi or None)
         typer.echo(f"wrote {written}")
@@ -710,7 +719,7 @@ def walk(game: Any, echo: Callable[[str], None] = typer.echo, read_line=None) ->
     at = 0
     echo(STEP_HELP)
     while True:
-        echo(board_view.position_text(positions[at]))
+        echo(position_text(positions[at]))
         line = read_line(f"move {at}/{last}> ")
         if line is None:
             echo("")

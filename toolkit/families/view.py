@@ -3,7 +3,7 @@ marked (the last placement, the start patch, each round's scored rectangle, the 
 the time track with its tokens, and the pieces on offer.
 
 Each rules family builds these from a game (`RulesFamily.view(game)`, `RulesFamily.views(game)`);
-the play prompt draws them as text (toolkit.cli.board_view) and `patchwork show` as a picture
+the play prompt draws them as text (toolkit.render.prompt_board) and `patchwork show` as a picture
 (toolkit.render.record_view). The drawing code reads only this data, so it never asks which
 family a game belongs to: what a board shows is what its family put here.
 """

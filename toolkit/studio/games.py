@@ -64,8 +64,8 @@ def position(game: Any, players: list[str]) -> dict[str, Any]:
     each board's figures in the prompt's words (`5 buttons, income 0, 81 empty, score -157`,
     `rounds 25, -, -; 41 empty; score -18`), which piece covers each cell (so each drawing has
     a colour of its own) and the price printed on each piece on offer. The text panel is the
-    prompt's own drawing of the position (toolkit.cli.board_view, plain), squares lettered."""
-    from toolkit.cli.board_view import position_text
+    prompt's own drawing of the position (toolkit.render.prompt_board, plain), squares lettered."""
+    from toolkit.render.prompt_board import position_text
     from toolkit.families import family_of
 
     family = family_of(game.edition)

@@ -400,19 +400,10 @@ def render(lines: list[Line], colour_system: str | None) -> str:
     return buffer.getvalue().rstrip("\n")
 
 
-def colour_system() -> str | None:
-    """The colour system of stdout (None: no colour, e.g. NO_COLOR or a pipe)."""
-    from toolkit.cli.console import colour_enabled, console
-
-    if not colour_enabled():
-        return None
-    return console().color_system
-
-
 def position_text(position: Position, highlight: dict[int, frozenset] | None = None,
-                  colour: str | None = "auto", compact: bool = False) -> str:
-    """The position as the prompt prints it (`colour`: a rich colour system, None, or `auto`);
-    `compact`: what fits 80 x 24 (compact_lines), else everything."""
-    system = colour_system() if colour == "auto" else colour
+                  colour: str | None = None, compact: bool = False) -> str:
+    """The position as the prompt prints it (`colour`: a rich colour system, or None for plain
+    text; the prompt passes its terminal's); `compact`: what fits 80 x 24 (compact_lines), else
+    everything."""
     lines = compact_lines(position, highlight) if compact else position_lines(position, highlight)
-    return render(lines, system)
+    return render(lines, colour)
