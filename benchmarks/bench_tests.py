@@ -36,7 +36,7 @@ def run(tier: str, workers: int, durations: int) -> None:
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    summary = next((line for line in reversed(done.stdout.splitlines()) if re.search(r"passed|failed|error", line)), "?")
+    summary = next((line for line in reversed(done.stdout.splitlines()) if re.search(r"\d+ (passed|failed|errors?)\b.* in ", line)), "?")
     print(f"{tier:9} {wall:7.1f} s wall  {cpu:7.1f} CPU-s  ({cpu / workers:6.1f} s on {workers} idle cores)"
           f"  load {load:.1f}  exit {done.returncode}  {summary.strip()}")
     if durations:

@@ -26,12 +26,14 @@ def _doc(refs, bots, games, seed, workers=1, scheduler=None):
     return experiment.balance_document(request, outcome, "cmd")
 
 
+@pytest.mark.slow
 def test_dask_cluster_gives_the_same_simulation_as_local_processes(scheduler):
     local = _doc(["classic"], "greedy,random", 8, 21, workers=1)
     dask = _doc(["classic"], "greedy,random", 8, 21, scheduler=scheduler)
     assert json.dumps(dask) == json.dumps(local)
 
 
+@pytest.mark.slow
 def test_dask_cluster_gives_the_same_balance_as_local(scheduler):
     local = _doc(["doodle", "doodle-8x8"], "random", 24, 5, workers=1)
     dask = _doc(["doodle", "doodle-8x8"], "random", 24, 5, scheduler=scheduler)

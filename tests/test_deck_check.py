@@ -220,6 +220,7 @@ def test_the_tuner_moves_your_changes_back_without_overshoot_and_leaves_the_base
 # ----- from the command line ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_check_from_the_command_line_finds_p03_made_dear_and_files_agree_with_the_terminal(tmp_path):
     variant = _deck(tmp_path, {"P03": 10})
     out = tmp_path / "out"

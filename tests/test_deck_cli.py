@@ -22,12 +22,14 @@ def test_fit_text_names_the_worst_priced():
     assert "P19" in out and "P16" in out
 
 
+@pytest.mark.slow
 def test_fit_accepts_a_patch_set_file(tmp_path):
     ok("deck", "generate", "--count", "20", "--seed", "4", "--out", str(tmp_path / "d.yaml"))
     doc = json.loads(ok("deck", "fit", str(tmp_path / "d.yaml"), "--json").stdout)
     assert doc["n"] == 20 and doc["deck"] == "d"
 
 
+@pytest.mark.slow
 def test_pack_count_prints_the_number_on_its_own_line(tmp_path):
     out = ok("deck", "pack", "polyominoes:5", "--board", "20x3", "--count",
              "--out", str(tmp_path / "s.svg")).stdout.splitlines()
@@ -36,6 +38,7 @@ def test_pack_count_prints_the_number_on_its_own_line(tmp_path):
     assert (tmp_path / "s.svg").read_bytes().startswith(b"<svg")
 
 
+@pytest.mark.slow
 def test_pack_count_json_and_limit():
     doc = json.loads(ok("deck", "pack", "polyominoes:5", "--board", "15x4", "--count", "--json").stdout)
     assert doc["count"]["total"] == 1472 and doc["count"]["up_to_symmetry"] == 368
@@ -43,6 +46,7 @@ def test_pack_count_json_and_limit():
     assert 3 <= int(out.splitlines()[0]) < 9356 and "stopped at --limit" in out
 
 
+@pytest.mark.slow
 def test_pack_facts_of_classic(tmp_path):
     doc = json.loads(ok("deck", "pack", "classic", "--json", "--out", str(tmp_path / "c.pdf")).stdout)
     assert doc["board"] == "9x9" and doc["fill"] is True and doc["largest_area"] == 81
@@ -76,6 +80,7 @@ def test_pack_reports_no_fill():
     (("deck", "generate", "--out", "x.yaml", "--mode", "merge"), UsageError),
     (("deck", "generate", "--out", "x.yaml", "--like", "doodle"), UsageError),
 ])
+@pytest.mark.slow
 def test_bad_input_is_one_clear_error(args, error):
     assert isinstance(fails(*args), error)
 
@@ -87,6 +92,7 @@ def test_a_broken_patch_set_names_file_and_line(tmp_path):
     assert isinstance(error, SpecError) and "bad.yaml:4" in str(error)
 
 
+@pytest.mark.slow
 def test_pack_a_chosen_subset():
     doc = json.loads(ok("deck", "pack", "classic", "--board", "5x1", "--patches", "P00,P01,P05", "--json").stdout)
     assert doc["patches"] == 3 and doc["fill"] is True
@@ -96,6 +102,7 @@ def test_pack_a_chosen_subset():
     assert isinstance(fails("deck", "pack", "classic", "--patches", "P99"), UsageError)
 
 
+@pytest.mark.slow
 def test_png_drawing_needs_pypdfium2(tmp_path, monkeypatch):
     target = tmp_path / "fill.png"
     args = ("deck", "pack", "polyominoes:5", "--board", "20x3", "--out", str(target))

@@ -31,6 +31,7 @@ def test_same_seed_same_bytes_and_another_seed_another_deck(tmp_path):
     assert a.deck_text != c.deck_text
 
 
+@pytest.mark.slow
 def test_cli_writes_the_same_bytes_twice(tmp_path):
     for folder in ("one", "two"):
         (tmp_path / folder).mkdir()
@@ -110,6 +111,7 @@ def test_a_generated_deck_keeps_the_base_size_histogram_and_cells(like, count):
     assert cells == pytest.approx(scale * sum(p.shape.size for p in base.patches), rel=0.05)
 
 
+@pytest.mark.slow
 def test_size_mix_follows_the_reference_deck():
     generated = generate(Request("classic", 2000, 5, allow_twins=True))
     base = Counter(p.shape.size for p in load_deck("classic").patches)
@@ -138,6 +140,7 @@ def test_parse_sizes_refuses(text):
         parse_sizes(text)
 
 
+@pytest.mark.slow
 def test_generated_deck_plays_tunes_and_prints(tmp_path):
     _, files = _write(tmp_path, Request("classic", 33, 7))
     variant = str(files.variant_path)
@@ -184,6 +187,7 @@ def test_generated_deck_plays_tunes_and_prints(tmp_path):
     assert "G17" in "".join(page.extract_text() for page in kit.pages)
 
 
+@pytest.mark.slow
 def test_check_and_tune_errors(tmp_path):
     fails("deck", "check", str(tmp_path / "missing.yaml"))
     _, files = _write(tmp_path, Request("classic", 10, 7))
@@ -223,6 +227,7 @@ def _moved_deck(tmp_path: Path, moves: dict[str, int]) -> Path:
     return variant
 
 
+@pytest.mark.slow
 def test_a_round_that_makes_the_deck_worse_is_undone_and_tuning_stops(tmp_path, monkeypatch):
     from toolkit.workbench import deckcheck as chk
 

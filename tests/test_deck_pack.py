@@ -20,6 +20,7 @@ def pentominoes():
     (12, 5, 4040, 1010),
     (10, 6, 9356, 2339),
 ])
+@pytest.mark.slow
 def test_pentomino_rectangles(width, height, total, up_to_symmetry):
     result = Packer(pentominoes(), width, height).count()
     assert result.total == total
@@ -27,6 +28,7 @@ def test_pentomino_rectangles(width, height, total, up_to_symmetry):
     assert not result.limited
 
 
+@pytest.mark.slow
 def test_symmetry_breaking_gives_the_plain_count():
     packer = Packer(pentominoes(), 20, 3)
     plain = packer.count(symmetry=False)
@@ -34,6 +36,7 @@ def test_symmetry_breaking_gives_the_plain_count():
     assert len(packer.solutions()) == 8
 
 
+@pytest.mark.slow
 def test_every_solution_is_an_exact_cover():
     packer = Packer(pentominoes(), 20, 3)
     for solution in packer.solutions():

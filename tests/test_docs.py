@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from toolkit.cli import reference
@@ -16,11 +17,13 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
 
+@pytest.mark.slow
 def test_the_committed_reference_is_what_the_cli_and_schema_give():
     stale = reference.stale(DOCS)
     assert not stale, f"{[str(p) for p in stale]} differ from the CLI: run python -m toolkit.cli.reference"
 
 
+@pytest.mark.slow
 def test_the_command_reference_names_every_command_and_option():
     import typer.main
 
@@ -59,6 +62,7 @@ def test_every_page_is_in_the_navigation():
     assert listed == on_disk
 
 
+@pytest.mark.slow
 def test_the_site_builds_offline_with_warnings_as_errors(tmp_path):
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
                            str(ROOT / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],

@@ -87,6 +87,7 @@ def _patch_of_cells(tables, cells):
     return next(p for p in range(int(tables.params[K.P_PATCHES])) if E.patch_cells(tables, p) == cells)
 
 
+@pytest.mark.slow
 def test_the_die_sequences_are_every_roll_to_come_weighted_by_the_die(tables):
     _, st, _ = _play_to(tables, 3, "turn", 2, turn=0).kernel_state()
     weight, n_turns, opt_patch, opt_nb, opt_count = E.die_sequences(tables, st)
@@ -231,6 +232,7 @@ def free_choice(tables):
     return _play_to(tables, 5, "free-choice", 2)
 
 
+@pytest.mark.slow
 def test_the_free_choice_completes_the_sheet_when_a_card_left_can(tables, free_choice):
     game = free_choice.copy()
     # Make the sheet full but for one placement of the biggest card left.
@@ -247,6 +249,7 @@ def test_the_free_choice_completes_the_sheet_when_a_card_left_can(tables, free_c
     assert info[1] == 1.0 and info[0] == 81
 
 
+@pytest.mark.slow
 def test_same_position_same_choice(tables):
     _, st, occ = _play_to(tables, 9, "turn", 2, turn=1).kernel_state()
     acts = []

@@ -32,6 +32,7 @@ def test_registered_for_doodle_only():
         parse_bots("expert,greedy", load_edition("classic"))
 
 
+@pytest.mark.slow
 def test_every_choice_is_legal_and_the_same_from_the_same_position():
     game = DoodleGame(EDITION, 5, 2)
     while not game.is_over:
@@ -96,6 +97,7 @@ def test_hint_from_a_bot_that_cannot_explain_says_so_in_one_line(monkeypatch):
     assert hint(game) == "no hint for classic: the mcts bot does not explain its moves"
 
 
+@pytest.mark.slow
 def test_hint_in_the_last_round_gives_the_chance_of_a_full_sheet():
     game = DoodleGame(EDITION, 11, 1)
     rng = np.zeros(4, dtype=np.int64)

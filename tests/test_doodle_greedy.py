@@ -4,6 +4,7 @@ only when they pay, and the same choice from the same position."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from toolkit.bots.base import make_bot
 from toolkit.bots.doodle.greedy import DoodleGreedyBot
@@ -82,6 +83,7 @@ def test_last_scoring_spends_single_and_again():
     assert BOT.choose(game, seed_state(1)).kind == "score"
 
 
+@pytest.mark.slow
 def test_every_choice_is_legal_and_the_same_from_the_same_position():
     game = DoodleGame(EDITION, 6, 2)
     while not game.is_over:
@@ -93,6 +95,7 @@ def test_every_choice_is_legal_and_the_same_from_the_same_position():
     assert min(game.scores()) > 60
 
 
+@pytest.mark.slow
 def test_specials_are_used_during_the_game_not_wasted():
     n = 20
     words = K.game_rng_words(range(n))

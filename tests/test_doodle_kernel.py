@@ -59,6 +59,7 @@ actions = st.one_of(
 
 
 @given(actions)
+@pytest.mark.slow
 def test_notation_round_trips(action):
     assert parse_action(str(action)) == action
     assert parse_action("  " + str(action).upper() + " ").kind == action.kind
@@ -74,6 +75,7 @@ def test_bad_notation_says_what_is_expected(text):
         parse_action(text)
 
 
+@pytest.mark.slow
 def test_legal_actions_round_trip_through_text():
     game = DoodleGame(EDITION, 44, players=2)
     rng = seed_state(1)
@@ -112,6 +114,7 @@ RELEVANT = {
 }
 
 
+@pytest.mark.slow
 def test_check_action_accepts_exactly_the_listed_actions():
     rng = seed_state(99)
     states = _random_states(6, 5)
@@ -156,6 +159,7 @@ def test_nth_action_matches_the_list():
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=0, max_value=(1 << 81) - 1), st.integers(0, 3))
+@pytest.mark.slow
 def test_compiled_best_rectangle_matches_geometry(mask, density):
     # Denser boards have larger rectangles: OR a few random masks together.
     rng = np.random.default_rng(mask % 1000)
@@ -185,6 +189,7 @@ def _play_checked(seed, players, kinds):
     return game
 
 
+@pytest.mark.slow
 def test_random_and_greedy_only_play_legal_actions_and_reach_the_end():
     for seed in range(2):
         game = _play_checked(seed, 2, ["greedy", "random"])
@@ -247,6 +252,7 @@ print(json.dumps({"history": [str(a) for a in game.history], "scores": game.scor
 """
 
 
+@pytest.mark.slow
 def test_same_game_with_the_jit_disabled():
     results = []
     for disable in ("0", "1"):
@@ -259,6 +265,7 @@ def test_same_game_with_the_jit_disabled():
     assert len(results[0]["history"]) > 20
 
 
+@pytest.mark.slow
 def test_compiled_random_chooser_draws_what_the_python_random_bot_draws():
     # Both pick index randbelow(rng, n) of the same canonically ordered legal list.
     bot = make_bot("random", EDITION)

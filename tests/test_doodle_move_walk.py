@@ -129,6 +129,7 @@ def _distinct(rows):
     return np.unique(rows, axis=0).shape[0] == rows.shape[0]
 
 
+@pytest.mark.slow
 def test_the_bots_walk_lists_exactly_the_kernels_legal_drawings(positions):
     seen = {"positions": 0, "players": set(), "phases": set(), "neighbour again": 0, "cut again": 0,
             "cut at the free choice": 0, "neighbour and cut": 0, "single": 0, "nothing fits": 0}
@@ -168,6 +169,7 @@ def test_the_bots_walk_lists_exactly_the_kernels_legal_drawings(positions):
         assert seen[key] > 0, key
 
 
+@pytest.mark.slow
 def test_the_greedy_shortlist_writes_legal_drawings_in_canonical_order(positions):
     checked = 0
     for name, tables, st, occ in positions[::4]:
@@ -189,6 +191,7 @@ def test_the_greedy_shortlist_writes_legal_drawings_in_canonical_order(positions
     assert checked >= 100
 
 
+@pytest.mark.slow
 def test_the_last_rounds_cards_are_the_kernels(positions):
     """The cover search's turn for this step: the cards the kernel offers (the token card, its
     neighbours while NEIGHBOUR is open, or the free choice's cards), each patch once."""
@@ -305,6 +308,7 @@ def test_the_token_walks_as_apply_moves_it_for_every_face(positions):
     assert min(kinds.values()) > 0, kinds
 
 
+@pytest.mark.slow
 def test_the_last_rounds_die_sequences_are_the_kernels_rolls(positions):
     """Every die sequence _sequences enumerates, played by the kernel with those rolls, offers
     the cards the search expects on each turn, and the free choice the cards left; each

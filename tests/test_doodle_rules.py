@@ -129,6 +129,7 @@ def test_roll_moves_the_token_clockwise_and_only_the_token_card_is_discarded():
     assert faces == set(EDITION.rules.die)
 
 
+@pytest.mark.slow
 def test_all_players_draw_the_same_current_patch():
     game = DoodleGame(EDITION, 9, players=3)
     finish_start(game)
@@ -198,6 +199,7 @@ def test_rounds_turns_refill_and_the_final_free_choice():
     assert len(game.pile()) == 10, "8 + 6 + 6 cards are used, 10 stay unused"
 
 
+@pytest.mark.slow
 def test_final_turn_each_player_picks_any_card_left_even_the_same():
     game = DoodleGame(EDITION, 8, players=2)
     advance(game, "free-choice")
@@ -565,6 +567,7 @@ def test_last_event_tells_the_roll_and_the_score():
     assert game.last_event == ""
 
 
+@pytest.mark.slow
 def test_chance_log_has_each_turns_roll_token_card_and_the_cards_drawn():
     game = DoodleGame(EDITION, 11, players=2)
     finish_start(game)
@@ -604,6 +607,7 @@ def test_every_seat_that_scores_is_told_its_score():
 # ----- the test positions' notation (tests/positions.py) -------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_written_position_arranged_on_another_deal_reads_back_and_plays_the_same():
     game = DoodleGame(EDITION, 7, players=1)
     bot = make_bot("greedy", EDITION)

@@ -33,6 +33,7 @@ def play_random(edition, seed, players=1):
 
 
 @pytest.mark.parametrize("size", [(8, 8), (12, 10), (5, 4)])
+@pytest.mark.slow
 def test_other_board_sizes_play_to_the_end_inside_the_board(size):
     edition = variant(board_width=size[0], board_height=size[1])
     game = play_random(edition, 3, players=2)

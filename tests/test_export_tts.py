@@ -56,6 +56,7 @@ def _check_images(save: dict, base: Path) -> dict[str, list[dict]]:
     return by_kind
 
 
+@pytest.mark.slow
 def test_classic_is_set_up_with_every_piece(tmp_path):
     save, out = _export(tmp_path, "classic")
     assert save["ObjectStates"] and save["SaveName"]
@@ -69,6 +70,7 @@ def test_classic_is_set_up_with_every_piece(tmp_path):
     assert sum(1 for t in kinds["Custom_Tile"] if t["Nickname"].startswith("button")) == 32 + 12 + 5 + 1
 
 
+@pytest.mark.slow
 def test_a_patch_is_cut_to_its_shape_and_sized_as_printed(tmp_path):
     save, out = _export(tmp_path, "classic")
     tokens = {t["Nickname"]: t for t in save["ObjectStates"] if t["Name"] == "Custom_Token"}
@@ -85,6 +87,7 @@ def test_a_patch_is_cut_to_its_shape_and_sized_as_printed(tmp_path):
         assert alpha.getextrema() == (0, 255), "clear outside the patch, solid inside"
 
 
+@pytest.mark.slow
 def test_doodle_has_its_decks_and_a_score_sheet_per_player(tmp_path):
     save, out = _export(tmp_path, "doodle")
     kinds = _check_images(save, out)
@@ -93,6 +96,7 @@ def test_doodle_has_its_decks_and_a_score_sheet_per_player(tmp_path):
     assert any(t["Nickname"].startswith("score sheet") for t in kinds["Custom_Tile"])
 
 
+@pytest.mark.slow
 def test_the_solo_game_has_both_automa_decks_and_one_quilt(tmp_path):
     save, out = _export(tmp_path, "anniversary", "--solo")
     kinds = _check_images(save, out)
@@ -102,6 +106,7 @@ def test_the_solo_game_has_both_automa_decks_and_one_quilt(tmp_path):
     assert len(quilts) == 1
 
 
+@pytest.mark.slow
 def test_a_custom_deck_exports_and_relative_paths_stay_inside(tmp_path):
     variant = tmp_path / "mine.yaml"
     variant.write_text("kind: variant\nname: mine\ntitle: Mine\nextends: classic\n"
@@ -114,6 +119,7 @@ def test_a_custom_deck_exports_and_relative_paths_stay_inside(tmp_path):
     _check_images(save, out)
 
 
+@pytest.mark.slow
 def test_a_second_export_replaces_its_own_files_only(tmp_path):
     _export(tmp_path, "express")
     _export(tmp_path, "express")

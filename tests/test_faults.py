@@ -139,6 +139,7 @@ def _kill_all(proc: subprocess.Popen, children: set[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.slow
 def test_sigkill_of_a_simulation_leaves_no_process_and_no_file(tmp_path):
     proc = start(*LONG_RUN, "--out", "runs", cwd=tmp_path)
     children: set[int] = set()
@@ -153,6 +154,7 @@ def test_sigkill_of_a_simulation_leaves_no_process_and_no_file(tmp_path):
     assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").iterdir())
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_simulation_at_once_with_one_line(tmp_path):
     proc = start(*LONG_RUN, "--out", "runs", cwd=tmp_path)
     children: set[int] = set()
@@ -176,6 +178,7 @@ def test_ctrl_c_stops_a_simulation_at_once_with_one_line(tmp_path):
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.05, 0.2, 0.5, 1.0, 2.0])
+@pytest.mark.slow
 def test_ctrl_c_at_any_moment_gives_one_line_and_130_within_a_second(tmp_path, delay):
     # From the first import to the last game: loading the edition, the compiled kernels, playing.
     proc = start("simulate", "classic", "--bots", "greedy,greedy", "--games", "400", "--seed", "3", "--no-progress",
@@ -198,6 +201,7 @@ def test_ctrl_c_at_any_moment_gives_one_line_and_130_within_a_second(tmp_path, d
 
 
 @pytest.mark.parametrize("after_note", [0.5, 3.0])
+@pytest.mark.slow
 def test_ctrl_c_during_the_first_compile_is_one_line_not_a_traceback(tmp_path, after_note):
     # An empty compile cache: the run compiles the rules kernel (numba used to swallow the key
     # inside its compiler and end in a traceback of hundreds of lines, or compile on).
@@ -221,6 +225,7 @@ def test_ctrl_c_during_the_first_compile_is_one_line_not_a_traceback(tmp_path, a
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.3])
+@pytest.mark.slow
 def test_workers_of_a_sweep_killed_as_they_start_end_within_a_second(tmp_path, delay):
     proc = start("sweep", "classic", "--set", "starting_buttons=0..8", "--bots", "greedy,greedy", "--games", "2000",
                  "--workers", "2", "--no-progress", cwd=tmp_path)
@@ -265,6 +270,7 @@ def test_ctrl_c_pressed_while_a_worker_starts_is_held_not_lost():
     assert Pool.submitted == ["shard"], "the shard is submitted before the key is taken"
 
 
+@pytest.mark.slow
 def test_sigkill_of_a_build_leaves_the_old_kit_and_the_next_build_clears_up(tmp_path):
     out = tmp_path / "kit"
     out.mkdir()
@@ -290,6 +296,7 @@ def test_sigkill_of_a_build_leaves_the_old_kit_and_the_next_build_clears_up(tmp_
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.slow
 def test_printing_to_a_full_disk_or_a_closed_pipe_is_no_traceback(tmp_path):
     with open("/dev/full", "w") as full:
         run = subprocess.run([sys.executable, "-m", "toolkit", "schema"], stdout=full, stderr=subprocess.PIPE,

@@ -30,6 +30,7 @@ print("LOADED", ",".join(loaded))
     ["simulate", "--help"],
     ["play", "--help"],
 ])
+@pytest.mark.slow
 def test_commands_that_do_not_play_never_import_numba(tmp_path, args):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
     done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=300)
@@ -37,6 +38,7 @@ def test_commands_that_do_not_play_never_import_numba(tmp_path, args):
     assert "LOADED \n" in done.stdout or done.stdout.rstrip().endswith("LOADED"), done.stdout
 
 
+@pytest.mark.slow
 def test_a_command_that_plays_does_load_the_kernel(tmp_path):
     done = subprocess.run([sys.executable, "-c", PROBE, "deal", "classic", "--seed", "1"],
                           capture_output=True, text=True, timeout=600)
@@ -82,6 +84,7 @@ for args in json.loads(sys.argv[1]):
 """
 
 
+@pytest.mark.slow
 def test_refusals_are_decided_before_numba_is_imported(tmp_path):
     # Every refusal above, in one fresh process: the options are checked before the simulator
     # (and the compiled kernels) are imported, so a refusal costs about what starting does.
@@ -94,6 +97,7 @@ def test_refusals_are_decided_before_numba_is_imported(tmp_path):
         assert not loaded, f"{' '.join(args)} loaded numba before refusing"
 
 
+@pytest.mark.slow
 def test_deck_generate_never_overwrites_a_file_it_did_not_write(tmp_path, monkeypatch):
     # `init deck my-deck` then `deck generate --out my-deck.yaml` once replaced the variant silently
     from typer.testing import CliRunner
@@ -134,6 +138,7 @@ def test_tune_prints_an_interval_that_agrees_with_its_verdict(low, verdict):
     assert (shown_low >= float(value) - float(scale) - 1e-9) == (verdict == "meets"), text
 
 
+@pytest.mark.slow
 def test_players_are_player_1_and_player_2_in_what_simulate_and_balance_print(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 

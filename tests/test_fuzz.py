@@ -148,6 +148,7 @@ def _check_spec_text(folder: Path, counter, text: str) -> None:
         path.unlink()
 
 
+@pytest.mark.slow
 def test_fuzz_spec_loader():
     """Any spec text: validate and load give problems (ToolkitError), never another exception."""
     with tempfile.TemporaryDirectory() as folder:
@@ -175,6 +176,7 @@ def _check_spec_data(data) -> None:
         pass
 
 
+@pytest.mark.slow
 def test_fuzz_embedded_spec():
     """Any self-contained spec as data (what a record embeds): an Edition or a ToolkitError."""
     given(spec_data())(_settings("spec-data")(lambda d: _check_spec_data(d)))()
@@ -220,6 +222,7 @@ def _check_record(folder: Path, data) -> None:
         pass
 
 
+@pytest.mark.slow
 def test_fuzz_record_reader():
     """Any change to a real record: read and replayed, or refused with a RecordError."""
     with tempfile.TemporaryDirectory() as folder:
@@ -237,6 +240,7 @@ def _check_record_text(folder: Path, text: str) -> None:
         pass
 
 
+@pytest.mark.slow
 def test_fuzz_record_text():
     """Any text as a record file."""
     with tempfile.TemporaryDirectory() as folder:
@@ -291,6 +295,7 @@ def _action_check(game):
 
 
 @pytest.mark.parametrize("family", ["timetrack", "doodle"])
+@pytest.mark.slow
 def test_fuzz_action_notation(family):
     """Any text at the prompt or in a record: an action that writes back the same, or a NotationError."""
     game = _games()[family]
@@ -323,6 +328,7 @@ def _check_shape(text: str) -> None:
     assert Shape.parse(list(shape.rows())) == shape, text
 
 
+@pytest.mark.slow
 def test_fuzz_shape_notation():
     """Any shape text: a shape that writes back the same, or a ShapeError."""
     given(shape_texts())(_settings("shape")(lambda t: _check_shape(t)))()

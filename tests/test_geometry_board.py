@@ -96,6 +96,7 @@ def test_placements_cached_and_flip_rule():
 
 @settings(max_examples=60)
 @given(shapes, boards, st.booleans())
+@pytest.mark.slow
 def test_placement_count_and_bounds(shape, board, allow_flip):
     result = placements(shape, board, allow_flip)
     images = shape.orientations(allow_flip)
@@ -133,6 +134,7 @@ def test_words_round_trip_and_array():
 
 @given(boards_with_masks(max_side=12), shapes)
 @settings(max_examples=60)
+@pytest.mark.slow
 def test_legal_placements_by_words_match_masks(board_mask, shape):
     board, occupied = board_mask
     legal = legal_placements(shape, board, occupied)
@@ -180,6 +182,7 @@ def brute_filled_square(occupied: int, board: Board, k: int) -> bool:
 
 @given(boards_with_masks(), st.integers(1, 5))
 @settings(max_examples=80)
+@pytest.mark.slow
 def test_filled_square_matches_brute_force(board_mask, k):
     board, occupied = board_mask
     assert has_filled_square(occupied, board, k) == brute_filled_square(occupied, board, k)
@@ -261,6 +264,7 @@ def brute_best(occupied: int, board: Board) -> Rect | None:
 
 @given(boards_with_masks(max_side=7))
 @settings(max_examples=120)
+@pytest.mark.slow
 def test_best_rectangle_matches_brute_force(board_mask):
     board, occupied = board_mask
     assert best_rectangle(occupied, board) == brute_best(occupied, board)

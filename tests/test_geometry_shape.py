@@ -99,6 +99,7 @@ def test_from_cells_normalises_and_rejects_bad_cells():
 
 
 @given(shapes)
+@pytest.mark.slow
 def test_format_round_trips(shape):
     assert Shape.parse(shape.format()) == shape
     assert Shape.parse(shape.rows()) == shape
@@ -132,6 +133,7 @@ def test_transforms_order_is_documented():
 
 
 @given(shapes)
+@pytest.mark.slow
 def test_rotate_four_times_and_mirror_twice_are_identity(shape):
     assert shape.rotate().rotate().rotate().rotate() == shape
     assert shape.mirror().mirror() == shape
@@ -167,6 +169,7 @@ def test_orientations_are_first_occurrences_in_transform_order():
 
 
 @given(shapes)
+@pytest.mark.slow
 def test_orientation_algebra(shape):
     flip = shape.orientations()
     rotations = shape.orientations(allow_flip=False)
@@ -217,6 +220,7 @@ def test_canonical_key_examples():
 
 
 @given(shapes)
+@pytest.mark.slow
 def test_canonical_key_invariant_under_every_transform(shape):
     key = shape.canonical_key
     for image in shape.transforms():
@@ -226,6 +230,7 @@ def test_canonical_key_invariant_under_every_transform(shape):
 
 
 @given(shapes, shapes)
+@pytest.mark.slow
 def test_canonical_key_separates_free_shapes(a, b):
     assert (a.canonical_key == b.canonical_key) == (b in a.transforms())
 
@@ -259,6 +264,7 @@ def test_connectivity_is_by_edges_not_corners():
 
 
 @given(connected_shapes())
+@pytest.mark.slow
 def test_grown_shapes_are_connected(shape):
     assert shape.is_connected
     assert shape.components == (shape,)
@@ -292,6 +298,7 @@ def test_hole_leaks_through_an_empty_edge_path():
 
 
 @given(shapes)
+@pytest.mark.slow
 def test_hole_cells_are_inside_and_filling_them_removes_holes(shape):
     holes = shape.hole_cells
     assert not holes & shape.cells
@@ -368,6 +375,7 @@ def test_ring_cuts_and_disconnected_shapes():
 
 @settings(max_examples=150)
 @given(connected_shapes(max_size=14))
+@pytest.mark.slow
 def test_every_cut_is_a_full_line_into_two_connected_pieces(shape):
     valid_lines = set()
     for cut in shape.straight_cuts():

@@ -3,6 +3,7 @@ gives and why, for two players and against the Automa, knowing only what the pla
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from toolkit.families.timetrack.hint import SearchHint
 from toolkit.games.timetrack import kernel as k
@@ -10,6 +11,7 @@ from toolkit.play import hint, new_game, seat
 from toolkit.specs import load_edition
 
 
+@pytest.mark.slow
 def test_the_hint_names_a_legal_move_with_what_it_expects_and_why():
     edition = load_edition("classic")
     game = new_game(edition, 3)
@@ -22,6 +24,7 @@ def test_the_hint_names_a_legal_move_with_what_it_expects_and_why():
     assert game.history == []  # the hint looked at a copy
 
 
+@pytest.mark.slow
 def test_the_hint_does_not_know_the_order_of_the_automa_deck():
     edition = load_edition("anniversary")
     seats = seat(edition, "human,automa:3")

@@ -188,6 +188,7 @@ def _leaves(value, path=()):
 
 
 @pytest.mark.parametrize("name", ["classic", "six-buttons", "doodle", "anniversary"])
+@pytest.mark.slow
 def test_every_field_of_a_records_embedded_spec_is_protected(name):
     import copy
 

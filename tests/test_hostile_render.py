@@ -123,6 +123,7 @@ def test_an_empty_value_is_refused_not_defaulted(tmp_path, monkeypatch, args):
     assert not any(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_a_full_disk_leaves_no_card_faces(tmp_path, monkeypatch):
     from toolkit import fileio
 

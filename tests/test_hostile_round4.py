@@ -188,6 +188,7 @@ CASES = ABSURD + ECHOES + BIG_DECKS
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.slow
 def test_hostile_case_is_refused_cleanly(case, tmp_path, monkeypatch):
     completion = "completion" in case.name
     if completion:  # a completion script that would be installed goes nowhere real
@@ -271,6 +272,7 @@ def test_the_cli_knows_the_figures_tune_reads():
 
 # ----- class 3: memory ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_threaded_time_budget_searches_in_the_tree_that_fits(monkeypatch):
     from toolkit.bots import mcts
     from toolkit.bots.registry import time_budget
@@ -313,6 +315,7 @@ def test_running_out_of_memory_anyway_is_one_line(tmp_path, monkeypatch):
     assert "out of memory" in message
 
 
+@pytest.mark.slow
 def test_memory_left_is_held_to_the_address_space_limit():
     probe = ("import resource\nresource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))\n"
              "from toolkit.bots import mcts\nprint(mcts.memory_left())")
@@ -461,6 +464,7 @@ def test_a_deal_hash_that_disagrees_is_refused():
     _refused(record, "the record was edited")
 
 
+@pytest.mark.slow
 def test_an_unfinished_record_still_resumes(tmp_path):
     from cli_helpers import runner
     from toolkit.cli.app import app

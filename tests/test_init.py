@@ -18,6 +18,7 @@ def run(*args: str):
 
 @pytest.mark.parametrize("kind", ["variant", "deck", "edition"])
 @pytest.mark.parametrize("source", ["classic", "express", "anniversary", "doodle", "six-buttons"])
+@pytest.mark.slow
 def test_every_kind_from_every_family_validates_cleanly(tmp_path, monkeypatch, kind, source):
     monkeypatch.chdir(tmp_path)
     result = run("init", kind, "mine", "--from", source)
@@ -35,6 +36,7 @@ def test_every_kind_from_every_family_validates_cleanly(tmp_path, monkeypatch, k
     assert "patchwork validate mine.yaml --watch" in text
 
 
+@pytest.mark.slow
 def test_a_variant_changes_nothing_until_a_rule_is_uncommented(tmp_path, monkeypatch):
     # a rules-only variant is the default, so that `balance` measures the one rule changed
     monkeypatch.chdir(tmp_path)
@@ -51,6 +53,7 @@ def test_a_variant_changes_nothing_until_a_rule_is_uncommented(tmp_path, monkeyp
     assert load_edition(str(tmp_path / "my-variant.yaml")).patch("N01").cost == 3
 
 
+@pytest.mark.slow
 def test_with_patch_a_variant_adds_one_new_patch_and_lists_the_rules_to_change(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert run("init", "variant", "my-variant", "--with-patch").exit_code == 0
@@ -75,6 +78,7 @@ def test_a_doodle_variant_adds_a_card_without_a_price(tmp_path, monkeypatch):
     assert set(patch) == {"id", "shape"}
 
 
+@pytest.mark.slow
 def test_a_deck_is_a_patch_set_and_a_variant_that_plays_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert run("init", "deck", "my-deck").exit_code == 0
@@ -93,6 +97,7 @@ def test_an_edition_keeps_the_bundled_names_it_refers_to(tmp_path, monkeypatch):
     assert spec["kind"] == "edition" and spec["patches"] == "classic" and isinstance(spec["automa"], str)
 
 
+@pytest.mark.slow
 def test_a_path_names_the_file_and_existing_files_are_kept(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "specs").mkdir()
@@ -106,6 +111,7 @@ def test_a_path_names_the_file_and_existing_files_are_kept(tmp_path, monkeypatch
     assert "extends: express" in (tmp_path / "specs" / "v1.yaml").read_text()
 
 
+@pytest.mark.slow
 def test_each_file_written_says_what_it_is_for(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     lines = run("init", "deck", "my-deck").stdout.splitlines()

@@ -60,6 +60,7 @@ def test_a_folder_under_a_parent_others_can_write_is_refused(tmp_path):
     assert jit.unsafe_reason(shared / "cache") is None
 
 
+@pytest.mark.slow
 def test_a_refused_folder_compiles_in_memory_and_says_why(tmp_path):
     cache = private(tmp_path / "cache")
     cache.chmod(0o777)
@@ -78,6 +79,7 @@ def test_a_refused_folder_compiles_in_memory_and_says_why(tmp_path):
     assert not any((cache / f"numba-{jit.cache_key()}").iterdir())
 
 
+@pytest.mark.slow
 def test_compile_says_where_the_cache_is_and_why_a_folder_was_refused(tmp_path):
     cache = private(tmp_path / "cache")
     cache.chmod(0o777)
@@ -91,6 +93,7 @@ def test_compile_says_where_the_cache_is_and_why_a_folder_was_refused(tmp_path):
     assert done.returncode == 0 and str(cache / f"numba-{jit.cache_key()}") in done.stdout
 
 
+@pytest.mark.slow
 def test_a_second_copy_of_the_toolkit_loads_what_the_first_compiled(tmp_path):
     """Two installs of the same source (two clones, two virtual environments) share one compile."""
     cache = private(tmp_path / "cache")
@@ -115,6 +118,7 @@ def test_a_second_copy_of_the_toolkit_loads_what_the_first_compiled(tmp_path):
     assert str(copies[1]) in second.stdout.split()[2]
 
 
+@pytest.mark.slow
 def test_an_edited_kernel_is_compiled_again(tmp_path):
     cache = private(tmp_path / "cache")
     copy = tmp_path / "copy"
@@ -132,6 +136,7 @@ def test_an_edited_kernel_is_compiled_again(tmp_path):
     assert run_python(code, copy, cache).stdout.strip() == "1"
 
 
+@pytest.mark.slow
 def test_a_cache_that_cannot_be_written_costs_only_the_cache(tmp_path):
     """A full disk (here: every save fails as on one) is one note, and the command goes on."""
     cache = private(tmp_path / "cache")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import toolkit
 
 PACKAGE = Path(toolkit.__file__).parent
@@ -75,6 +77,7 @@ def test_nothing_lower_imports_anything_higher():
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.slow
 def test_the_surfaces_do_not_import_each_other():
     wrong = []
     for path, module in _modules():
@@ -88,6 +91,7 @@ def test_the_surfaces_do_not_import_each_other():
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.slow
 def test_games_import_nothing_above_the_specs_and_geometry():
     for path, module in _modules():
         if module.startswith("toolkit.games"):

@@ -65,6 +65,7 @@ def test_a_shared_tree_keeps_its_visits_consistent():
     assert (s == game.state).all() and (q == game.quilts).all()
 
 
+@pytest.mark.slow
 def test_the_threaded_loop_plays_the_compiled_loops_games_with_one_thread():
     from toolkit.bots import greedy
     from toolkit.bots.registry import Family, parse_bot

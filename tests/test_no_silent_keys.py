@@ -164,6 +164,7 @@ BUNDLED = list_editions()
 
 
 @pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.slow
 def test_every_key_changes_play_or_is_refused_or_cosmetic(name):
     data = resolved_spec(name)
     base_edition = edition_from_spec(data, name)

@@ -47,6 +47,7 @@ def finish(child) -> int:
     return child.exitstatus if child.exitstatus is not None else 128 + (child.signalstatus or 0)
 
 
+@pytest.mark.slow
 def test_hint_preview_ok_undo_and_did_you_mean(tmp_path):
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy")
     board = prompt(child)
@@ -72,6 +73,7 @@ def test_hint_preview_ok_undo_and_did_you_mean(tmp_path):
     assert finish(child) == 0
 
 
+@pytest.mark.slow
 def test_a_placement_preview_marks_the_cells_it_would_cover():
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy")
     prompt(child)
@@ -93,6 +95,7 @@ def test_a_placement_preview_marks_the_cells_it_would_cover():
 
 
 @pytest.mark.parametrize("edition, bots", [("classic", "human,greedy"), ("doodle", "human")])
+@pytest.mark.slow
 def test_each_turn_fits_a_terminal_of_80_by_24(edition, bots):
     # the board a person sees each turn, with the prompt, fits without a line wrapping or the
     # time track scrolling away; `board` then shows every detail
@@ -113,6 +116,7 @@ def test_each_turn_fits_a_terminal_of_80_by_24(edition, bots):
     assert finish(child) == 0
 
 
+@pytest.mark.slow
 def test_undo_is_refused_once_the_automa_has_drawn_a_card():
     child = spawn("play", "anniversary", "--seed", "2", "--automa-level", "3")
     prompt(child)
@@ -128,6 +132,7 @@ def test_undo_is_refused_once_the_automa_has_drawn_a_card():
     assert finish(child) == 0
 
 
+@pytest.mark.slow
 def test_undo_is_refused_once_the_die_has_rolled_in_doodle():
     child = spawn("play", "doodle", "--seed", "3")
     prompt(child)
@@ -143,6 +148,7 @@ def test_undo_is_refused_once_the_die_has_rolled_in_doodle():
     assert finish(child) == 0
 
 
+@pytest.mark.slow
 def test_ctrl_d_stops_like_quit_and_the_game_resumes(tmp_path):
     record = tmp_path / "game.json"
     child = spawn("play", "classic", "--seed", "9", "--bots", "human,greedy", "--record", str(record))
@@ -169,6 +175,7 @@ def test_ctrl_d_stops_like_quit_and_the_game_resumes(tmp_path):
     assert again["actions"][:played] == data["actions"] and again["actions"][played] == "advance"
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_with_130_and_keeps_the_record(tmp_path):
     record = tmp_path / "game.json"
     child = spawn("play", "classic", "--seed", "9", "--bots", "human,greedy", "--record", str(record))
@@ -182,6 +189,7 @@ def test_ctrl_c_stops_with_130_and_keeps_the_record(tmp_path):
     assert data["actions"][0] == "advance" and data["final_scores"] is None
 
 
+@pytest.mark.slow
 def test_colour_on_a_terminal_and_none_with_no_color():
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy", colour=True)
     coloured = prompt(child)
@@ -195,6 +203,7 @@ def test_colour_on_a_terminal_and_none_with_no_color():
     assert "\x1b[" not in plain.replace("\x1b[2K", "")
 
 
+@pytest.mark.slow
 def test_a_bot_that_thinks_says_so_and_for_how_long():
     child = spawn("play", "classic", "--seed", "4", "--bots", "human,mcts:0.8s")
     prompt(child)
@@ -217,6 +226,7 @@ def copied_cache(tmp_path: Path, *leave_out: str) -> Path:
     return cache
 
 
+@pytest.mark.slow
 def test_the_first_prompt_starts_the_background_compile(tmp_path):
     """With nothing left to compile (a copy of this machine's cache without the prompt's marker,
     nor compile's mark that everything is compiled), the background process says what it does and
@@ -234,6 +244,7 @@ def test_the_first_prompt_starts_the_background_compile(tmp_path):
     assert finish(child) == 0
 
 
+@pytest.mark.slow
 def test_after_compile_the_prompt_compiles_nothing_and_says_nothing_of_it(tmp_path):
     """Once `patchwork compile` has run to its end (its mark in the cache), a game starts no
     background compile and no line speaks of compiling."""

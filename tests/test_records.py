@@ -32,6 +32,7 @@ actions = st.one_of(
 
 @given(actions)
 @settings(max_examples=200, deadline=None)
+@pytest.mark.slow
 def test_action_notation_round_trips(action):
     assert parse_action(str(action)) == action
 

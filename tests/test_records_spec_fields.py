@@ -103,6 +103,7 @@ def test_a_record_of_format_version_2_holds_the_model_hash_and_still_replays():
         records.record_edition(record)
 
 
+@pytest.mark.slow
 def test_the_command_line_refuses_an_edited_automa_title_with_one_line(tmp_path):
     import subprocess
     import sys

@@ -36,6 +36,7 @@ def test_a_bleed_out_of_range_is_one_clear_error(text):
 @pytest.mark.parametrize("kind, edition, trim", [
     ("automa", "anniversary", (63.0, 88.0)), ("cards", "doodle", (63.0, 88.0)), ("tokens", "classic", (18.0, 18.0)),
 ])
+@pytest.mark.slow
 def test_single_pages_are_trim_plus_the_chosen_bleed(bleed, kind, edition, trim):
     reader = PdfReader(__import__("io").BytesIO(_pdf(kind, edition, layout=Layout(mode="single"), bleed=bleed)))
     page = reader.pages[0]
@@ -48,6 +49,7 @@ def test_single_pages_are_trim_plus_the_chosen_bleed(bleed, kind, edition, trim)
 
 @pytest.mark.parametrize("kind, edition", [("automa", "anniversary"), ("cards", "doodle"), ("tiles", "classic"),
                                            ("tokens", "express"), ("boards", "express")])
+@pytest.mark.slow
 def test_art_reaches_the_edge_of_a_5mm_bleed(kind, edition):
     """One piece per page at 5 mm bleed: the outermost pixel ring is art, never white paper."""
     pdf = _pdf(kind, edition, layout=Layout(mode="single"), bleed=5.0)
@@ -83,6 +85,7 @@ def test_marks_stay_outside_a_wider_bleed():
             assert not (inside_x and inside_y), f"a mark at ({x:.2f}, {y:.2f}) reaches into the bleed"
 
 
+@pytest.mark.slow
 def test_the_default_bleed_is_3mm_and_changes_nothing():
     edition = load_edition("classic")
     plain = encode(render_component("tiles", edition, RenderOptions()), "pdf", "long")[0]

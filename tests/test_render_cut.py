@@ -65,6 +65,7 @@ def _distance_to_segment(p, a, b) -> float:
 
 
 @pytest.mark.parametrize("edition", ["classic", "express"])
+@pytest.mark.slow
 def test_the_cut_file_follows_every_printed_tile_outline_exactly(edition):
     document = _tiles(edition)
     art = encode(document, "svg")
@@ -109,6 +110,7 @@ def test_the_pdf_holds_the_cut_lines_on_a_cutcontour_layer_in_a_spot_colour():
     assert "/Properties" not in reader.pages[1]["/Resources"]  # a backs page has nothing to cut
 
 
+@pytest.mark.slow
 def test_cut_lines_are_not_in_a_picture_of_the_page():
     document = _tiles("express")
     png = encode(document, "png", dpi=60)[0]
@@ -153,6 +155,7 @@ def test_a_cut_file_is_the_page_size_in_mm():
     assert all(path.get("fill") == "none" for path in layer.iter(f"{SVG}path"))
 
 
+@pytest.mark.slow
 def test_no_cut_lines_leaves_neither_layer_nor_cut_file(tmp_path):
     from tests.cli_helpers import ok
 

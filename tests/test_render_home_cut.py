@@ -52,6 +52,7 @@ def _three(tmp_path, kind: str, edition: str, *extra: str):
 
 
 @pytest.mark.parametrize("kind", ["tiles", "tokens"])
+@pytest.mark.slow
 def test_pdfium_draws_no_cut_line_on_what_is_printed_at_home(tmp_path, kind):
     home, shop, bare = _three(tmp_path, kind, "express")
     assert b"CutContour" not in home.read_bytes() and b"/OCProperties" not in home.read_bytes()
@@ -62,6 +63,7 @@ def test_pdfium_draws_no_cut_line_on_what_is_printed_at_home(tmp_path, kind):
 
 
 @pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript (gs) is not installed")
+@pytest.mark.slow
 def test_ghostscript_draws_no_cut_line_on_what_is_printed_at_home(tmp_path):
     home, shop, bare = _three(tmp_path, "tiles", "classic")
     (home_page,), (shop_page,), (bare_page,) = _ghostscript(home), _ghostscript(shop), _ghostscript(bare)
@@ -69,6 +71,7 @@ def test_ghostscript_draws_no_cut_line_on_what_is_printed_at_home(tmp_path):
     assert _magenta_changes(home_page, bare_page) == 0
 
 
+@pytest.mark.slow
 def test_print_shop_outputs_keep_the_cut_layer(tmp_path):
     ok("render", "tiles", "express", "--template", "tiles-diecut", "--page", "1", "--out", str(tmp_path / "d.pdf"))
     ok("render", "tokens", "express", "--layout", "single", "--page", "1", "--out", str(tmp_path / "s.pdf"))

@@ -12,6 +12,7 @@ from tests.cli_helpers import fails, ok
 from toolkit.render.output import OWN_FILES, is_own
 
 
+@pytest.mark.slow
 def test_running_a_render_again_replaces_its_own_files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ok("render", "tiles", "express", "--page", "1")
@@ -26,6 +27,7 @@ def test_running_a_render_again_replaces_its_own_files(tmp_path, monkeypatch):
     assert pdf.name in listed and len(listed[pdf.name]) == 64
 
 
+@pytest.mark.slow
 def test_a_file_the_toolkit_did_not_write_is_kept_without_force(tmp_path):
     target = tmp_path / "t.pdf"
     target.write_bytes(b"my own notes")
@@ -35,6 +37,7 @@ def test_a_file_the_toolkit_did_not_write_is_kept_without_force(tmp_path):
     assert target.read_bytes().startswith(b"%PDF")
 
 
+@pytest.mark.slow
 def test_a_file_changed_since_it_was_written_is_kept(tmp_path):
     target = tmp_path / "t.pdf"
     ok("render", "rules", "classic", "--out", str(target))
@@ -45,6 +48,7 @@ def test_a_file_changed_since_it_was_written_is_kept(tmp_path):
     assert "changed since" in str(error) and target.read_bytes() == edited
 
 
+@pytest.mark.slow
 def test_a_link_named_like_an_own_file_is_not_own(tmp_path):
     ok("render", "rules", "classic", "--out", str(tmp_path / "r.pdf"))
     elsewhere = tmp_path / "elsewhere.pdf"
@@ -53,6 +57,7 @@ def test_a_link_named_like_an_own_file_is_not_own(tmp_path):
     fails("render", "rules", "classic", "--out", str(tmp_path / "r.pdf"))
 
 
+@pytest.mark.slow
 def test_cut_files_go_to_their_own_folder_and_png_messages_name_no_pdf(tmp_path):
     result = ok("render", "tiles", "classic", "--format", "png", "--dpi", "30", "--out", str(tmp_path / "t.png"))
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == \
@@ -61,6 +66,7 @@ def test_cut_files_go_to_their_own_folder_and_png_messages_name_no_pdf(tmp_path)
     assert "PDF" not in result.output and "cut/t-01-cut.svg" in result.output
 
 
+@pytest.mark.slow
 def test_a_template_says_the_pixels_its_file_has(tmp_path):
     result = ok("render", "tiles", "classic", "--template", "tiles-png", "--page", "8", "--out", str(tmp_path / "t.png"))
     picture = next(tmp_path.glob("t-*.png"))
@@ -69,6 +75,7 @@ def test_a_template_says_the_pixels_its_file_has(tmp_path):
     assert f"= {size[0]} x {size[1]} px at 300 dpi" in result.output
 
 
+@pytest.mark.slow
 def test_build_again_replaces_its_own_kit_and_keeps_a_stranger(tmp_path):
     out = tmp_path / "kit"
     ok("build", "--edition", "express", "--out", str(out))

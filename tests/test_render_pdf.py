@@ -92,6 +92,7 @@ def test_pad_paper_sizes_and_sides(doodle, paper, size):
     assert len(reader.pages) == 3
 
 
+@pytest.mark.slow
 def test_pad_numbering(doodle):
     reader = read(pdf("pad", doodle, sheets=12, double_sided=False, numbered=True))
     assert "No. 12" in reader.pages[11].extract_text()
@@ -99,6 +100,7 @@ def test_pad_numbering(doodle):
     assert "No." not in plain.pages[1].extract_text()
 
 
+@pytest.mark.slow
 def test_pad_reuses_one_drawn_sheet_and_stays_small(doodle):
     small = pdf("pad", doodle, sheets=2)
     big = pdf("pad", doodle, sheets=80)
@@ -116,6 +118,7 @@ def test_pad_reuses_one_drawn_sheet_and_stays_small(doodle):
     assert len(big) < 3 * len(small)
 
 
+@pytest.mark.slow
 def test_cards_sheets_backs_and_text(doodle):
     reader = read(pdf("cards", doodle, backs=True))
     total = sum(max(1, p.copies) for p in doodle.patches) + len(doodle.rules.start_cards)
@@ -162,6 +165,7 @@ def test_boards_print_in_two_halves_on_a5_never_shrunk_under_their_pieces(classi
     assert space >= 19.0  # a leather patch (19 mm) and a time token (18 mm) fit on every space
 
 
+@pytest.mark.slow
 def test_automa_cards_both_decks():
     edition = load_edition("anniversary")
     reader = read(pdf("automa", edition, backs=True, duplex=Duplex("short")))
@@ -171,6 +175,7 @@ def test_automa_cards_both_decks():
     assert "tactical" in reader.pages[-2].extract_text()
 
 
+@pytest.mark.slow
 def test_the_barcode_card_never_buys():
     """The 0-virtual-button card passes, even when a patch costs nothing (Automa rules, card #12)."""
     edition = load_edition("anniversary")
@@ -182,6 +187,7 @@ def test_the_barcode_card_never_buys():
     assert "affordable" not in text
 
 
+@pytest.mark.slow
 def test_express_kit_distinguishes_blue_patches():
     edition = load_edition("express")
     reader = read(pdf("kit", edition))
@@ -190,12 +196,14 @@ def test_express_kit_distinguishes_blue_patches():
         assert patch.id in text
 
 
+@pytest.mark.slow
 def test_proof_overlay_is_extra_ink(doodle):
     plain = read(pdf("cards", doodle)).pages[0].extract_text()
     proof = read(pdf("cards", doodle, proof=True)).pages[0].extract_text()
     assert "proof" not in plain and "proof" in proof
 
 
+@pytest.mark.slow
 def test_pdf_bytes_are_identical_on_rerun(doodle, classic):
     assert pdf("cards", doodle, backs=True) == pdf("cards", doodle, backs=True)
     assert pdf("kit", classic, backs=True) == pdf("kit", classic, backs=True)

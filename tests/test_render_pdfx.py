@@ -78,6 +78,7 @@ def _check_pdfx(path):
 
 
 @needs_profile
+@pytest.mark.slow
 def test_a_solo_kit_as_pdfx_meets_every_requirement(tmp_path):
     result = ok("render", "kit", "anniversary", "--solo", "--backs", "--pdfx", "--cut-layer",
                 "--out", str(tmp_path / "kit.pdf"))
@@ -112,6 +113,7 @@ def test_cmyk_without_pdfx_converts_pictures_too(tmp_path, monkeypatch):
 
 @needs_profile
 @pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript (gs) is not installed")
+@pytest.mark.slow
 def test_ghostscript_reads_every_page_as_cmyk_ink(tmp_path):
     ok("render", "tiles", "express", "--pdfx", "--out", str(tmp_path / "t.pdf"))
     run = subprocess.run(["gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dPDFSTOPONERROR", "-sDEVICE=inkcov",

@@ -45,6 +45,7 @@ def _png_pages(pdf: bytes, dpi: int) -> list[Image.Image]:
     ("tiles", "express", "a4"), ("automa", "anniversary", "letter"), ("kit", "classic", "a4"),
     ("tokens", "express", "letter"),
 ])
+@pytest.mark.slow
 def test_nothing_prints_in_the_5mm_border(kind, edition, paper):
     dpi = 60
     border = int(4.6 / 25.4 * dpi)  # 5 mm, less a pixel of anti-aliasing
@@ -191,6 +192,7 @@ def _all_streams(reader: PdfReader) -> bytes:
     return data
 
 
+@pytest.mark.slow
 def test_cmyk_output_has_no_rgb_and_black_text_on_k_only():
     rgb = _all_streams(PdfReader(io.BytesIO(_pdf("cards", "doodle", backs=True))))
     assert re.search(rb" rg\b", rgb)
@@ -271,6 +273,7 @@ def _smallest_font_pt(pdf: bytes) -> float:
     ("rules", "doodle", "a5"), ("tokens", "classic", "a4"), ("challenge", "doodle", "a5"),
     ("challenge", "doodle", "letter"), ("cards", "doodle", "a4"),
 ])
+@pytest.mark.slow
 def test_no_text_below_6pt(kind, edition, paper):
     assert _smallest_font_pt(_pdf(kind, edition, paper=parse_paper(paper))) >= 6.0 - 0.01
 
@@ -296,6 +299,7 @@ def test_tiles_show_exactly_their_income_in_buttons():
 # ----- 10: challenge sheets ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_challenge_sequence_is_the_seeds_game_whatever_is_drawn():
     from toolkit.games.doodle.game import DoodleGame
 
@@ -358,6 +362,7 @@ def test_tile_marks_sit_on_the_outline_of_each_tile():
         assert min((x - gone[0]) ** 2 + (y - gone[1]) ** 2 for x, y in ((x1, y1), (x2, y2))) > 7.0 ** 2
 
 
+@pytest.mark.slow
 def test_build_takes_the_margin_and_gutter_of_every_printed_sheet(tmp_path):
     from cli_helpers import ok
 

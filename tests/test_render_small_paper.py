@@ -77,6 +77,7 @@ def _ink_clearance(pdf: bytes, dpi: int = 150) -> float:
     ("boards", "classic", {}), ("tokens", "classic", {}), ("tiles", "express", {}), ("automa", "anniversary", {}),
     ("challenge", "doodle", {"seed": 4}),
 ])
+@pytest.mark.slow
 def test_every_a5_page_keeps_its_5mm_border(kind, edition, options):
     clearance = _ink_clearance(encode(_document(kind, edition, "a5", **options), "pdf")[0])
     assert clearance >= 5.0 - 25.4 / 150, f"{kind}: ink {clearance:.2f} mm from the edge"
@@ -101,6 +102,7 @@ def test_a_board_that_does_not_fit_even_in_halves_is_refused_in_one_line():
 # ----- the rules pages, line by line against the rulebooks --------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_page_says_who_goes_first():
     for edition in EDITIONS:
         text = _text("rules", edition)

@@ -46,6 +46,7 @@ def test_the_level_spaces_count_back_from_the_final_space():
     assert level_spaces(load_edition("classic")) == ()
 
 
+@pytest.mark.slow
 def test_the_solo_kit_holds_one_quilt_board_both_decks_the_marker_and_the_solo_rules(solo_kit):
     document, reader = solo_kit
     labels = [page.label for page in document.pages]
@@ -78,6 +79,7 @@ def test_solo_needs_an_automa_and_applies_to_kit_boards_tokens_rules():
     assert "LEVEL" in PdfReader(io.BytesIO(encode(tokens, "pdf")[0])).pages[0].extract_text()
 
 
+@pytest.mark.slow
 def test_render_kit_solo_from_the_command_line(tmp_path):
     result = ok("render", "kit", "anniversary", "--solo", "--backs", "--out", str(tmp_path / "solo.pdf"))
     assert "solo.pdf: 22 page(s)" in result.output
@@ -85,6 +87,7 @@ def test_render_kit_solo_from_the_command_line(tmp_path):
     assert "no Automa deck" in str(error) and "\n" not in str(error)
 
 
+@pytest.mark.slow
 def test_the_solo_kit_says_which_pages_hold_the_automa_decks(solo_kit):
     """The one solo file also serves a player who owns the game's other pieces: its note names the
     pages of the decks, and those pages (and only those) hold Automa cards."""

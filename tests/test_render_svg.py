@@ -54,6 +54,7 @@ def test_quilt_board_spaces(edition, spaces):
     assert count_spaces(root, QUILT_SEAM) == spaces
 
 
+@pytest.mark.slow
 def test_svg_bytes_are_stable_and_ids_unique():
     first = encode(render_component("cards", load_edition("doodle"), RenderOptions(backs=True)), "svg")
     second = encode(render_component("cards", load_edition("doodle"), RenderOptions(backs=True)), "svg")

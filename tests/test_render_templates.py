@@ -25,6 +25,7 @@ def test_every_png_card_template_states_its_pixels():
 
 
 @pytest.mark.parametrize("name", sorted(PIXELS))
+@pytest.mark.slow
 def test_every_card_face_is_exactly_the_templates_pixels(tmp_path, name):
     result = ok("render", "automa", "anniversary", "--template", name, "--backs", "--out", str(tmp_path / "a.png"))
     faces = sorted(tmp_path.glob("a-*.png"))
@@ -36,6 +37,7 @@ def test_every_card_face_is_exactly_the_templates_pixels(tmp_path, name):
     assert f"{PIXELS[name][0]} x {PIXELS[name][1]} px at 300 dpi" in result.output
 
 
+@pytest.mark.slow
 def test_card_files_are_named_by_the_face_they_hold(tmp_path):
     ok("render", "cards", "--template", "poker-png", "--backs", "--page", "1", "--out", str(tmp_path / "c.png"))
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")] == ["c-001-D01-front.png"]
@@ -44,6 +46,7 @@ def test_card_files_are_named_by_the_face_they_hold(tmp_path):
     assert names[:2] == ["d-001-D01-front.png", "d-002-D01-back.png"] and len(names) == 80
 
 
+@pytest.mark.slow
 def test_poker_pdf_pages_are_2_75_by_3_75_inches_with_the_trim_inside(tmp_path):
     ok("render", "cards", "--template", "poker-pdf", "--out", str(tmp_path / "p.pdf"))
     reader = PdfReader(tmp_path / "p.pdf")
@@ -54,6 +57,7 @@ def test_poker_pdf_pages_are_2_75_by_3_75_inches_with_the_trim_inside(tmp_path):
         assert [float(v) for v in page.bleedbox] == [0, 0, 198, 270]
 
 
+@pytest.mark.slow
 def test_die_cut_tiles_come_one_a_page_with_their_cut_files(tmp_path):
     result = ok("render", "tiles", "express", "--template", "tiles-diecut", "--out", str(tmp_path / "t.pdf"))
     reader = PdfReader(tmp_path / "t.pdf")
@@ -65,6 +69,7 @@ def test_die_cut_tiles_come_one_a_page_with_their_cut_files(tmp_path):
     assert trim[0] == pytest.approx(3.175, abs=0.002)
 
 
+@pytest.mark.slow
 def test_die_cut_tile_pictures_are_clear_outside_their_bleed(tmp_path):
     ok("render", "tiles", "classic", "--template", "tiles-png", "--page", "8", "--out", str(tmp_path / "t.png"))
     picture = next(tmp_path.glob("t-*.png"))
@@ -86,6 +91,7 @@ def test_die_cut_tile_pictures_are_clear_outside_their_bleed(tmp_path):
     (["render", "cards", "--template", "tiles-png"], "not cards"),
     (["render", "cards", "--template", "huge"], "unknown template 'huge'"),
 ])
+@pytest.mark.slow
 def test_a_clash_with_the_template_is_one_clear_line(tmp_path, args, needle):
     error = fails(*args, "--out", str(tmp_path / "x.png"))
     assert needle in str(error) and "\n" not in str(error)

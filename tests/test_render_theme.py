@@ -95,6 +95,7 @@ def test_the_written_default_theme_is_the_bundled_look(tmp_path):
 
 @pytest.mark.parametrize("kind, edition", [("cards", "doodle"), ("tiles", "classic"), ("boards", "express"),
                                            ("rules", "anniversary"), ("sheet", "doodle"), ("kit", "classic")])
+@pytest.mark.slow
 def test_the_default_theme_file_prints_the_same_bytes(tmp_path, kind, edition):
     path = _theme(tmp_path, theme_yaml())
     plain = encode(render_component(kind, load_edition(edition), RenderOptions()), "pdf")[0]
@@ -104,6 +105,7 @@ def test_the_default_theme_file_prints_the_same_bytes(tmp_path, kind, edition):
 # ----- a designer's look, measured from the files ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fonts_are_embedded_and_subset_and_nothing_else_is(folder):
     pdf = _pdf("rules", "doodle", load_theme(_theme(folder, DOODLE_LOOK)))
     reader = PdfReader(io.BytesIO(pdf))
@@ -121,6 +123,7 @@ def test_fonts_are_embedded_and_subset_and_nothing_else_is(folder):
     assert "Night Quilts: rules reference" in text and "Art: A. Designer, CC BY 4.0" in text
 
 
+@pytest.mark.slow
 def test_colours_card_back_picture_and_title_reach_the_cards(folder):
     theme = load_theme(_theme(folder, DOODLE_LOOK))
     pdf = _pdf("cards", "doodle", theme, layout=__import__("toolkit.render.imposition", fromlist=["Layout"]).Layout(
@@ -136,6 +139,7 @@ def test_colours_card_back_picture_and_title_reach_the_cards(folder):
     assert "Night Quilts".upper() not in front.extract_text()
 
 
+@pytest.mark.slow
 def test_each_patch_gets_its_picture_or_pattern_clipped_to_its_outline(folder):
     theme = load_theme(_theme(folder, CLASSIC_LOOK))
     document = render_component("tiles", load_edition("classic"), RenderOptions(theme=theme))
@@ -182,6 +186,7 @@ def test_svg_text_asks_for_the_themes_family(folder):
     assert b"font-family=\"'Bitstream Vera Sans', 'Bitstream Vera Sans', 'DejaVu Sans'" in svg
 
 
+@pytest.mark.slow
 def test_render_and_build_take_a_theme(folder, tmp_path):
     look = _theme(folder, DOODLE_LOOK)
     result = ok("render", "cards", "--theme", str(look), "--out", str(tmp_path / "c.pdf"))
@@ -271,6 +276,7 @@ def test_patch_ids_are_checked_against_every_edition(folder):
         render_component("sheet", load_edition("doodle"), RenderOptions(theme=typo))
 
 
+@pytest.mark.slow
 def test_a_bad_theme_on_the_command_line_is_its_problems_and_no_traceback(folder, tmp_path):
     path = _theme(folder, "kind: theme\ncolours: {quilt: green}\nfonts: {regular: nope.ttf}\n")
     error = fails("render", "boards", "--theme", str(path), "--out", str(tmp_path / "b.pdf"))

@@ -31,6 +31,7 @@ def folder(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_a_theme_naming_classic_and_doodle_patches_prints_every_edition(folder):
     (folder / "all.yaml").write_text(EVERY_EDITION)
     for args in (["render", "cards"], ["render", "tiles", "classic"], ["render", "automa", "anniversary"],
@@ -51,6 +52,7 @@ def test_a_misspelt_patch_or_deck_is_still_refused_with_its_line(folder):
         render_component("automa", load_edition("anniversary"), RenderOptions(theme=theme))
 
 
+@pytest.mark.slow
 def test_a_custom_decks_own_ids_are_known_when_it_is_printed(folder):
     variant = folder / "mine.yaml"
     variant.write_text("kind: variant\nname: mine\ntitle: Mine\nextends: classic\n"
@@ -71,6 +73,7 @@ def test_a_coarse_card_back_is_named_with_its_ppi(folder):
     assert 5 <= ppi <= 12  # 30 px over the 94 mm bleed height of a 63 x 88 mm card: about 8 ppi
 
 
+@pytest.mark.slow
 def test_a_sharp_picture_draws_no_warning(folder):
     Image.new("RGB", (900, 1200), "#aa2233").save(folder / "art" / "back.png")
     (folder / "t.yaml").write_text("kind: theme\ncard_back: art/back.png\n")
@@ -78,6 +81,7 @@ def test_a_sharp_picture_draws_no_warning(folder):
     assert "warning" not in result.output
 
 
+@pytest.mark.slow
 def test_a_picture_on_every_card_is_embedded_once(folder):
     Image.new("RGB", (900, 1200), "#2233aa").save(folder / "art" / "back.png")
     (folder / "t.yaml").write_text("kind: theme\ncard_back: art/back.png\npatches:\n  default: {art: art/back.png}\n")

@@ -54,6 +54,7 @@ def _picture(path, move, tmp_path):
     return image, layouts[0]
 
 
+@pytest.mark.slow
 def test_the_latest_placement_differs_in_colour_from_the_other_patches(classic_record, tmp_path):
     from toolkit.families import family_of
 
@@ -78,6 +79,7 @@ def test_the_latest_placement_differs_in_colour_from_the_other_patches(classic_r
     assert checked > 20
 
 
+@pytest.mark.slow
 def test_each_scored_rectangle_is_outlined(doodle_record, tmp_path):
     from toolkit.families import family_of
 
@@ -107,6 +109,7 @@ def test_each_scored_rectangle_is_outlined(doodle_record, tmp_path):
                          _rgb(record_view.LAST_FILL))
 
 
+@pytest.mark.slow
 def test_svg_pdf_and_a_gif_of_the_whole_game(classic_record, tmp_path):
     svg, pdf, gif = tmp_path / "a.svg", tmp_path / "a.pdf", tmp_path / "a.gif"
     ok("show", str(classic_record), "--move", "3", "--out", str(svg))
@@ -122,6 +125,7 @@ def test_svg_pdf_and_a_gif_of_the_whole_game(classic_record, tmp_path):
     assert again.read_bytes() == svg.read_bytes()
 
 
+@pytest.mark.slow
 def test_show_as_text_and_its_refusals(classic_record, tmp_path):
     out = ok("show", str(classic_record), "--move", "0").stdout
     assert "move 1: player 1 to move" in out and "time track" in out

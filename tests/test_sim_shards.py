@@ -148,6 +148,7 @@ def test_doodle_loop_plays_the_kernel_rules_move_for_move():
             sum(doodle_kernel_round_scores(st, k, doodle.rules.rounds)) for k in range(2)]
 
 
+@pytest.mark.slow
 def test_compiled_loops_equal_the_loops_run_as_plain_python(tmp_path):
     """NUMBA_DISABLE_JIT=1 runs the same loops uncompiled: the results must be byte-identical."""
     import os

@@ -141,6 +141,7 @@ def _dir_as_file(tmp_path: Path) -> Path:
     return tmp_path / "link.yaml"
 
 
+@pytest.mark.slow
 def test_mutated_bundled_specs_never_crash(tmp_path):
     """Every single-token corruption of a bundled edition gives SpecError, never another exception."""
     from toolkit.specs import bundled_specs_dir
@@ -172,6 +173,7 @@ def test_mutated_bundled_specs_never_crash(tmp_path):
                                            ("tracks/express.yaml", "express"),
                                            ("automa/automa.yaml", "anniversary"),
                                            ("start-cards/doodle.yaml", "doodle")])
+@pytest.mark.slow
 def test_mutated_referenced_files_never_crash(tmp_path, relative, user):
     """Corrupting nested values of a referenced file gives problems, never another exception."""
     import shutil

@@ -116,6 +116,7 @@ def test_schema_structure():
     assert set(edition["required"]) >= {"name", "title", "family", "players", "board", "patches"}
 
 
+@pytest.mark.slow
 def test_every_bundled_file_validates_against_the_schema():
     schema = json_schema()
     files = sorted(bundled_specs_dir().rglob("*.yaml"))
@@ -137,6 +138,7 @@ def test_schema_rejects_what_the_loader_rejects(change):
     assert errors(schema, data, schema)
 
 
+@pytest.mark.slow
 def test_the_emitted_schema_is_valid_draft_2020_12_and_accepts_every_bundled_spec():
     import jsonschema
 

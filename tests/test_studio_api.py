@@ -170,6 +170,7 @@ def test_a_symlink_out_of_the_folder_and_special_files_are_refused(client, folde
     assert not (tmp_path / "evil.yaml").exists()
 
 
+@pytest.mark.slow
 def test_a_symlink_inside_the_folder_is_followed(client, folder):
     (folder / "alias.yaml").symlink_to(folder / "six-buttons.yaml")
     assert client.get("/api/deck", params={"ref": "alias.yaml"}).json()["edition"]["name"] == "six-buttons"
@@ -235,6 +236,7 @@ def test_a_body_that_is_not_a_json_object(client):
     assert "JSON object" in error_of(client.post("/api/shape", json=[1, 2]))
 
 
+@pytest.mark.slow
 def test_the_deck_view_draws_every_patch_with_its_numbers(client):
     view = client.get("/api/deck", params={"ref": "mine.yaml"}).json()
     assert view["edition"]["name"] == "mine" and view["problems"] == []
@@ -253,6 +255,7 @@ def test_the_deck_view_lists_a_specs_problems_with_file_and_line(client):
     assert any(t.startswith("broken.yaml:4:") and "starting_buttons" in t for t in texts), texts
 
 
+@pytest.mark.slow
 def test_the_folder_is_watched(client, folder):
     version = client.get("/api/changes", params={"since": 0, "wait": 0}).json()["version"]
     time.sleep(0.05)
@@ -265,6 +268,7 @@ def test_the_folder_is_watched(client, folder):
     assert "wait" in error_of(client.get("/api/changes", params={"since": 0, "wait": 999}))
 
 
+@pytest.mark.slow
 def test_preview_draws_the_patch_from_the_edition_with_it_added(client):
     patch = {"id": "N01", "cells": [[0, 0], [0, 1], [1, 1], [1, 2], [2, 2]], "cost": 4, "time": 2, "income": 1}
     preview = client.post("/api/shape/preview", json={"deck": "six-buttons.yaml", "patch": patch}).json()
@@ -282,6 +286,7 @@ def test_preview_draws_the_patch_from_the_edition_with_it_added(client):
         assert message in error_of(client.post("/api/shape/preview", json={"deck": "six-buttons.yaml", "patch": bad}))
 
 
+@pytest.mark.slow
 def test_save_writes_a_patch_that_validate_accepts_and_keeps_the_file(client, folder):
     from toolkit.specs import load_edition, validate_report
 
@@ -336,6 +341,7 @@ def first_placement(view) -> str:
     return moves["buttons"][0]["action"]
 
 
+@pytest.mark.slow
 def test_a_doodle_game_is_played_to_the_end_through_the_api(client):
     from toolkit import records
 
@@ -427,6 +433,7 @@ def write_record(client, folder: Path, name: str = "game.json") -> dict:
     return record
 
 
+@pytest.mark.slow
 def test_a_record_is_stepped_move_by_move(client, folder):
     record = write_record(client, folder)
     assert client.get("/api/records").json()["records"] == ["game.json"]
@@ -458,6 +465,7 @@ def test_a_records_rectangles_are_drawn_on_their_sheets(client, folder):
     assert sum(len(b.get("rectangles", [])) for b in view["boards"]) == len(scored) > 0
 
 
+@pytest.mark.slow
 def test_bad_records_are_one_clear_line(client, folder):
     assert "step" in error_of(client.get("/api/record", params={"path": "game.json", "step": -1}))
     assert "expected a .json file" in error_of(client.get("/api/record", params={"path": "mine.yaml"}))
@@ -503,6 +511,7 @@ LONG_RUN = {"command": "balance", "args": {"base": "classic", "variants": ["six-
                                            "bots": "random,random", "games": 4000000, "seed": 1}}
 
 
+@pytest.mark.slow
 def test_a_run_shows_its_command_progress_and_stops_like_ctrl_c(client, folder):
     run = client.post("/api/runs", json=LONG_RUN).json()
     assert run["command"].startswith("patchwork balance classic six-buttons.yaml --bots random,random "
@@ -520,6 +529,7 @@ def test_a_run_shows_its_command_progress_and_stops_like_ctrl_c(client, folder):
     assert "no run" in error_of(client.get("/api/runs/r0"))
 
 
+@pytest.mark.slow
 def test_a_finished_run_has_the_reports_figures_and_pages(client, folder):
     body = {"command": "balance", "args": {"base": "classic", "variants": ["six-buttons.yaml"],
                                            "bots": "random,random", "games": 200, "seed": 1}}
@@ -539,6 +549,7 @@ def test_a_finished_run_has_the_reports_figures_and_pages(client, folder):
     assert client.get("/api/runs").json()["runs"][0]["id"] == run["id"]
 
 
+@pytest.mark.slow
 def test_stopping_the_studio_stops_its_runs(folder):
     app = create_app(folder, TOKEN)
     with TestClient(app, base_url=BASE, headers={"x-studio-token": TOKEN}) as c:
@@ -548,6 +559,7 @@ def test_stopping_the_studio_stops_its_runs(folder):
     assert process.poll() is not None
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_studio_and_its_runs(folder):
     """`patchwork studio` as a person runs it: it prints its address, and Ctrl-C stops it and the
     runs it started, with no process left behind."""

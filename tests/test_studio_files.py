@@ -64,6 +64,7 @@ def error_of(response, status=400) -> str:
 
 # ----- FIFOs, devices, sockets --------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_fifo_named_like_a_spec_or_record_never_hangs_a_list_or_a_read(client, folder):
     os.mkfifo(folder / "pipe.yaml")
     os.mkfifo(folder / "pipe.json")
@@ -98,6 +99,7 @@ def test_a_socket_and_a_device_are_refused(client, folder):
 
 # ----- symlinks swapped in while the studio works ---------------------------------------------------
 
+@pytest.mark.slow
 def test_a_folder_swapped_for_a_symlink_out_never_serves_or_takes_a_write_outside(folder, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -139,6 +141,7 @@ def test_a_folder_swapped_for_a_symlink_out_never_serves_or_takes_a_write_outsid
     assert (outside / "x.yaml").read_text().startswith("kind: variant\nname: outside-secret")
 
 
+@pytest.mark.slow
 def test_the_api_under_a_swapping_folder_never_serves_or_writes_outside(client, folder, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()

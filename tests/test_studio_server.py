@@ -94,6 +94,7 @@ def test_idle_half_sent_connections_do_not_shut_out_a_good_request(running):
             sock.close()
 
 
+@pytest.mark.slow
 def test_a_request_whose_headers_never_finish_is_closed(tmp_path):
     server, thread, port = serve(tmp_path, idle_seconds=0.5)
     try:
@@ -111,6 +112,7 @@ def test_a_request_whose_headers_never_finish_is_closed(tmp_path):
         thread.join(15)
 
 
+@pytest.mark.slow
 def test_a_long_request_is_not_taken_for_an_idle_one(tmp_path):
     server, thread, port = serve(tmp_path, idle_seconds=0.3)
     try:
@@ -212,6 +214,7 @@ def test_the_idle_rules_close_the_oldest_idle_connections_never_a_busy_one():
     assert len(rules.idle_since) == 10
 
 
+@pytest.mark.slow
 def test_a_body_that_trickles_in_is_refused_in_time(tmp_path, monkeypatch):
     """Headers sent, then the body a byte at a time: the studio answers 408 once BODY_SECONDS
     have passed, not whenever the sender is done (set to 1 s here; 10 s in use)."""

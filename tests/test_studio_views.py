@@ -65,6 +65,7 @@ def play_until(client, view, done, limit=80):
     raise AssertionError("never reached")
 
 
+@pytest.mark.slow
 def test_each_doodle_drawing_is_its_own_piece(client):
     view = client.post("/api/play", json={"edition": "doodle", "seed": 3, "seats": ["human"]}).json()
     view = play_until(client, view, lambda v: len(v["history"]) >= 6)
@@ -87,6 +88,7 @@ def test_a_cards_cut_choices_are_variants_of_the_card(client):
         assert p["label"].replace(p["variant"] + " ", "") == p["group"] if p["variant"] != "whole" else p["label"] == p["group"]
 
 
+@pytest.mark.slow
 def test_a_doodle_scoring_reads_the_same_in_the_status_and_the_caption(client):
     view = client.post("/api/play", json={"edition": "doodle", "seed": 3, "seats": ["human", "greedy"]}).json()
     view = play_until(client, view, lambda v: "player 2 scores" in v["event"])
@@ -95,6 +97,7 @@ def test_a_doodle_scoring_reads_the_same_in_the_status_and_the_caption(client):
     assert f"rounds {points}," in facts and f"score {view['scores'][1]}" in facts
 
 
+@pytest.mark.slow
 def test_the_hint_is_the_prompts_hint(client):
     from toolkit import play
 
@@ -108,6 +111,7 @@ def test_the_hint_is_the_prompts_hint(client):
     assert hint["action"] in sent | {b["action"] for b in view["moves"]["buttons"]}
 
 
+@pytest.mark.slow
 def test_a_run_that_fails_at_once_keeps_its_own_time_and_counts_games_per_edition(client):
     body = {"command": "balance", "args": {"base": "classic", "variants": ["six-buttons.yaml"],
                                            "bots": "nosuchbot,greedy", "games": 4000, "seed": 1}}

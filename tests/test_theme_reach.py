@@ -76,6 +76,7 @@ def _font_names(pdf: bytes) -> set[str]:
 @pytest.mark.parametrize("kind, edition, solo", [("tokens", "classic", False), ("tokens", "anniversary", True),
                                                  ("tokens", "doodle", False), ("automa", "anniversary", False),
                                                  ("kit", "anniversary", True)])
+@pytest.mark.slow
 def test_the_default_theme_file_prints_the_same_bytes(tmp_path, kind, edition, solo):
     (tmp_path / "bundled.yaml").write_text(theme_yaml())
     bundled = load_theme(tmp_path / "bundled.yaml")
@@ -83,6 +84,7 @@ def test_the_default_theme_file_prints_the_same_bytes(tmp_path, kind, edition, s
     assert _pdf(kind, edition, theme=bundled, **options) == _pdf(kind, edition, **options)
 
 
+@pytest.mark.slow
 def test_every_token_takes_the_themes_colours_and_fonts(theme):
     pieces = token_pieces(load_edition("anniversary"), solo=True)
     pdf = _pdf("tokens", "anniversary", solo=True, theme=theme, layout=Layout(mode="single"))
@@ -103,6 +105,7 @@ def test_every_token_takes_the_themes_colours_and_fonts(theme):
     assert _near(pixel(doodle, 0, 12.0, 4.5), "#00aaaa")
 
 
+@pytest.mark.slow
 def test_the_automa_cards_take_the_themes_colours_back_picture_title_and_fonts(theme):
     pdf = _pdf("automa", "anniversary", theme=theme, backs=True, layout=Layout(mode="single"))
     reader = PdfReader(io.BytesIO(pdf))
@@ -122,6 +125,7 @@ def test_the_automa_cards_take_the_themes_colours_back_picture_title_and_fonts(t
     assert _font_names(pdf) == {"BitstreamVeraSans-Oblique", "BitstreamVeraSans-Bold"}
 
 
+@pytest.mark.slow
 def test_the_solo_kit_and_builds_automa_sample_take_the_theme(theme):
     from toolkit.render.build import _jobs
 

@@ -36,6 +36,7 @@ def first_buy(game: TimeTrackGame, patch: str) -> Buy:
 # ----- setup (RULINGS 9, 10, 24) -------------------------------------------------------------
 
 @pytest.mark.parametrize("seed", range(8))
+@pytest.mark.slow
 def test_classic_setup_puts_the_1x2_last(seed):
     game = new("classic", seed)
     assert sorted(game.circle) == sorted(p.id for p in game.edition.patches)
@@ -535,6 +536,7 @@ def test_a_written_position_arranged_on_another_deal_reads_back_and_plays_the_sa
 # ----- one source of truth: the validator agrees with the legal-action generator ---------------
 
 @pytest.mark.parametrize("name, options", [("classic", {}), ("express", {}), ("anniversary", {"automa_level": 2})])
+@pytest.mark.slow
 def test_check_action_accepts_exactly_the_legal_actions(name, options):
     game = new(name, 3, **options)
     t = game.tables.arrays
@@ -624,6 +626,7 @@ def test_random_action_draws_what_the_legal_action_list_would(edition):
 
 @pytest.mark.parametrize("edition", [load_edition("classic"), load_edition("express"), _wide_edition()],
                          ids=["classic", "express", "12x12"])
+@pytest.mark.slow
 def test_placement_tables_hold_the_same_cells_as_the_masks(edition):
     tables = build_tables(edition)
     t, board = tables.arrays, tables.board

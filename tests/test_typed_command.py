@@ -27,6 +27,7 @@ def test_typed_sits_after_command_in_the_document():
     assert list(doc) == ["kind", "command", "typed", "games"] and doc["typed"] == "patchwork simulate classic"
 
 
+@pytest.mark.slow
 def test_simulate_saves_both_and_the_worker_count_changes_no_byte(tmp_path):
     for workers in ("1", "2"):
         ok("simulate", "express", "--games", "40", "--workers", workers, "--no-progress", "--out", str(tmp_path / workers))

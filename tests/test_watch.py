@@ -69,6 +69,7 @@ class Watched:
             self.proc.wait()
 
 
+@pytest.mark.slow
 def test_validate_watch_follows_saves_good_and_bad_and_stops_on_ctrl_c(tmp_path):
     variant = tmp_path / "v.yaml"
     _save(variant, VARIANT.format(parent="classic", buttons=5))
@@ -87,6 +88,7 @@ def test_validate_watch_follows_saves_good_and_bad_and_stops_on_ctrl_c(tmp_path)
     assert sum("changed at" in line for line in run.lines) == 3
 
 
+@pytest.mark.slow
 def test_a_change_to_a_file_the_spec_refers_to_runs_it_again(tmp_path):
     base = tmp_path / "base.yaml"
     _save(base, BASE.format(buttons=5))
@@ -99,6 +101,7 @@ def test_a_change_to_a_file_the_spec_refers_to_runs_it_again(tmp_path):
         assert run.stop() == 130
 
 
+@pytest.mark.slow
 def test_render_watch_writes_the_file_again_on_each_good_save(tmp_path):
     variant = tmp_path / "v.yaml"
     _save(variant, VARIANT.format(parent="classic", buttons=5))
@@ -114,6 +117,7 @@ def test_render_watch_writes_the_file_again_on_each_good_save(tmp_path):
     assert (tmp_path / "rules.pdf").read_bytes() != first  # the rules reference states the buttons
 
 
+@pytest.mark.slow
 def test_build_watch_of_one_edition_builds_again(tmp_path):
     variant = tmp_path / "v.yaml"
     _save(variant, VARIANT.format(parent="express", buttons=5))
@@ -153,6 +157,7 @@ def test_the_watch_loop_survives_a_failing_run(tmp_path, monkeypatch):
     assert runs == [False, False, True]  # `again` only once a run has succeeded
 
 
+@pytest.mark.slow
 def test_a_wrong_name_on_the_command_line_is_refused_at_once(tmp_path):
     done = subprocess.run([sys.executable, "-m", "toolkit", "validate", "missing.yaml", "--watch"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
@@ -175,6 +180,7 @@ def _picture(path: Path, colour: tuple[int, int, int]) -> None:
     os.utime(path, ns=(stamp, stamp))
 
 
+@pytest.mark.slow
 def test_render_watch_runs_again_when_the_theme_or_a_picture_it_names_changes(tmp_path):
     theme = tmp_path / "look.yaml"
     _picture(tmp_path / "back.png", (200, 40, 40))

@@ -21,6 +21,7 @@ def scheduler():
     ("price", "classic", "P05", "--values", "0,3", "--bots", "random,random", "--games", "20"),
     ("ladder", "random", "greedy", "--games", "10"),
 ], ids=lambda c: c[0])
+@pytest.mark.slow
 def test_workbench_on_dask_matches_local(tmp_path, scheduler, command):
     local, dask = tmp_path / "local", tmp_path / "dask"
     ok(*command, "--seed", "6", "--out", str(local), "--no-progress")

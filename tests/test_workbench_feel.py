@@ -75,6 +75,7 @@ def test_played_games_are_seeded_and_a_variant_is_paired_with_the_base():
     assert d["lead_changes"]["mean"] == 0
 
 
+@pytest.mark.slow
 def test_feel_cli_reports_every_edition_with_definitions(tmp_path):
     out = tmp_path / "feel"
     ok("feel", "express", "express", "--games", "4", "--decisive", "--no-progress", "--out", str(out))
@@ -93,6 +94,7 @@ def test_feel_refuses_a_solo_game():
     assert "two or more seats" in refused("feel", "doodle", "--bots", "greedy", "--games", "2")
 
 
+@pytest.mark.slow
 def test_feel_on_two_workers_writes_the_same_results_as_in_one_process(tmp_path):
     games = str(feel.CHUNK + 5)  # two tasks, so the second worker has one
     for workers in ("1", "2"):
@@ -137,6 +139,7 @@ def test_the_verdict_sentence_names_only_the_measures_that_survive_holm():
     assert [r[5] for r in rows] == ["no", "no", "yes", "no", "no"]
 
 
+@pytest.mark.slow
 def test_feel_cli_writes_raw_and_adjusted_p_and_the_sampling_unit(tmp_path):
     out = tmp_path / "feel"
     ok("feel", "express", "express", "express", "--games", "6", "--no-progress", "--out", str(out))

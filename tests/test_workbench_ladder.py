@@ -15,6 +15,7 @@ from toolkit.specs.models import Family
 from workbench_helpers import refused
 
 
+@pytest.mark.slow
 def test_ladder_ranks_greedy_above_random_and_writes_the_contract(tmp_path):
     out = tmp_path / "ladder"
     result = ok("ladder", "random", "greedy", "--games", "40", "--seed", "4", "--out", str(out), "--no-progress")
@@ -31,6 +32,7 @@ def test_ladder_ranks_greedy_above_random_and_writes_the_contract(tmp_path):
         assert (out / name).stat().st_size > 0
 
 
+@pytest.mark.slow
 def test_ladder_results_do_not_depend_on_workers(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     ok("ladder", "random", "greedy", "--games", "20", "--workers", "1", "--out", str(a), "--no-progress")
@@ -60,6 +62,7 @@ def _variant(tmp_path, name: str, body: str) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_ten_more_buttons_is_called_different_and_an_identical_variant_same(tmp_path):
     rich = _variant(tmp_path, "rich", "starting_buttons: 15\n")
     same = _variant(tmp_path, "same", "starting_buttons: 5\n")
@@ -83,6 +86,7 @@ def test_ten_more_buttons_is_called_different_and_an_identical_variant_same(tmp_
 
 
 @pytest.mark.parametrize("figure", ["seat-win", "margin"])
+@pytest.mark.slow
 def test_an_identical_variant_is_never_called_different_on_any_figure(tmp_path, figure):
     same = _variant(tmp_path, "same", "starting_buttons: 5\n")
     out = tmp_path / figure
@@ -132,6 +136,7 @@ def test_a_timed_search_stops_by_the_clock_and_plays_a_legal_move():
     assert mcts.MctsBot(mcts.time_budget(0.01)).name == "mcts:0.01s"
 
 
+@pytest.mark.slow
 def test_sequential_options_without_sprt_are_refused():
     assert "add --sprt FIGURE" in refused("balance", "classic", "six-buttons", "--games", "100", "--sprt-delta", "1")
     assert "add --sprt FIGURE" in refused("sweep", "classic", "--set", "starting_buttons=3,4", "--sprt-alpha", "0.01")

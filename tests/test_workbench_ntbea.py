@@ -24,6 +24,7 @@ def _noisy_bowl(point, i):
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.slow
 def test_ntbea_finds_the_top_of_a_noisy_bowl_in_a_3000_point_space(seed):
     result = ntbea.search(SIZES, _noisy_bowl, budget=300, seed=seed)
     assert len({p for p, _ in result.history}) < 300 < np.prod(SIZES)
@@ -58,6 +59,7 @@ def test_a_bad_target_is_one_clear_error(text, message):
         ntbea.parse_target(text)
 
 
+@pytest.mark.slow
 def test_tune_cli_searches_two_keys_and_measures_the_best_on_fresh_deals(tmp_path):
     out = tmp_path / "tuned"
     ok("tune", "express", "--set", "starting_buttons=2..8", "--set", "empty_penalty=1..2", "--target", "seat-win=0.5",
@@ -76,6 +78,7 @@ def test_tune_cli_searches_two_keys_and_measures_the_best_on_fresh_deals(tmp_pat
     assert "--budget 6" in doc["command"]
 
 
+@pytest.mark.slow
 def test_tune_refusals():
     assert "--watch" in refused("tune", "classic", "--set", "patches.P05.cost=0..8", "--target", "buy-rate=0.5")
     assert "no patch" in refused("tune", "classic", "--set", "starting_buttons=3..5", "--target", "buy-rate=0.5",
@@ -91,6 +94,7 @@ def test_tune_refusals():
                                               "length=40", "--budget", "6", "--refine", "6")
 
 
+@pytest.mark.slow
 def test_a_bonus_target_is_refused_where_no_game_can_take_a_bonus_tile():
     express = refused("tune", "express", "--set", "starting_buttons=3..5", "--target", "bonus=0.5")
     assert "no bonus tile" in express and "targets that work: seat-win, length, score, margin, buy-rate" in express

@@ -152,6 +152,7 @@ def test_a_crossing_beyond_the_range_names_the_values_to_try():
     assert never["status"] == "never bought" and never["print"] is None
 
 
+@pytest.mark.slow
 def test_the_interval_covers_a_known_crossing_at_its_stated_rate():
     """Coverage on a null case: 120 data sets of a curve crossing at 3.4 that levels off below 0,
     with the two games of a deal alike (half their noise shared). A 95% interval that counted
@@ -182,6 +183,7 @@ def _run(edition, patch="P05", over="cost", values="0..8", games=600, seed=3, bo
     return body
 
 
+@pytest.mark.slow
 def test_the_price_does_not_depend_on_the_printed_cost():
     classic = load_edition("classic")
     dear = load_edition("dear-p05")  # P05 printed at 3 instead of 2
@@ -274,6 +276,7 @@ def test_a_patch_added_by_a_variant_file_can_be_priced(tmp_path):
     (("classic", "P05", "--bots", "greedy"), "2 seats"),
     (("classic", "P05", "--scheduler", "nowhere"), "tcp://"),
 ])
+@pytest.mark.slow
 def test_price_refuses_bad_input_with_one_line(args, message):
     assert message in refused("price", *args)
 
@@ -288,6 +291,7 @@ def test_an_unknown_patch_is_refused_in_price_s_own_words(tmp_path):
     assert "(patches: P00..P32, N01)" in refused("price", str(variant), "N02")
 
 
+@pytest.mark.slow
 def test_width_stops_at_the_first_look_with_a_narrow_enough_interval(tmp_path):
     out = tmp_path / "width"
     result = ok("price", "classic", "P05", "--over", "time", "--values", "0..4", "--bots", "random,random",
@@ -300,6 +304,7 @@ def test_width_stops_at_the_first_look_with_a_narrow_enough_interval(tmp_path):
     assert "--width" in refused("price", "classic", "P05", "--width", "0")
 
 
+@pytest.mark.slow
 def test_the_default_run_plays_until_the_price_is_decided(tmp_path):
     """No --games: looks of doubling size, only the crossing's window plays on, and the run stops
     when the price is decided within 1 button (or says, at the cap, how many more games would)."""

@@ -47,6 +47,7 @@ def test_every_sweepable_key_is_covered_here():
 
 
 @pytest.mark.parametrize("edition,key", SWEEPABLE, ids=lambda k: getattr(k, "path", k))
+@pytest.mark.slow
 def test_every_sweepable_key_changes_the_games(edition, key):
     base = load_edition(edition)
     path = key.path.replace("*", "P11")  # a 6-cell patch with income the greedy bot buys
@@ -60,6 +61,7 @@ def test_every_sweepable_key_changes_the_games(edition, key):
     assert not same, f"{path}={value} left every game unchanged"
 
 
+@pytest.mark.slow
 def test_sweep_cli_writes_a_grid_with_figures_charts_and_the_same_bytes_for_any_worker_count(tmp_path):
     outs = []
     for workers in ("1", "2"):
@@ -88,6 +90,7 @@ def test_sweep_cli_writes_a_grid_with_figures_charts_and_the_same_bytes_for_any_
     assert "Sweep of" in text and "P05 buy rate" in text
 
 
+@pytest.mark.slow
 def test_sweep_of_leather_layouts_names_the_layout_of_each_point(tmp_path):
     out = tmp_path / "leather"
     ok("sweep", "classic", "--set", "time_track.leather_patches=[20,26,32,44,50],[26,32,38,44,50]", "--bots", "random,random",
@@ -97,6 +100,7 @@ def test_sweep_of_leather_layouts_names_the_layout_of_each_point(tmp_path):
     assert layouts == [[20, 26, 32, 44, 50], [26, 32, 38, 44, 50]]
 
 
+@pytest.mark.slow
 def test_doodle_sweep_reports_doodle_figures(tmp_path):
     out = tmp_path / "doodle"
     ok("sweep", "doodle", "--set", "rounds=2,3", "--games", "6", "--out", str(out), "--no-progress")
@@ -119,6 +123,7 @@ def test_sweep_refuses_bad_input_with_one_line(args, message):
     assert message in refused("sweep", *args)
 
 
+@pytest.mark.slow
 def test_a_point_the_rules_or_the_engine_cannot_play_is_refused_before_any_game():
     assert "rounds need" in refused("sweep", "doodle", "--set", "rounds=3,9")
     assert "turns per round" in refused("sweep", "doodle", "--set", "turns_per_round=9")
@@ -126,6 +131,7 @@ def test_a_point_the_rules_or_the_engine_cannot_play_is_refused_before_any_game(
     assert "at most 16 leather patches" in refused("sweep", "classic", "--set", f"time_track.leather_patches=[{many}]")
 
 
+@pytest.mark.slow
 def test_sequential_sweep_stops_when_every_point_is_decided_against_the_first(tmp_path):
     out = tmp_path / "seq"
     result = ok("sweep", "classic", "--set", "starting_buttons=5,15", "--set", "bonus.points=7", "--bots", "greedy,greedy",
@@ -181,6 +187,7 @@ def test_a_2_key_sweep_with_many_values_of_the_second_key_is_a_heatmap(monkeypat
     assert darkest[4] == charts.shade(0.4 + seconds[-1] / 100, 0.3, 0.4 + seconds[-1] / 100)
 
 
+@pytest.mark.slow
 def test_the_2_key_sweep_cli_writes_line_charts(tmp_path):
     out = tmp_path / "lines"
     ok("sweep", "express", "--set", "starting_buttons=3,5", "--set", "empty_penalty=1,2", "--games", "4",
@@ -188,6 +195,7 @@ def test_the_2_key_sweep_cli_writes_line_charts(tmp_path):
     assert (out / "chart-player-1-win-rate.png").read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
 def test_a_sweep_opens_with_a_verdict_naming_what_moves_and_what_does_not(tmp_path):
     result = ok("sweep", "classic", "--set", "starting_buttons=2..8:6", "--games", "200", "--no-progress",
                 "--out", str(tmp_path / "s"))
