@@ -58,6 +58,7 @@ def test_setup_human_first_automa_has_no_buttons_two_cards_discarded_unseen():
     assert "automa" not in {str(a) for a in game.legal_actions()}
 
 
+@pytest.mark.slow
 def test_on_automas_turn_only_the_automa_action_is_legal():
     game = automa_to_move(None, automa=3, human=5)
     assert game.legal_actions() == [AutomaTurn()]

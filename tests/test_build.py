@@ -53,6 +53,7 @@ def test_build_writes_every_pdf(built):
         assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
 
 
+@pytest.mark.slow
 def test_kits_hold_boards_then_fronts_and_backs(built):
     reader = PdfReader(built / "classic-kit.pdf")
     # two quilt boards and the time board, each with a blank back, then tile fronts/backs pairs
@@ -170,6 +171,7 @@ from tests.test_render_pdfx import PROFILE, _check_pdfx, needs_profile  # noqa: 
 
 
 @needs_profile
+@pytest.mark.slow
 def test_an_edition_kit_built_as_pdfx_passes_every_check(tmp_path):
     from tests.cli_helpers import ok
 
@@ -210,6 +212,7 @@ def test_build_pdfx_options_that_cannot_work_are_refused(tmp_path, monkeypatch, 
 
 
 @needs_profile
+@pytest.mark.slow
 def test_pdfx_colours_and_pictures_go_through_the_profile(tmp_path, monkeypatch):
     """A theme's flat colour and its picture come out as the inks the --icc profile gives them
     (not the uncalibrated formula), and the same build gives the same bytes."""

@@ -40,6 +40,7 @@ def test_json_has_the_promised_keys():
     assert facts["same_shape"] == [] and facts["deck"] is None
 
 
+@pytest.mark.slow
 def test_json_cuts_refuse_the_three_piece_line():
     facts = run_json("#.#/###")
     assert facts["cuts"] == [["#/#", ".#/##"], ["#./##", "#/#"]]

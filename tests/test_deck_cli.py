@@ -16,6 +16,7 @@ def test_fit_json_contract():
     assert len(doc["over_priced"]) == 5
 
 
+@pytest.mark.slow
 def test_fit_text_names_the_worst_priced():
     out = ok("deck", "fit", "classic", "--top", "2").stdout
     assert "R2 0.859" in out and "CV error 1.23" in out

@@ -95,6 +95,7 @@ def loaded(tmp_path_factory):
 
 
 @pytest.mark.parametrize("case", REFUSED, ids=[c.name for c in REFUSED])
+@pytest.mark.slow
 def test_unbounded_work_is_refused_early_with_its_figure(case, tmp_path, loaded):
     outcome = run_case(case, tmp_path, slow_cpu=REFUSAL_CPU)
     assert not outcome.failures, (outcome.failures, outcome.message[:300], f"{outcome.cpu:.2f} CPU-s")
@@ -116,6 +117,7 @@ def _pack(tmp_path, *args: str) -> tuple[dict, float]:
     (("copies.yaml", "--max-nodes", "2000000"), "fill"),                     # 4,653 pieces of 47 shapes
     (("copies.yaml", "--board", "8x10", "--count", "--max-nodes", "1000000"), "count"),
 ])
+@pytest.mark.slow
 def test_a_search_stops_at_its_step_budget_and_says_so(tmp_path, monkeypatch, args, key):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "copies.yaml").write_text(_copies())
@@ -177,6 +179,7 @@ def _pictures(folder, count: int, side: int = 6000) -> list[str]:
     return names
 
 
+@pytest.mark.slow
 def test_a_theme_of_many_huge_pictures_is_refused_with_its_figure(tmp_path, loaded):
     """Every picture under the per-picture limit, but four distinct ones of 36 megapixels on the
     patches: each printed file would decode and re-encode all of them (a theme of 33 such

@@ -974,6 +974,7 @@ def test_no_arguments_prints_the_help_and_succeeds():
         assert result.stdout.startswith("Usage: patchwork")
 
 
+@pytest.mark.slow
 def test_usage_errors_are_one_line_with_exit_2():
     for args in (["deal", "--bogus"], ["frobnicate"], ["deal"], ["render", "pad", "--sheets", "x"]):
         result = CliRunner().invoke(app, args)
@@ -982,6 +983,7 @@ def test_usage_errors_are_one_line_with_exit_2():
         assert len(lines) == 1 and lines[0].startswith("patchwork: error: "), result.stderr
 
 
+@pytest.mark.slow
 def test_help_shows_flags_without_values_defaults_and_whole_lines(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     texts = {" ".join(path): CliRunner().invoke(app, [*path, "--help"]).stdout for path in _commands()}

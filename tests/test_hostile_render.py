@@ -116,6 +116,7 @@ def test_a_gif_of_too_many_pixels_is_refused_before_drawing():
     ["build", "--bleed", ""],
     ["build", "--edition", ""],
 ])
+@pytest.mark.slow
 def test_an_empty_value_is_refused_not_defaulted(tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
     error = fails(*args)

@@ -169,6 +169,7 @@ def test_automa_backs_register_on_landscape_paper():
 
 
 @pytest.mark.parametrize("size", sorted(CARD_SIZES))
+@pytest.mark.slow
 def test_single_layout_pages_are_trim_plus_bleed_with_boxes(size):
     pdf = _pdf("automa", "anniversary", backs=True, layout=Layout(mode="single"), card_size=size)
     reader = PdfReader(io.BytesIO(pdf))

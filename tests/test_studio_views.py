@@ -198,6 +198,7 @@ def shown_texts(view) -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_a_doodle_game_shows_squares_as_the_pads_name_them_and_records_the_machine_form(client):
     view = client.post("/api/play", json={"edition": "doodle", "seed": 3, "seats": ["human", "greedy"]}).json()
     scorings = 0
@@ -240,6 +241,7 @@ def test_a_square_may_be_typed_as_the_board_names_it_and_is_recorded_as_the_mach
     assert "illegal action" in refused and not RECORD_FORM.search(refused), refused
 
 
+@pytest.mark.slow
 def test_a_record_step_shows_the_lettered_action_and_keeps_the_records_own(client):
     view = client.post("/api/play", json={"edition": "doodle", "seed": 9, "seats": ["human", "greedy"]}).json()
     for _ in range(6):

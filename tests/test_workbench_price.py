@@ -199,6 +199,7 @@ def _higher(better: dict, worse: dict) -> bool:
     return better["estimate"] is not None and worse["estimate"] is not None and better["estimate"] > worse["estimate"]
 
 
+@pytest.mark.slow
 def test_a_strictly_better_twin_gets_a_higher_fair_value():
     classic = load_edition("classic")
     richer = setpath.apply(classic, "patches.P05.income", 1)
@@ -209,6 +210,7 @@ def test_a_strictly_better_twin_gets_a_higher_fair_value():
     assert _higher(_run(cheap, over="time", values="0..10")["fair"], _run(dear, over="time", values="0..10")["fair"])
 
 
+@pytest.mark.slow
 def test_a_coarse_step_is_filled_in_around_the_crossing():
     """Step 4 swept 0, 4, 8: the run plays every whole value of the crossing's window, so the
     price does not rest on a straight line over four buttons."""
@@ -223,6 +225,7 @@ def test_a_coarse_step_is_filled_in_around_the_crossing():
     assert body["fair"]["print"] is not None and set(body["fair"]) >= {"print", "decided", "estimate", "low", "high"}
 
 
+@pytest.mark.slow
 def test_a_crossing_above_the_range_widens_it():
     """P16 (printed at cost 0) still pays at 2 with greedy bots: the run adds values above the range."""
     body = _run(load_edition("classic"), patch="P16", values="0..2", bots="greedy,greedy", games=400)
@@ -230,6 +233,7 @@ def test_a_crossing_above_the_range_widens_it():
     assert body["fair"]["status"] != "above" or max(v["value"] for v in body["values"]) >= 16
 
 
+@pytest.mark.slow
 def test_price_cli_writes_the_contract_and_the_same_bytes_for_any_worker_count(tmp_path):
     outs = []
     for workers in ("1", "2"):
@@ -252,6 +256,7 @@ def test_price_cli_writes_the_contract_and_the_same_bytes_for_any_worker_count(t
     assert "--games 40" in doc["command"]
 
 
+@pytest.mark.slow
 def test_a_patch_added_by_a_variant_file_can_be_priced(tmp_path):
     variant = tmp_path / "new-patch.yaml"
     variant.write_text(

@@ -119,6 +119,7 @@ def test_doodle_sweep_reports_doodle_figures(tmp_path):
     (("classic", "--set", "starting_buttons=3", "--bots", "mcts:abc,greedy"), "mcts:abc"),
     (("nowhere-edition", "--set", "starting_buttons=3"), "nowhere-edition"),
 ])
+@pytest.mark.slow
 def test_sweep_refuses_bad_input_with_one_line(args, message):
     assert message in refused("sweep", *args)
 
