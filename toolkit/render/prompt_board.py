@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
+from typing import Literal
 
 from toolkit.families.view import DRAWING, LEATHER, PATCH, SINGLE, START, Board, Position, Track
 from toolkit.games.squares import column_name, people_text, square_name
@@ -39,6 +40,9 @@ DIM = "#8a8a8a"
 TEXT_WIDTH = 100
 """Columns the boards may use side by side before the next board starts a new row."""
 
+
+ColourSystem = Literal["standard", "256", "truecolor", "windows"]
+"""rich's colour systems a terminal may have."""
 
 def label(piece_id: str, kind: str) -> str:
     """The two letters a piece's cells carry."""
@@ -114,7 +118,7 @@ def board_lines(board: Board, highlight: frozenset = frozenset()) -> list[Line]:
                 line += [mark, (" ·", EMPTY_STYLE)]
                 continue
             text = label(piece.id, piece.kind) if piece is not None else "  "
-            style = LAST_STYLE if (r, c) in last else piece_style(piece.kind, piece.colour, piece.colour_index)
+            style = LAST_STYLE if (r, c) in last or piece is None else piece_style(piece.kind, piece.colour, piece.colour_index)
             line += [mark, (text, style)]
         lines.append(line)
     return lines
@@ -385,7 +389,7 @@ def compact_lines(position: Position, highlight: dict[int, frozenset] | None = N
     return lines
 
 
-def render(lines: list[Line], colour_system: str | None) -> str:
+def render(lines: list[Line], colour_system: ColourSystem | None) -> str:
     """The lines as text: plain, or with ANSI styles for `colour_system` (rich's names)."""
     if colour_system is None:
         return "\n".join("".join(text for text, _ in line).rstrip() for line in lines)
@@ -401,7 +405,7 @@ def render(lines: list[Line], colour_system: str | None) -> str:
 
 
 def position_text(position: Position, highlight: dict[int, frozenset] | None = None,
-                  colour: str | None = None, compact: bool = False) -> str:
+                  colour: ColourSystem | None = None, compact: bool = False) -> str:
     """The position as the prompt prints it (`colour`: a rich colour system, or None for plain
     text; the prompt passes its terminal's); `compact`: what fits 80 x 24 (compact_lines), else
     everything."""
