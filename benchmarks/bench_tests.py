@@ -26,7 +26,10 @@ TIERS = {"everyday": ["-m", "not slow"], "whole": []}
 
 
 def run(tier: str, workers: int, durations: int) -> None:
-    args = [sys.executable, "-m", "pytest", "-q", "-n", str(workers), "-p", "no:cacheprovider", *TIERS[tier]]
+    # `--verbosity=-1`, not `-q`: the configured options already hold a `-q`, and a second one (-qq)
+    # drops the summary line this reads the counts and time from
+    args = [sys.executable, "-m", "pytest", "--verbosity=-1", "-n", str(workers), "-p", "no:cacheprovider",
+            *TIERS[tier]]
     if durations:
         args += [f"--durations={durations}"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
