@@ -16,7 +16,6 @@ import dataclasses
 import difflib
 import json
 import secrets
-import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
@@ -31,6 +30,7 @@ from toolkit.cli.options import (MAX_SEATS, MAX_SEED, bot_list, output_file, pla
 from toolkit.errors import Interrupted, RecordError, ToolkitError, UsageError
 
 if TYPE_CHECKING:
+    from toolkit.games.base import Game
     from toolkit.geometry import Shape
     from toolkit.specs.models import Edition
 
@@ -111,10 +111,8 @@ prompt commands:
 PROMPT_WORDS = ("shapes", "shape", "orient", "legal", "preview", "ok", "board", "hint", "undo", "help", "quit", "exit")
 
 
-def _notation_help(game: Any) -> str:
-    module = sys.modules.get(type(game).__module__)
-    text = getattr(game, "notation_help", None) or getattr(module, "NOTATION_HELP", None)
-    base = text or "type an action in the edition's notation"
+def _notation_help(game: Game) -> str:
+    base = game.notation_help
     example = family_of(game.edition).action_example
     return base + "\n" + PROMPT_HELP.format(example=example)
 
@@ -234,11 +232,6 @@ def _unoffered_shapes(game: Any, position: Any) -> list[str]:
     return draw_side_by_side(blocks) if blocks else []
 
 
-def _seat_label(game: Any, seat: int) -> str:
-    name = getattr(game, "seat_name", None)
-    return name(seat) if name else f"player {seat + 1}"
-
-
 def _read_line(prompt: str) -> str | None:
     try:
         return input(prompt)
@@ -326,8 +319,8 @@ class Prompt:
         if bot is None:
             return
         game = self.game
-        event = getattr(game, "last_event", "")
-        label = _seat_label(game, seat)
+        event = game.last_event
+        label = game.seat_name(seat)
         detail = f" ({people_text(event)})" if event and event != f"{label}: {action}" else ""
         self._lines.append(f"{label} ({bot.name}): {people_text(action)}{detail}")
 
@@ -336,7 +329,7 @@ class Prompt:
             bot = self.session.bot_to_move()
             if bot is None:
                 return
-            label = f"{_seat_label(self.game, self.game.current_player)} ({bot.name})"
+            label = f"{self.game.seat_name(self.game.current_player)} ({bot.name})"
             if self.warmer is not None:
                 self.warmer.wait("bots", f"{label}'s move")
             self._rules_ready()
@@ -401,7 +394,7 @@ class Prompt:
             if self.shown_at != len(self.game.history):
                 self._show_board()
             seat = self.game.current_player
-            line = self.read_line(f"{_seat_label(self.game, seat)}> ")
+            line = self.read_line(f"{self.game.seat_name(seat)}> ")
             if line is None:
                 self.echo("")
                 self.echo("game stopped (end of input)")
@@ -490,8 +483,8 @@ class Prompt:
         self.echo(f"PREVIEW of '{text}' (not played): the board as it would be, its cells marked *")
         if changes:
             self.echo("\n".join(changes))
-        event = getattr(trial, "last_event", "")
-        if event and not chance and people_text(event) != f"{_seat_label(trial, seat)}: {people_text(machine_text(text))}":
+        event = trial.last_event
+        if event and not chance and people_text(event) != f"{trial.seat_name(seat)}: {people_text(machine_text(text))}":
             self.echo(f"  then: {people_text(event)}")
         self.echo("type 'ok' to play it, or another action")
         self.pending_preview = text
@@ -505,11 +498,6 @@ class Prompt:
         self.pending_preview = None
         self.echo(f"took back '{people_text(taken.action)}' and the bots' replies after it")
         self._show_board()
-
-
-def _note_compile(edition: Edition) -> None:
-    waiting.watch_compiles()
-    waiting.note_compile(list(family_of(edition).kernel_modules))
 
 
 def _resume_data(record: dict[str, Any]) -> dict[str, Any]:
@@ -569,7 +557,7 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(board_text(game))
         scores = game.scores()
-        summary = ", ".join(f"{_seat_label(game, i)} {s}" for i, s in enumerate(scores))
+        summary = ", ".join(f"{game.seat_name(i)} {s}" for i, s in enumerate(scores))
         state = "final scores" if game.is_over else "scores so far (game not finished)"
         typer.echo(f"{len(data['actions'])} actions replayed; {state}: {summary}")
 
@@ -630,7 +618,8 @@ def register(app: typer.Typer) -> None:
         if seed is None:
             seed = secrets.randbelow(RANDOM_SEEDS)
             typer.echo(f"seed {seed} (play this deal again with --seed {seed})")
-        _note_compile(spec)
+        waiting.watch_compiles()
+        note_compile_for(spec)
         if resume is not None:
             game = records.replay(data, base_dir=resume.parent, check_scores=False)
             if game.is_over:
@@ -665,7 +654,7 @@ def register(app: typer.Typer) -> None:
         if finished:
             game = prompt.game
             scores = game.scores()
-            typer.echo("final scores: " + ", ".join(f"{_seat_label(game, i)} {s}" for i, s in enumerate(scores)))
+            typer.echo("final scores: " + ", ".join(f"{game.seat_name(i)} {s}" for i, s in enumerate(scores)))
 
     @app.command("show")
     def show_cmd(

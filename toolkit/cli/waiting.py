@@ -25,9 +25,12 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolkit.cli import notes
+
+if TYPE_CHECKING:
+    from toolkit.games.base import Game
 
 COMPILE_HINT = "first run only; `patchwork compile` compiles everything ahead"
 SESSION_GAP = 1.5
@@ -421,12 +424,12 @@ class Warmer:
                 pass
 
 
-def warm_payload(game: Any, names: list[str], options: dict[str, Any]) -> dict[str, Any]:
+def warm_payload(game: Game, names: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """What the background process needs to set up the same game."""
     from toolkit.specs.loader import spec_of
 
     return {"spec": spec_of(game.edition), "name": game.edition.name, "seed": int(game.seed),
-            "players": getattr(game, "players", None), "names": list(names), "options": dict(options),
+            "players": game.players, "names": list(names), "options": dict(options),
             "actions": [str(a) for a in game.history]}
 
 
@@ -475,7 +478,8 @@ def _warm_main() -> None:
         if ply % 4 == 0:
             playing.hint(copy)
         at = copy.current_player
-        bot = seats.bots[at] if seats.bots[at] is not None and getattr(seats.bots[at], "seat", None) is not None else cheap
+        seated = seats.bots[at]  # a bot bound to its seat (Automa) plays it; every other seat, the cheap bot
+        bot = seated if seated is not None and seated.seat is not None else cheap
         copy.apply(bot.choose(copy, rng))
         ply += 1
     report("done")
