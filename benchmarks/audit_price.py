@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from toolkit.sim.botspec import parse_bots
+from toolkit.sim.botspec import seat_bots
 from toolkit.specs import load_edition
 from toolkit.stats import wilson
 from toolkit.workbench import price, runner
@@ -46,10 +46,10 @@ def play_block(patch: str, values: tuple[int, ...], deals: int, workers: int, ca
         if int(data["deals"]) >= deals and tuple(data["values"]) == values:
             return {int(v): Advantage(data[f"b{v}"][:deals], data[f"m{v}"][:deals], data[f"w{v}"][:deals]) for v in values}
     edition = load_edition("classic")
-    bots = parse_bots(BOTS, edition)
-    request = price.PriceRequest(edition, patch, "cost", values, bots, deals, AUDIT_SEED, True)
+    seating = seat_bots(BOTS, edition)
+    request = price.PriceRequest(edition, patch, "cost", values, seating, deals, AUDIT_SEED, True)
     eds = (price.reference(request), *(price.at(request, v) for v in values))
-    played = runner.play(eds, bots, AUDIT_SEED, 0, deals, workers, None, watch=patch)
+    played = runner.play(eds, seating, AUDIT_SEED, 0, deals, workers, None, watch=patch)
     out = {}
     for k, v in enumerate(values, start=1):
         out[v] = advantage_by_deal(played.per_game[k], played.per_game[0], played.per_deal)

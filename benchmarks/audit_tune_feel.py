@@ -33,7 +33,7 @@ from pathlib import Path
 from toolkit.specs import load_edition
 from toolkit.stats import wilson
 from toolkit.workbench import feel, ntbea, runner, setpath
-from toolkit.sim.botspec import games_per_deal, parse_bots
+from toolkit.sim.botspec import seat_bots
 
 NULL_VARIANT = """kind: variant
 name: classic-p05-last
@@ -88,12 +88,12 @@ def audit_feel(seeds: range, games: int, folder: Path) -> None:
 
 def audit_tune(seeds: int, games: int, reference_games: int) -> None:
     base = load_edition("classic")
-    bots = parse_bots(BOTS, base)
-    per_deal = games_per_deal(bots, base)
+    seating = seat_bots(BOTS, base)
+    per_deal = seating.games_per_deal
     printed = next(p.cost for p in base.all_patches() if p.id == WATCH)
     started = time.perf_counter()
     deals = reference_games // per_deal
-    played = runner.play((base,), bots, 0, REFERENCE_FIRST_DEAL, REFERENCE_FIRST_DEAL + deals, watch=WATCH)
+    played = runner.play((base,), seating, 0, REFERENCE_FIRST_DEAL, REFERENCE_FIRST_DEAL + deals, watch=WATCH)
     reference = ntbea.measured(played.per_game[0], [ntbea.parse_target("buy-rate=0.5")], per_deal)["buy-rate"]
     value = reference["estimate"]
     print(f"\ntune on the base edition: {WATCH} bought in {100 * value:.2f} % [{100 * reference['low']:.2f}, "
@@ -104,7 +104,7 @@ def audit_tune(seeds: int, games: int, reference_games: int) -> None:
     verdicts: dict[str, int] = {}
     old_misses = covered = covered_old = 0
     for seed in range(seeds):
-        request = ntbea.TuneRequest(base, (setting,), (target,), bots, seed, budget=1, eval_deals=50 // per_deal,
+        request = ntbea.TuneRequest(base, (setting,), (target,), seating, seed, budget=1, eval_deals=50 // per_deal,
                                     final_deals=games // per_deal, watch=WATCH, refine=0)
         figure = ntbea.tune(request)["validation"]["figures"]["buy-rate"]
         verdicts[figure["verdict"]] = verdicts.get(figure["verdict"], 0) + 1
@@ -122,8 +122,8 @@ def audit_tune(seeds: int, games: int, reference_games: int) -> None:
 
 def audit_refine(seeds: int, budget: int, games: int) -> None:
     base = load_edition("classic")
-    bots = parse_bots(BOTS, base)
-    per_deal = games_per_deal(bots, base)
+    seating = seat_bots(BOTS, base)
+    per_deal = seating.games_per_deal
     settings = tuple(setpath.parse_setting(text, base) for text in (f"patches.{WATCH}.cost=3..10",
                                                                      f"patches.{WATCH}.time=3..9"))
     target = ntbea.parse_target("buy-rate=0.496")
@@ -134,7 +134,7 @@ def audit_refine(seeds: int, budget: int, games: int) -> None:
     for seed in range(seeds):
         line = []
         for refine in distance:
-            request = ntbea.TuneRequest(base, settings, (target,), bots, seed, budget, eval_deals=100 // per_deal,
+            request = ntbea.TuneRequest(base, settings, (target,), seating, seed, budget, eval_deals=100 // per_deal,
                                         final_deals=games // per_deal, watch=WATCH, refine=refine)
             body = ntbea.tune(request)
             figure = body["validation"]["figures"]["buy-rate"]

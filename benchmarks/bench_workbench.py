@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from toolkit.bots.registry import parse_bot
-from toolkit.sim.botspec import parse_bots
+from toolkit.sim.botspec import seat_bots
 from toolkit.specs import load_edition
 from toolkit.workbench import ladder, price, sprt, sweep
 
@@ -30,8 +30,8 @@ def bench_price(folder: Path, seed: int, workers: int) -> None:
     path.write_text(NEW_PATCH)
     edition = load_edition(str(path))
     values = price.check(edition, "N01", "cost", "0..10")
-    bots = parse_bots("greedy,greedy", edition)
-    request = price.PriceRequest(edition, "N01", "cost", values, bots, price.MAX_GAMES // 2, seed)
+    request = price.PriceRequest(edition, "N01", "cost", values, seat_bots("greedy,greedy", edition), price.MAX_GAMES // 2,
+                                 seed)
     started = time.perf_counter()
     body, plays = price.run(request, workers, None)
     elapsed = time.perf_counter() - started
@@ -46,7 +46,7 @@ def bench_sweep(seed: int, workers: int) -> None:
     base = load_edition("classic")
     points = [{"starting_buttons": b} for b in range(3, 9)]
     started = time.perf_counter()
-    rows, played = sweep.run(base, points, parse_bots("greedy,greedy", base), seed, 200, workers, None)
+    rows, played = sweep.run(base, points, seat_bots("greedy,greedy", base), seed, 200, workers, None)
     elapsed = time.perf_counter() - started
     margins = ", ".join(f"{r['set']['starting_buttons']}: {r['figures']['margin']['seat0_minus_seat1']['estimate']:+.2f}"
                         for r in rows)

@@ -8,7 +8,7 @@ from toolkit.games.rng import derive_seed, seed_state
 from toolkit.games.timetrack import kernel as tk
 from toolkit.games.timetrack.tables import P_ACTIONS, tables_for
 from toolkit.sim import experiment
-from toolkit.sim.botspec import parse_bots
+from toolkit.sim.botspec import parse_bots, seat_bots
 from toolkit.sim.shards import Shard, deal_generators, make_shards, merge_results, plan_shards, run_shard, shard_size
 from toolkit.specs import load_edition
 
@@ -62,12 +62,12 @@ def test_a_time_budget_is_planned_by_the_time_it_spends_and_never_by_the_workers
             assert plan[0][0] == 0 and plan[-1][1] == deals
             assert all(a[1] == b[0] for a, b in zip(plan, plan[1:]))
         requests = [experiment.prepare(["classic"], bots, 2000, 7, workers) for workers in (1, 2)]
-        plans = [[(s.start, s.stop) for s in make_shards(r.editions, r.bots, r.seed, r.deals)] for r in requests]
+        plans = [[(s.start, s.stop) for s in make_shards(r.editions, r.seating, r.seed, r.deals)] for r in requests]
         assert plans[0] == plans[1]
 
 
 def test_merged_shards_equal_one_shard_of_everything(classic):
-    bots = parse_bots("random,random", classic)
+    bots = seat_bots("random,random", classic)
     editions = (classic, load_edition("six-buttons"))
     whole = run_shard(Shard(0, editions, bots, 5, 0, 20, keep_games=True, watch="P05"))
     parts = merge_results(run_shard(Shard(i, editions, bots, 5, a, b, keep_games=True, watch="P05"))
@@ -174,3 +174,51 @@ def test_a_doodle_expert_deal_is_a_shard_of_its_own():
     # The expert spends about 3.5 seconds a game: a shard of more would run for minutes.
     assert shard_size(1000, parse_bots("expert", load_edition("doodle"))) == 1
     assert shard_size(1000, parse_bots("greedy", load_edition("doodle"))) > 1
+
+
+def test_every_run_carries_the_seating_it_was_given_and_never_seats_the_bots_again(classic, monkeypatch):
+    """The seating made from the `--bots` text reaches the shards, the workbench's runs and every
+    document unchanged: a seating no family would make (no seat swap for two time-track bots, a
+    rule sentence of its own) comes out as given, and asking the family to seat again fails."""
+    from contextlib import contextmanager
+
+    from toolkit.families import Seating, family_of
+    from toolkit.workbench import documents, price, runner, setpath, sweep
+
+    seated = seat_bots("random,random", classic)
+    assert seated.games_per_deal == 2
+    own = Seating(seated.bots, 1, "a rule sentence no family writes: one game a deal, seats fixed")
+
+    def seat_again(*args, **kwargs):
+        raise AssertionError("the bots were seated again instead of the seating being passed along")
+
+    monkeypatch.setattr(type(family_of(classic)), "seating", seat_again)
+    with pytest.raises(AssertionError, match="seated again"):
+        seat_bots("random,random", classic)
+
+    plan = make_shards((classic,), own, 5, 6)
+    assert all(shard.seating is own and shard.per_deal == 1 for shard in plan)
+    assert merge_results(run_shard(shard) for shard in plan).games == 6
+
+    request = experiment.Request(("classic",), (classic,), own, 6, 5, 1, None)
+    doc = experiment.simulation_document(request, experiment.run(request), "cmd")
+    assert (doc["seats"], doc["games_per_deal"], doc["games"], doc["deals"]) == (own.rule, 1, 6, 6)
+
+    played = runner.play((classic,), own, 5, 0, 6)
+    assert (played.games, played.per_deal, played.swap.tolist()) == (6, 1, [0] * 6)
+
+    rows, played = sweep.run(classic, [{"starting_buttons": 5}], own, 5, 6, 1, None)
+    assert played.games == 6 and rows[0]["figures"]["games"] == 6
+
+    body, plays = price.run(price.PriceRequest(classic, "P05", "cost", (1, 2), own, 6, 5, fixed=True), 1, None)
+    assert plays.per_deal == 1 and body["stopping"]["games"] == 6 and {v["games"] for v in body["values"]} == {6}
+
+    @contextmanager
+    def progress(total):
+        yield lambda games: None
+
+    setting = setpath.parse_setting("starting_buttons=5,6", classic)
+    run = documents.SweepRun("classic", classic, ("starting_buttons=5,6",), (setting,), tuple(setpath.grid([setting])),
+                             "random,random", own, 6, 5)
+    doc = documents.sweep(run, 1, None, progress)
+    assert (doc["seats"], doc["games_per_deal"], doc["games"]) == (own.rule, 1, 6)

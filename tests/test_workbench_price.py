@@ -9,7 +9,7 @@ import pytest
 
 from cli_helpers import ok
 from workbench_helpers import refused
-from toolkit.sim.botspec import parse_bots
+from toolkit.sim.botspec import seat_bots
 from toolkit.specs import load_edition
 from toolkit.workbench import price, setpath
 from toolkit.workbench.advantage import Advantage
@@ -178,7 +178,7 @@ def test_the_interval_covers_a_known_crossing_at_its_stated_rate():
 def _run(edition, patch="P05", over="cost", values="0..8", games=600, seed=3, bots="random,random", fixed=True,
          width=None):
     vals = price.check(edition, patch, over, values)
-    request = price.PriceRequest(edition, patch, over, vals, parse_bots(bots, edition), games // 2, seed, fixed, width)
+    request = price.PriceRequest(edition, patch, over, vals, seat_bots(bots, edition), games // 2, seed, fixed, width)
     body, _ = price.run(request, 1, None)
     return body
 
@@ -331,8 +331,8 @@ def test_the_default_run_plays_until_the_price_is_decided(tmp_path):
 
 def test_the_looks_grow_geometrically_to_the_cap_and_the_help_names_it():
     classic = load_edition("classic")
-    bots = parse_bots("greedy,greedy", classic)
-    looks = lambda deals, fixed=False: price.PriceRequest(classic, "P05", "cost", (0, 1), bots, deals, 0, fixed).looks  # noqa: E731
+    seating = seat_bots("greedy,greedy", classic)
+    looks = lambda deals, fixed=False: price.PriceRequest(classic, "P05", "cost", (0, 1), seating, deals, 0, fixed).looks  # noqa: E731
     assert looks(price.MAX_GAMES // 2) == [250, 629, 1581, 3976, 10000]
     assert looks(2000) == [250, 500, 1000, 2000] and looks(100) == [100] and looks(2000, fixed=True) == [2000]
     from pathlib import Path

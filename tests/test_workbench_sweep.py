@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 
 from cli_helpers import ok
-from toolkit.sim.botspec import parse_bots
+from toolkit.sim.botspec import seat_bots
 from toolkit.families import all_families, family_of
 from toolkit.specs import load_edition
 from toolkit.workbench import runner, setpath
@@ -54,8 +54,8 @@ def test_every_sweepable_key_changes_the_games(edition, key):
     value = CHANGES[key.path]
     assert setpath.get_value(base, path) != value
     edited = setpath.apply(base, path, value)
-    bots = parse_bots(family_of(base).info.balance_bots, base)
-    played = runner.play((base, edited), bots, 11, 0, DEALS.get(key.path, 12))
+    seating = seat_bots(family_of(base).info.balance_bots, base)
+    played = runner.play((base, edited), seating, 11, 0, DEALS.get(key.path, 12))
     before, after = played.per_game
     same = np.array_equal(before.score, after.score) and np.array_equal(before.winner, after.winner)
     assert not same, f"{path}={value} left every game unchanged"

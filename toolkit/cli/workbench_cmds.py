@@ -90,10 +90,11 @@ def _reports():
     return report, render_markdown, render_pdf
 
 
-def _bots(text: str, edition, automa_level: int = 1, automa_deck: str = "normal"):
-    from toolkit.sim.botspec import parse_bots
+def _seating(text: str, edition, automa_level: int = 1, automa_deck: str = "normal"):
+    """The `--bots` text seated for `edition` (toolkit.sim.botspec.seat_bots): the run carries it."""
+    from toolkit.sim.botspec import seat_bots
 
-    return parse_bots(text, edition, automa_level, automa_deck)
+    return seat_bots(text, edition, automa_level, automa_deck)
 
 
 # ----- price ----------------------------------------------------------------------------------
@@ -144,7 +145,7 @@ def price(
 
     ed = load_edition(edition)
     for text in bots:  # each tier's bots, refused before the simulator (and numba) loads
-        _bots(text, ed)
+        _seating(text, ed)
     run = documents.PriceRun(edition, ed, patch, values, over, tuple(bots), games, cap, search_games, seed, width)
     started = time.perf_counter()
     doc = add_typed(documents.price(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
@@ -192,7 +193,6 @@ def sweep(
     check_fraction(sprt_alpha, "--sprt-alpha", 0, 1, open_high=True)
     check_fraction(sprt_beta, "--sprt-beta", 0, 1, open_high=True)
     check_fraction(sprt_delta, "--sprt-delta", 0, MAX_DELTA)
-    from toolkit.sim.botspec import games_per_deal
     from toolkit.specs import load_edition
     from toolkit.families import family_of
     from toolkit.workbench import setpath
@@ -201,10 +201,9 @@ def sweep(
     parsed = [setpath.parse_setting(text, ed) for text in settings]
     points = setpath.grid(parsed)
     bots_text = threaded_lists([bots], threads, workers)[0] or family_of(ed).info.balance_bots
-    bot_specs = _bots(bots_text, ed)
-    per_deal = games_per_deal(bot_specs, ed)
-    documents.deals_for(games, per_deal)
-    run = documents.SweepRun(base, ed, tuple(settings), tuple(parsed), tuple(points), bots_text, bot_specs, per_deal,
+    seating = _seating(bots_text, ed)
+    documents.deals_for(games, seating.games_per_deal)
+    run = documents.SweepRun(base, ed, tuple(settings), tuple(parsed), tuple(points), bots_text, seating,
                              games, seed, sprt, sprt_delta, sprt_alpha, sprt_beta)
     started = time.perf_counter()
     doc = add_typed(documents.sweep(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
@@ -258,7 +257,7 @@ def ladder(
 
     ld.check(ed, specs)
     for spec in specs:
-        _bots(f"{spec.name},{spec.name}", ed)
+        _seating(f"{spec.name},{spec.name}", ed)
     run = documents.LadderRun(tuple(bots), edition, ed, tuple(specs), games, seed)
     started = time.perf_counter()
     doc = add_typed(documents.ladder(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
@@ -351,7 +350,6 @@ def tune(
         raise UsageError(f"--refine must be 0..{budget - 1} (at least one of the {budget} evaluations searches), "
                          f"got {refine}")
     from toolkit.families import family_of
-    from toolkit.sim.botspec import games_per_deal
     from toolkit.specs import load_edition
     from toolkit.workbench import setpath
 
@@ -361,11 +359,11 @@ def tune(
         raise UsageError(f"--watch {watch[:40]}: '{ed.name}' has no patch {watch[:40]} "
                          f"(patches: {setpath.patch_ids_text(ed)})")
     bots_text = bots or family_of(ed).info.balance_bots
-    bot_specs = _bots(bots_text, ed)
-    per_deal = games_per_deal(bot_specs, ed)
+    seating = _seating(bots_text, ed)
+    per_deal = seating.games_per_deal
     documents.deals_for(games, per_deal), documents.deals_for(final_games, per_deal, "--final-games")
     run = documents.TuneRun(base, ed, tuple(settings), parsed, tuple(targets), budget, refine, games, final_games, watch,
-                            bots_text, bot_specs, per_deal, seed)
+                            bots_text, seating, seed)
     started = time.perf_counter()
     doc = add_typed(documents.tune(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
     elapsed = time.perf_counter() - started
@@ -410,7 +408,7 @@ def feel(
             raise UsageError(f"variant '{ref}' is a {family_of(ed).info.title} edition but the base '{editions[0]}' is "
                              f"{family_of(eds[0]).info.title}: feel compares editions of one rules family")
     bots_text = bots or family_of(eds[0]).info.balance_bots
-    bot_specs = _bots(bots_text, eds[0])
+    bot_specs = _seating(bots_text, eds[0]).bots
     if len(bot_specs) < 2:
         if bots is None:
             raise UsageError(f"feel measures leads between seats, and {family_of(eds[0]).info.title}'s default bots "

@@ -1,5 +1,8 @@
 """`--bots` text -> the seated BotSpec values of a simulation: toolkit.bots.registry parses each
-name for the edition (the same texts and messages as `patchwork play`), the family seats them."""
+name for the edition (the same texts and messages as `patchwork play`), the family seats them.
+
+The Seating made here is the one a run carries: shards, the workbench's requests and the reports
+read its games per deal and its rule sentence from it, never from a seating made again."""
 from __future__ import annotations
 
 from toolkit.bots.registry import AUTOMA_DECK, AUTOMA_LEVEL, BotSpec, bot_for, split_bots
@@ -19,12 +22,3 @@ def parse_bots(text: str, edition: Edition, automa_level: int = AUTOMA_LEVEL,
     """The seated bots only (see seat_bots)."""
     return seat_bots(text, edition, automa_level, automa_deck).bots
 
-
-def games_per_deal(bots: tuple[BotSpec, ...], edition: Edition) -> int:
-    """Games per deal of already parsed bots: 2 when the family swaps seats, else 1."""
-    return family_of(edition).seating(tuple(bots), edition, "").games_per_deal
-
-
-def seat_rule(bots: tuple[BotSpec, ...], edition: Edition) -> str:
-    """How the family seats these bots, in one sentence for reports."""
-    return family_of(edition).seating(tuple(bots), edition, "").rule

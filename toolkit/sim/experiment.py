@@ -128,7 +128,7 @@ class Outcome:
 
 def run(request: Request, progress: Callable[[int, int], None] | None = None) -> Outcome:
     """Play every shard of the request; `progress(done_games, total_games)` after each shard."""
-    shards = make_shards(request.editions, request.bots, request.seed, request.deals)
+    shards = make_shards(request.editions, request.seating, request.seed, request.deals)
     total = request.games * len(request.editions)
     done = 0
 

@@ -6,7 +6,7 @@ from `seed_state(deal_seed, 1 + j)` in the deal's j-th game. With seat swap, a d
 twice, bots[0] in seat 0 then bots[1] in seat 0, on the very same deal; with Automa (the player
 bot always moves first) and in Doodle a deal is one game.
 
-A shard is (editions, bots, master seed, deal range) -> ShardResult: one Tally per edition and,
+A shard is (editions, seating, master seed, deal range) -> ShardResult: one Tally per edition and,
 for balance experiments, one paired Tally per variant (differences against editions[0] on the
 same deals); the workbench asks a shard to keep every game's integers as well (Games: scores,
 winner, length, bonus owner, who bought a watched patch when), which it pairs by deal. A shard
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolkit.bots.registry import EXPERT, GREEDY, MCTS, RANDOM, BotSpec
-from toolkit.families import family_of
+from toolkit.families import Seating, family_of
 from toolkit.stats import Tally, pair_tally
 from toolkit.specs.models import Edition
 
@@ -36,7 +36,8 @@ class Shard:
     index: int
     editions: tuple[Edition, ...]
     """editions[0] is the base; the others are variants paired against it."""
-    bots: tuple[BotSpec, ...]
+    seating: Seating
+    """How the bots sit: the Seating their family made of the `--bots` text (toolkit.sim.botspec.seat_bots)."""
     seed: int
     start: int
     """First deal (inclusive)."""
@@ -52,10 +53,14 @@ class Shard:
         return self.stop - self.start
 
     @property
+    def bots(self) -> tuple[BotSpec, ...]:
+        """The bot of each seat, in the order the seating gives them."""
+        return self.seating.bots
+
+    @property
     def per_deal(self) -> int:
-        """Games per deal: 2 when the family seats the bots with a seat swap."""
-        base = self.editions[0]
-        return family_of(base).seating(self.bots, base, "").games_per_deal
+        """Games per deal: 2 when the seating swaps seats."""
+        return self.seating.games_per_deal
 
 
 @dataclass
@@ -176,25 +181,25 @@ def shard_size(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> i
 
 
 def plan_shards(deals: int, bots: tuple[BotSpec, ...], max_shards: int = 64) -> list[tuple[int, int]]:
-    """Deal ranges covering 0..deals in order."""
-    plan = ShardPlan((), bots, 0, deals, max_shards)
-    return [(plan[i].start, plan[i].stop) for i in range(len(plan))]
+    """Deal ranges covering 0..deals in order (the ranges of a ShardPlan's shards)."""
+    size = shard_size(deals, bots, max_shards)
+    return [(start, min(start + size, deals)) for start in range(0, deals, size)]
 
 
 class ShardPlan(Sequence[Shard]):
     """The shards of deals first..first+deals, made on demand so a run of any length holds only
     the ones in flight."""
 
-    def __init__(self, editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int,
+    def __init__(self, editions: tuple[Edition, ...], seating: Seating, seed: int, deals: int,
                  max_shards: int = 64, *, first: int = 0, keep_games: bool = False, watch: str | None = None):
         self.editions = editions
-        self.bots = bots
+        self.seating = seating
         self.seed = seed
         self.deals = deals
         self.first = first
         self.keep_games = keep_games
         self.watch = watch
-        self.size = shard_size(deals, bots, max_shards)
+        self.size = shard_size(deals, seating.bots, max_shards)
 
     def __len__(self) -> int:
         return math.ceil(self.deals / self.size) if self.deals > 0 else 0
@@ -213,13 +218,14 @@ class ShardPlan(Sequence[Shard]):
             raise IndexError(index)
         start = self.first + index * self.size
         stop = min(start + self.size, self.first + self.deals)
-        return Shard(index, self.editions, self.bots, self.seed, start, stop, self.keep_games, self.watch)
+        return Shard(index, self.editions, self.seating, self.seed, start, stop, self.keep_games, self.watch)
 
 
-def make_shards(editions: tuple[Edition, ...], bots: tuple[BotSpec, ...], seed: int, deals: int, *,
+def make_shards(editions: tuple[Edition, ...], seating: Seating, seed: int, deals: int, *,
                 first: int = 0, keep_games: bool = False, watch: str | None = None) -> ShardPlan:
-    """The shards of deals first..first+deals (a sequential run plays consecutive ranges)."""
-    return ShardPlan(editions, bots, seed, deals, first=first, keep_games=keep_games, watch=watch)
+    """The shards of deals first..first+deals (a sequential run plays consecutive ranges), every
+    one carrying the seating it was given."""
+    return ShardPlan(editions, seating, seed, deals, first=first, keep_games=keep_games, watch=watch)
 
 
 # ----- playing a shard ---------------------------------------------------------------------------

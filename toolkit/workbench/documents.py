@@ -23,6 +23,7 @@ from toolkit.errors import UsageError
 
 if TYPE_CHECKING:
     from toolkit.bots.registry import BotSpec
+    from toolkit.families import Seating
     from toolkit.specs.models import Edition
     from toolkit.workbench.price import PriceRequest
     from toolkit.workbench.setpath import Setting
@@ -48,12 +49,6 @@ def _stamped(doc: dict, bots: Sequence[BotSpec]) -> dict:
     doc["reproducible"] = reproducible
     doc["reproducibility"] = why
     return doc
-
-
-def _seats(bots: Sequence[BotSpec], edition: Edition) -> str:
-    from toolkit.sim.botspec import seat_rule
-
-    return seat_rule(tuple(bots), edition)
 
 
 # ----- price ----------------------------------------------------------------------------------
@@ -86,27 +81,33 @@ class PriceTier:
     """One skill tier of a price run."""
 
     bots: str
-    specs: tuple[BotSpec, ...]
-    per_deal: int
     request: PriceRequest
+    """Its bots seated once, from `bots` (PriceRequest.seating)."""
+
+    @property
+    def specs(self) -> tuple[BotSpec, ...]:
+        return self.request.seating.bots
+
+    @property
+    def per_deal(self) -> int:
+        return self.request.seating.games_per_deal
 
 
 def price_tiers(run: PriceRun, values: tuple[int, ...]) -> list[PriceTier]:
     """The tiers' requests: a tier with a search bot plays --search-games, the others the cap."""
-    from toolkit.sim.botspec import games_per_deal, parse_bots
+    from toolkit.sim.botspec import seat_bots
     from toolkit.workbench import price
 
     fixed = run.games is not None and run.width is None
     tiers = []
     for text in run.bots:
-        specs = parse_bots(text, run.edition)
-        per_deal = games_per_deal(specs, run.edition)
-        searching = any(b.iterations for b in specs)
+        seating = seat_bots(text, run.edition)
+        searching = any(b.iterations for b in seating.bots)
         tier_games = run.search_games if searching else run.cap
         option = "--search-games" if searching else ("--games" if run.games is not None else "--max-games")
-        deals = deals_for(tier_games, per_deal, option)
-        tiers.append(PriceTier(text, specs, per_deal, price.PriceRequest(
-            run.edition, run.patch, run.over, values, specs, deals, run.seed, fixed, run.width)))
+        deals = deals_for(tier_games, seating.games_per_deal, option)
+        tiers.append(PriceTier(text, price.PriceRequest(
+            run.edition, run.patch, run.over, values, seating, deals, run.seed, fixed, run.width)))
     if len({tier.bots for tier in tiers}) < len(tiers):
         raise UsageError("--bots: each skill tier is named once")
     return tiers
@@ -138,7 +139,7 @@ def price(run: PriceRun, workers: int, scheduler: str | None, progress: Progress
     first = tiers[0]
     body, plays = results[0]
     doc = header("price", _price_command(run, tiers), first.specs, plays.deals * first.per_deal, plays.deals,
-                 first.per_deal, run.seed, _seats(first.specs, run.edition))
+                 first.per_deal, run.seed, first.request.seating.rule)
     p = run.edition.patch(run.patch)
     doc.update({"edition": edition_facts(run.edition), "over": run.over,
                 "patch": {"id": p.id, "cost": p.cost, "time": p.time, "income": p.income, "size": p.shape.size},
@@ -171,8 +172,8 @@ class SweepRun:
     parsed: tuple[Setting, ...]
     points: tuple[dict, ...]
     bots: str
-    specs: tuple[BotSpec, ...]
-    per_deal: int
+    seating: Seating
+    """The bots seated once, from `bots` (toolkit.sim.botspec.seat_bots)."""
     games: int
     """Games per point (with a sequential test, the most)."""
     seed: int
@@ -180,6 +181,14 @@ class SweepRun:
     sprt_delta: float | None = None
     sprt_alpha: float = 0.05
     sprt_beta: float = 0.05
+
+    @property
+    def specs(self) -> tuple[BotSpec, ...]:
+        return self.seating.bots
+
+    @property
+    def per_deal(self) -> int:
+        return self.seating.games_per_deal
 
     @property
     def deals(self) -> int:
@@ -223,14 +232,14 @@ def sweep(run: SweepRun, workers: int, scheduler: str | None, progress: Progress
                       "--sprt-beta", f"{plan.beta:g}"]
     with progress(run.deals * run.per_deal * len(points)) as advance:
         if plan is None:
-            rows, played = sw.run(run.edition, points, run.specs, run.seed, run.deals, workers, scheduler, advance)
+            rows, played = sw.run(run.edition, points, run.seating, run.seed, run.deals, workers, scheduler, advance)
         else:
-            rows, played, _ = sw.run_sequential(run.edition, points, run.specs, run.seed, run.deals, workers, scheduler,
+            rows, played, _ = sw.run_sequential(run.edition, points, run.seating, run.seed, run.deals, workers, scheduler,
                                                 plan, advance)
     parts = ["patchwork", "sweep", run.ref, *[a for s in run.settings for a in ("--set", s)], "--bots", run.bots,
              "--games", str(run.games), "--seed", str(run.seed), *sequential]
     doc = header("sweep", shlex.join(parts), run.specs, played.games, played.deals, run.per_deal, run.seed,
-                 _seats(run.specs, run.edition))
+                 run.seating.rule)
     if plan is not None:
         doc["sequential"] = {"test": plan.statement() + "; every point against the first", "games_cap": run.games}
     doc.update({"edition": edition_facts(run.edition),
@@ -259,9 +268,17 @@ class TuneRun:
     final_games: int
     watch: str | None
     bots: str
-    specs: tuple[BotSpec, ...]
-    per_deal: int
+    seating: Seating
+    """The bots seated once, from `bots` (toolkit.sim.botspec.seat_bots)."""
     seed: int
+
+    @property
+    def specs(self) -> tuple[BotSpec, ...]:
+        return self.seating.bots
+
+    @property
+    def per_deal(self) -> int:
+        return self.seating.games_per_deal
 
 
 def tune(run: TuneRun, workers: int, scheduler: str | None, progress: Progress) -> dict:
@@ -276,7 +293,7 @@ def tune(run: TuneRun, workers: int, scheduler: str | None, progress: Progress) 
     targets = tuple(ntbea.parse_target(t) for t in run.targets)
     ntbea.check(run.edition, run.parsed, targets, run.watch)
     refine = ntbea.default_refine(run.budget) if run.refine is None else run.refine
-    request = ntbea.TuneRequest(run.edition, run.parsed, targets, run.specs, run.seed, run.budget, search_deals,
+    request = ntbea.TuneRequest(run.edition, run.parsed, targets, run.seating, run.seed, run.budget, search_deals,
                                 final_deals, run.watch, refine)
     with progress(tune_games(run)) as advance:
         body = ntbea.tune(request, workers, scheduler, advance)
@@ -287,7 +304,7 @@ def tune(run: TuneRun, workers: int, scheduler: str | None, progress: Progress) 
         parts += ["--watch", run.watch]
     parts += ["--bots", run.bots, "--seed", str(run.seed)]
     doc = header("tune", shlex.join(parts), run.specs, run.final_games, run.final_games // run.per_deal, run.per_deal,
-                 run.seed, _seats(run.specs, run.edition))
+                 run.seed, run.seating.rule)
     doc.update({"edition": edition_facts(run.edition), **body})
     return _stamped(doc, run.specs)
 
@@ -330,7 +347,8 @@ def ladder(run: LadderRun, workers: int, scheduler: str | None, progress: Progre
         wins, pair_rows = ld.run(run.edition, specs, run.seed, deals, workers, scheduler, advance)
     command = shlex.join(["patchwork", "ladder", *run.bots, "--edition", run.ref, "--games", str(run.games),
                           "--seed", str(run.seed)])
-    doc = header("ladder", command, specs, run.games, deals, 2, run.seed, _seats(tuple(specs[:2]), run.edition))
+    doc = header("ladder", command, specs, run.games, deals, 2, run.seed,
+                 ld.pair_seating(run.edition, specs[0], specs[1]).rule)
     labels = [s.label for s in specs]
     doc.update({"edition": edition_facts(run.edition),
                 "model": (f"Bradley-Terry maximum likelihood on the wins of every pair; Elo = 400 log10(strength), mean 0; "

@@ -22,7 +22,7 @@ import numpy as np
 from toolkit.errors import UsageError
 from toolkit.bots.registry import AUTOMA, BotSpec
 from toolkit.stats import Z95, deal_rate, per_deal_sq
-from toolkit.families import require
+from toolkit.families import Seating, family_of, require
 from toolkit.specs.models import Edition
 from toolkit.workbench import runner
 
@@ -40,6 +40,11 @@ def check(edition: Edition, bots: list[BotSpec]) -> None:
     names = [b.name for b in bots]
     if len(set(names)) != len(names):
         raise UsageError(f"ladder: a bot is named twice ({', '.join(names)})")
+
+
+def pair_seating(edition: Edition, first: BotSpec, second: BotSpec) -> Seating:
+    """How one pair of the ladder sits: as its family seats `--bots FIRST,SECOND` (seats swapped)."""
+    return family_of(edition).seating((first, second), edition, f"{first.name},{second.name}")
 
 
 def fit(wins: np.ndarray, prior: float = PRIOR, iterations: int = 10_000, tol: float = 1e-12) -> np.ndarray:
@@ -96,7 +101,8 @@ def run(edition: Edition, bots: list[BotSpec], seed: int, deals: int, workers: i
     wins = np.zeros((k, k), dtype=np.int64)
     pairs = []
     for i, j in combinations(range(k), 2):
-        played = runner.play((edition,), (bots[i], bots[j]), seed, 0, deals, workers, scheduler, progress=progress)
+        played = runner.play((edition,), pair_seating(edition, bots[i], bots[j]), seed, 0, deals, workers, scheduler,
+                             progress=progress)
         g = played.per_game[0]
         bot_won = g.winner ^ played.swap  # 0: bots[i] won, 1: bots[j] won
         wins[i, j] += int((bot_won == 0).sum())

@@ -22,6 +22,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from toolkit.errors import UsageError
 from toolkit.specs.models import Edition
 from toolkit.stats import deal_mean, deal_rate, per_deal_sq
 from toolkit.workbench import setpath
+
+if TYPE_CHECKING:
+    from toolkit.families import Seating
 
 Point = tuple[int, ...]
 """A point of the search space: one index per key into that key's values."""
@@ -350,7 +354,8 @@ class TuneRequest:
     base: Edition
     settings: tuple[setpath.Setting, ...]
     targets: tuple[Target, ...]
-    bots: tuple
+    seating: Seating
+    """The bots as seated from the `--bots` text (toolkit.sim.botspec.seat_bots)."""
     seed: int
     budget: int
     eval_deals: int
@@ -426,7 +431,7 @@ def tune(request: TuneRequest, workers: int = 1, scheduler: str | None = None,
         start = i * request.eval_deals
         from toolkit.workbench import runner  # the simulator loads only once the options hold
 
-        played = runner.play((edition_of(point),), request.bots, request.seed, start, start + request.eval_deals,
+        played = runner.play((edition_of(point),), request.seating, request.seed, start, start + request.eval_deals,
                              workers, scheduler, watch=request.watch)
         games = played.per_game[0]
         if progress:
@@ -440,7 +445,7 @@ def tune(request: TuneRequest, workers: int = 1, scheduler: str | None = None,
     fresh = request.budget * request.eval_deals  # deals no evaluation played
     from toolkit.workbench import runner
 
-    played = runner.play((edition_of(result.best),), request.bots, request.seed, fresh, fresh + request.final_deals,
+    played = runner.play((edition_of(result.best),), request.seating, request.seed, fresh, fresh + request.final_deals,
                          workers, scheduler, watch=request.watch)
     if progress:
         progress(played.games)

@@ -60,9 +60,7 @@ from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import UsageError
-from toolkit.bots.registry import BotSpec
-from toolkit.sim.botspec import games_per_deal
-from toolkit.families import family_of, require
+from toolkit.families import Seating, family_of, require
 from toolkit.specs.models import Edition
 from toolkit.workbench import setpath
 
@@ -129,7 +127,8 @@ class PriceRequest:
     patch_id: str
     over: str
     values: tuple[int, ...]
-    bots: tuple[BotSpec, ...]
+    seating: Seating
+    """The bots as seated from the `--bots` text (toolkit.sim.botspec.seat_bots)."""
     deals: int
     """Deals per value: all of them with `fixed`, else the most a run plays (its cap)."""
     seed: int
@@ -140,7 +139,7 @@ class PriceRequest:
 
     @property
     def games(self) -> int:
-        return self.deals * games_per_deal(self.bots, self.edition)
+        return self.deals * self.seating.games_per_deal
 
     @property
     def looks(self) -> list[int]:
@@ -516,7 +515,7 @@ class Plays:
         self.request, self.workers, self.scheduler, self.progress = request, workers, scheduler, progress
         self.reference = _Played(reference(request))
         self.values: dict[int, _Played] = {}
-        self.per_deal = games_per_deal(request.bots, request.edition)
+        self.per_deal = request.seating.games_per_deal
 
     def add(self, values) -> None:
         for v in values:
@@ -536,7 +535,7 @@ class Plays:
         for start in sorted(starts):
             members = [self.reference] if self.reference.deals == start < upto else []
             members += [self.values[v] for v in starts[start]]
-            played = runner.play(tuple(m.edition for m in members), self.request.bots, self.request.seed, start, upto,
+            played = runner.play(tuple(m.edition for m in members), self.request.seating, self.request.seed, start, upto,
                                  self.workers, self.scheduler, watch=self.request.patch_id, progress=self.progress)
             for m, games, tally in zip(members, played.per_game, played.tallies):
                 m.parts.append(games)
@@ -682,8 +681,7 @@ def summarise(request: PriceRequest, plays: Plays, fair: dict) -> dict:
         games = played.deals * plays.per_deal
         bought = adv.bought[:played.deals]
         n_bought = int(bought.sum())
-        family = family_of(played.edition)
-        figures = family.figures(played.tally, played.edition, family.seating(tuple(request.bots), played.edition, ""))
+        figures = family_of(played.edition).figures(played.tally, played.edition, request.seating)
         patch_row = figures["patches"][index]
         if plays.per_deal > 1:
             buy_rate = deal_rate(n_bought, games, plays.per_deal, int((bought * bought).sum())).as_dict()

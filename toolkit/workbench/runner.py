@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toolkit.bots.registry import BotSpec
+from toolkit.families import Seating
 from toolkit.sim.backends import run_shards
-from toolkit.sim.botspec import games_per_deal
 from toolkit.sim.shards import Games, ShardResult, make_shards, merge_results
 from toolkit.specs.models import Edition
 from toolkit.stats import Tally
@@ -48,7 +47,7 @@ class Played:
 
 def play(
     editions: tuple[Edition, ...],
-    bots: tuple[BotSpec, ...],
+    seating: Seating,
     seed: int,
     start: int,
     stop: int,
@@ -57,16 +56,17 @@ def play(
     watch: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Played:
-    """Play deals start..stop of every edition on the chosen backend; `progress(games)` per shard."""
+    """Play deals start..stop of every edition on the chosen backend, the bots sat as `seating`
+    says (toolkit.sim.botspec.seat_bots); `progress(games)` per shard."""
     deals = stop - start
-    shards = make_shards(editions, bots, seed, deals, first=start, keep_games=True, watch=watch)
+    shards = make_shards(editions, seating, seed, deals, first=start, keep_games=True, watch=watch)
 
     def on_result(result: ShardResult) -> None:
         if progress:
             progress(result.games * len(editions))
 
     merged = merge_results(run_shards(shards, workers, scheduler, on_result))
-    per_deal = games_per_deal(bots, editions[0])
+    per_deal = seating.games_per_deal
     swap = np.tile(np.arange(per_deal, dtype=np.int64), deals) if per_deal == 2 else np.zeros(deals, dtype=np.int64)
     return Played(deals, merged.games, per_deal, swap, merged, len(shards))
 

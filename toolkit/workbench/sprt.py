@@ -174,7 +174,7 @@ def verdict(decision: str, games: int, p: SprtPlan, up: float, down: float, d: n
     return out
 
 
-def run_sequential(editions, bots, seed: int, max_deals: int, p: SprtPlan, workers: int = 1,
+def run_sequential(editions, seating, seed: int, max_deals: int, p: SprtPlan, workers: int = 1,
                    scheduler: str | None = None, progress=None) -> tuple[runner.Played, list[dict]]:
     """Play deals in growing batches until every variant is decided or `max_deals` are played.
 
@@ -186,7 +186,7 @@ def run_sequential(editions, bots, seed: int, max_deals: int, p: SprtPlan, worke
     p = for_variants(p, len(editions) - 1)
     last: list[tuple[str, float, float]] = []
     for start, stop in runner.batches(min(MIN_DEALS, max_deals), max_deals):
-        parts.append(runner.play(editions, bots, seed, start, stop, workers, scheduler, progress=progress))
+        parts.append(runner.play(editions, seating, seed, start, stop, workers, scheduler, progress=progress))
         played = runner.combine(parts)
         base = per_deal(played.per_game[0], p.figure, played.per_deal)
         last = []
@@ -230,7 +230,7 @@ def run_balance(request, p: SprtPlan, progress=None):
     from toolkit.sim import experiment
 
     started = time.perf_counter()
-    played, verdicts = run_sequential(request.editions, request.bots, request.seed, request.deals, p, request.workers,
+    played, verdicts = run_sequential(request.editions, request.seating, request.seed, request.deals, p, request.workers,
                                       request.scheduler, progress)
     request = dataclasses.replace(request, games=played.games)
     outcome = experiment.Outcome(played.merged, played.shards, time.perf_counter() - started)

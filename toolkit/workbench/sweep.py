@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolkit.families import family_of
+from toolkit.families import Seating, family_of
 from toolkit.sim import figures as fig
-from toolkit.bots.registry import BotSpec
 from toolkit.specs.models import Edition, Family
 from toolkit.workbench import runner, setpath
 
@@ -23,14 +22,14 @@ def touched_patches(settings: list[setpath.Setting]) -> list[str]:
     return sorted({s.patch_id for s in settings if s.patch_id})
 
 
-def run(base: Edition, points: list[dict], bots: tuple[BotSpec, ...], seed: int, deals: int, workers: int,
+def run(base: Edition, points: list[dict], seating: Seating, seed: int, deals: int, workers: int,
         scheduler: str | None, progress: Callable[[int], None] | None = None) -> tuple[list[dict], runner.Played]:
     eds = editions(base, points)
-    played = runner.play(eds, bots, seed, 0, deals, workers, scheduler, progress=progress)
-    return point_rows(points, eds, bots, played), played
+    played = runner.play(eds, seating, seed, 0, deals, workers, scheduler, progress=progress)
+    return point_rows(points, eds, seating, played), played
 
 
-def run_sequential(base: Edition, points: list[dict], bots: tuple[BotSpec, ...], seed: int, deals: int, workers: int,
+def run_sequential(base: Edition, points: list[dict], seating: Seating, seed: int, deals: int, workers: int,
                    scheduler: str | None, plan, progress: Callable[[int], None] | None = None):
     """Like `run`, but stop once every point's GSPRT against the first point is decisive.
 
@@ -39,18 +38,18 @@ def run_sequential(base: Edition, points: list[dict], bots: tuple[BotSpec, ...],
     from toolkit.workbench import sprt
 
     eds = editions(base, points)
-    played, verdicts = sprt.run_sequential(eds, bots, seed, deals, plan, workers, scheduler, progress)
-    rows = point_rows(points, eds, bots, played)
+    played, verdicts = sprt.run_sequential(eds, seating, seed, deals, plan, workers, scheduler, progress)
+    rows = point_rows(points, eds, seating, played)
     for row, verdict in zip(rows[1:], verdicts):
         row["sprt"] = verdict
     return rows, played, verdicts
 
 
-def point_rows(points: list[dict], eds: tuple[Edition, ...], bots: tuple[BotSpec, ...], played: runner.Played) -> list[dict]:
+def point_rows(points: list[dict], eds: tuple[Edition, ...], seating: Seating, played: runner.Played) -> list[dict]:
+    """Each point's settings, edition facts and figures (every point's bots sit as `seating` says)."""
     rows = []
     for point, edition, tally in zip(points, eds, played.tallies):
-        family = family_of(edition)
-        figures = family.figures(tally, edition, family.seating(tuple(bots), edition, ""))
+        figures = family_of(edition).figures(tally, edition, seating)
         rows.append({"set": {k: setpath.json_value(v) for k, v in point.items()},
                      "edition": fig.edition_facts(edition), "figures": figures})
     return rows
