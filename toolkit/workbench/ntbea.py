@@ -394,7 +394,8 @@ def check(base, settings: Sequence[setpath.Setting], targets: Sequence[Target], 
 def _has_bonus(edition) -> bool:
     from toolkit.families import family_of
 
-    return "bonus" in family_of(edition).info.result_fields and getattr(edition.rules, "bonus", None) is not None
+    # the bonus tile is a time-track rule (a family without a time track has none to read)
+    return family_of(edition).info.has_time_track and edition.timetrack_rules.bonus is not None
 
 
 def _workable_figures(edition) -> list[str]:
