@@ -20,7 +20,9 @@ writable by nobody else unless sticky (like /tmp). When the folder is refused or
 kernels compile in memory for each command and `CACHE_REFUSED` says why (`patchwork compile`
 prints it). A cache that cannot be written (a full disk) costs the cache, never the command.
 
-Every kernel module imports `njit` (or `no_alloc`) from here, so this runs before the first decorator.
+Every kernel module imports `njit` (or `no_alloc`) from here, so this runs before the first decorator;
+those that write LLVM code take `intrinsic` from here too, and numba's settings are read and set
+through `jit_disabled()` and `_settings` (typed here once: see `_Settings`).
 
 It also keeps the flag that says numba's compiler is running (`compiling()`): from numba's
 compiler-lock events (its public event API), a thread is marked from the moment it asks for the
@@ -36,11 +38,13 @@ import os
 import stat
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, Concatenate, ParamSpec, Protocol, cast
 
 import numba
 from numba.core import caching, event
+from numba.extending import intrinsic as _numba_intrinsic
 
 _inside: dict[int, int] = {}
 """Thread id -> depth of the compiler sections it is in now (the compiler's lock is re-entrant)."""
@@ -93,6 +97,38 @@ event.register("numba:compiler_lock", _CompilerWatch())
 PACKAGE = Path(__file__).resolve().parent
 
 
+class _Settings(Protocol):
+    """The numba settings this toolkit reads or sets. numba.config makes each NUMBA_*
+    variable a module global in a loop when it is imported, so numba's type information declares
+    none of them; they are declared here, once, and read through `_settings`."""
+
+    DISABLE_JIT: int
+    """NUMBA_DISABLE_JIT: nonzero when nothing is compiled (functions run as plain Python)."""
+    CACHE_DIR: str
+    """NUMBA_CACHE_DIR: the folder of compiled-code caches ("" for numba's default places)."""
+
+
+_settings = cast(_Settings, numba.config)
+
+
+def jit_disabled() -> bool:
+    """True when numba compiles nothing (NUMBA_DISABLE_JIT=1, for debugging and coverage): the
+    kernels run as plain Python, and what only compiled code can do needs a Python stand-in."""
+    return bool(_settings.DISABLE_JIT)
+
+
+_Args = ParamSpec("_Args")
+
+
+def intrinsic(definition: Callable[Concatenate[Any, _Args], object]) -> Callable[_Args, Any]:
+    """numba's `intrinsic`, typed as compiled code calls it. `definition(typingctx, *args)` gets
+    the argument types and returns the signature and the LLVM code generator; a caller passes
+    only `args`, and gets what the signature says. (numba's own stub types a call with the
+    typing context among the arguments and as never returning, since the Python object cannot
+    be called: every line after a call in a kernel would look unreachable to the checker.)"""
+    return cast(Callable[_Args, Any], _numba_intrinsic(definition))
+
+
 def njit(fn=None, **options):
     """numba's `njit`; `cache=True` caches in this toolkit's folder, or nowhere when it was refused
     (numba would otherwise fall back to a folder beside the source or in the home folder)."""
@@ -122,7 +158,7 @@ def _saving_safely(dispatcher):
     the cache: the compiled kernel is still used."""
     cache = getattr(dispatcher, "_cache", None)
     save = getattr(cache, "save_overload", None)
-    if save is None:
+    if cache is None or save is None:
         return dispatcher
 
     def save_overload(sig, data):
@@ -202,8 +238,8 @@ CACHE_REFUSED: str | None = None
 
 def _configure() -> str | None:
     global CACHE_REFUSED
-    if numba.config.CACHE_DIR:  # the user chose a cache folder (NUMBA_CACHE_DIR): keep theirs if safe
-        folder = Path(numba.config.CACHE_DIR)
+    if _settings.CACHE_DIR:  # the user chose a cache folder (NUMBA_CACHE_DIR): keep theirs if safe
+        folder = Path(_settings.CACHE_DIR)
     else:
         folder = cache_root() / f"numba-{cache_key()}"
     try:
@@ -215,9 +251,9 @@ def _configure() -> str | None:
     if CACHE_REFUSED is None and not os.access(folder, os.W_OK | os.X_OK):
         CACHE_REFUSED = f"{folder} is not writable"
     if CACHE_REFUSED is not None:
-        numba.config.CACHE_DIR = ""
+        _settings.CACHE_DIR = ""
         return None
-    numba.config.CACHE_DIR = str(folder)
+    _settings.CACHE_DIR = str(folder)
     return str(folder)
 
 

@@ -53,11 +53,10 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import config as numba_config, types
+from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
 
-from toolkit.jit import njit, no_alloc
+from toolkit.jit import intrinsic, jit_disabled, njit, no_alloc
 
 from toolkit.bots.registry import (MAX_MCTS_ITERATIONS, MAX_SECONDS, MAX_THREADS, MIN_SECONDS,  # noqa: F401
                                    budget_name, time_budget)
@@ -475,8 +474,8 @@ def _yield_in_python():
 
 
 _PYTHON_LOCK = threading.Lock()
-atomic_swap = _swap_in_python if numba_config.DISABLE_JIT else _atomic_swap
-sched_yield = _yield_in_python if numba_config.DISABLE_JIT else _sched_yield
+atomic_swap = _swap_in_python if jit_disabled() else _atomic_swap
+sched_yield = _yield_in_python if jit_disabled() else _sched_yield
 
 
 @no_alloc

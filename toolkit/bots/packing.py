@@ -20,9 +20,7 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 
-from toolkit.jit import njit, no_alloc
-from numba.core import config
-from numba.extending import intrinsic
+from toolkit.jit import intrinsic, jit_disabled, njit, no_alloc
 
 # ----- the weight vector of packing_score -----------------------------------------------------
 PACK_PERIMETER = 0
@@ -55,7 +53,7 @@ MAX_ROWS = 32
 @intrinsic
 def _ctpop(typingctx, x):
     """The CPU's population count (LLVM ctpop) on a 64-bit integer."""
-    if not isinstance(x, types.Integer) or x.bitwidth != 64:
+    if not isinstance(x, types.Integer) or x.bitwidth != 64:  # type: ignore[attr-defined]  # absent from numba's stub
         return None
 
     def codegen(context, builder, signature, args):
@@ -65,7 +63,7 @@ def _ctpop(typingctx, x):
     return x(x), codegen
 
 
-if config.DISABLE_JIT:
+if jit_disabled():
     # Interpreted (NUMBA_DISABLE_JIT=1, for debugging and coverage): plain Python, same results.
     def popcount(x):
         """Set bits of a non-negative integer."""

@@ -159,7 +159,7 @@ def play_time_track(
             automa_level = bot.automa_level
     kinds = np.array([b.kind for b in bots], dtype=np.int64)
     iterations = np.array([b.iterations for b in bots], dtype=np.int64)
-    out = {
+    out: dict[str, np.ndarray] = {
         "score": np.zeros((n, 2), dtype=np.int32),
         "buttons": np.zeros((n, 2), dtype=np.int32),
         "empty": np.zeros((n, 2), dtype=np.int32),

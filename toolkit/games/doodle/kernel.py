@@ -347,7 +347,13 @@ def tables_info(edition: Edition) -> TableInfo:
 def _orientation_table(shapes: list[Shape], starts: list[int], board: Board, flip: bool) -> dict[str, np.ndarray]:
     """The orientation table, in placements() order: per shape its orientations that fit the
     board (first row, count), and per orientation its size, first placement row and cells."""
-    or_start, or_count, or_h, or_w, or_base, or_ncell, cell_lists = [], [], [], [], [], [], []
+    or_start: list[int] = []
+    or_count: list[int] = []
+    or_h: list[int] = []
+    or_w: list[int] = []
+    or_base: list[int] = []
+    or_ncell: list[int] = []
+    cell_lists: list[list[int]] = []
     for shape, first in zip(shapes, starts):
         or_start.append(len(or_h))
         count = 0
@@ -364,8 +370,8 @@ def _orientation_table(shapes: list[Shape], starts: list[int], board: Board, fli
             count += 1
         or_count.append(count)
     or_cells = np.zeros((max(len(cell_lists), 1), max(or_ncell + [1])), dtype=np.int64)
-    for o, cells in enumerate(cell_lists):
-        or_cells[o, : len(cells)] = cells
+    for o, offsets in enumerate(cell_lists):
+        or_cells[o, : len(offsets)] = offsets
 
     def ints(values):
         return np.array(values, dtype=np.int64)
@@ -377,7 +383,7 @@ def _orientation_table(shapes: list[Shape], starts: list[int], board: Board, fli
 
 def _params(edition: Edition, board: Board, specials: int, deck: int) -> np.ndarray:
     """tables.params: the edition's scalars by P_* index."""
-    rules = edition.rules
+    rules = edition.doodle_rules
     params = np.zeros(N_PARAMS, dtype=np.int64)
     params[P_WIDTH] = board.width
     params[P_HEIGHT] = board.height
@@ -396,6 +402,7 @@ def _params(edition: Edition, board: Board, specials: int, deck: int) -> np.ndar
 
 
 def _build(edition: Edition) -> TableInfo:
+    rules = edition.doodle_rules
     board = Board(edition.board_width, edition.board_height)
     flip = edition.allow_flip
     shapes: list[Shape] = []
@@ -417,7 +424,7 @@ def _build(edition: Edition) -> TableInfo:
         for c, cut in enumerate(patch_cuts):
             cut_piece[p, c, 0] = shape_index(cut.pieces[0])
             cut_piece[p, c, 1] = shape_index(cut.pieces[1])
-    start_shape = np.array([shape_index(s.shape) for s in edition.rules.start_cards], dtype=np.int64)
+    start_shape = np.array([shape_index(s.shape) for s in rules.start_cards], dtype=np.int64)
     deck_card = np.array([p for p, patch in enumerate(patches) for _ in range(patch.copies)],
                          dtype=np.int64)
     arrays = []
@@ -430,13 +437,13 @@ def _build(edition: Edition) -> TableInfo:
         arrays.append(array)
     masks = np.ascontiguousarray(np.concatenate(arrays).view(np.int64).reshape(rows, board.words))
     specials = 0
-    for name in edition.rules.special_actions:
+    for name in rules.special_actions:
         specials |= 1 << SPECIAL_NAMES.index(name)
     tables = DoodleTables(
         place_masks=masks, shape_first=np.array(starts, dtype=np.int64),
         shape_count=np.array([a.shape[0] for a in arrays], dtype=np.int64), patch_shape=patch_shape,
         cut_count=cut_n, cut_piece=cut_piece, start_shape=start_shape, deck_card=deck_card,
-        **_orientation_table(shapes, starts, board, flip), die=np.array(edition.rules.die, dtype=np.int64),
+        **_orientation_table(shapes, starts, board, flip), die=np.array(rules.die, dtype=np.int64),
         params=_params(edition, board, specials, len(deck_card)),
     )
     return TableInfo(
@@ -447,7 +454,7 @@ def _build(edition: Edition) -> TableInfo:
         placements=tuple(placements(shape, board, flip) for shape in shapes),
         patch_ids=tuple(p.id for p in patches),
         cuts=cuts,
-        start_ids=tuple(s.id for s in edition.rules.start_cards),
+        start_ids=tuple(s.id for s in rules.start_cards),
         specials=tuple(name for name in SPECIAL_NAMES if (specials >> SPECIAL_NAMES.index(name)) & 1),
     )
 
