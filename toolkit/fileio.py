@@ -16,6 +16,7 @@ import stat
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TypeVar
 
 from toolkit.errors import InputError, OutputError
 
@@ -275,7 +276,12 @@ def _write_error(path: Path, error: OSError) -> OutputError:
     return OutputError(f"cannot write {path}: {detail}")
 
 
-def write_files(files: Mapping[str | os.PathLike, bytes]) -> list[Path]:
+_Target = TypeVar("_Target", bound=str | os.PathLike)
+"""How a caller names its targets (Path or str): a mapping's key type is fixed, so a dict keyed by
+Path is not a Mapping[str | PathLike, bytes] to the type checker."""
+
+
+def write_files(files: Mapping[_Target, bytes]) -> list[Path]:
     """Write several files as one step: every file goes to a temporary file beside its target
     first, and only when all are complete are they renamed into place. On any failure (a full
     disk, Ctrl-C) the temporary files and any folders made for them are removed and the targets

@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from toolkit.sections import Chart, DifferenceChart, IntervalChart
+from toolkit.sections import Chart, DifferenceChart, HeatmapChart, IntervalChart, SeriesChart
 
 Colour = tuple[int, int, int]
 MM = 72 / 25.4
@@ -48,41 +48,6 @@ class Marks:
     """(x, y, radius, colour)"""
     texts: list = field(default_factory=list)
     """(x, y, text, size, anchor `start`/`middle`/`end`, angle in degrees counter-clockwise)"""
-
-
-@dataclass(frozen=True)
-class SeriesChart:
-    """Lines with 95% bars over shared categories: one line per series (a 2-key sweep draws one
-    per value of the second key against the values of the first)."""
-
-    title: str
-    labels: tuple[str, ...]
-    """The categories along x (values of the first key), in order."""
-    names: tuple[str, ...]
-    """One name per series (`bonus.points=5`)."""
-    estimates: tuple[tuple[float | None, ...], ...]
-    """Per series, one estimate per category."""
-    lows: tuple[tuple[float | None, ...], ...]
-    highs: tuple[tuple[float | None, ...], ...]
-    y_label: str = ""
-    zero: bool = False
-
-
-@dataclass(frozen=True)
-class HeatmapChart:
-    """A grid of estimates, one cell per (row, column), shaded from the lowest to the highest and
-    each written in its cell (its interval is in the report's table)."""
-
-    title: str
-    columns: tuple[str, ...]
-    """Values of the first key, left to right."""
-    rows: tuple[str, ...]
-    """Values of the second key, bottom to top."""
-    values: tuple[tuple[float | None, ...], ...]
-    """values[row][column]."""
-    column_key: str = ""
-    row_key: str = ""
-    is_rate: bool = False
 
 
 def layout(chart: Chart) -> Marks:

@@ -9,7 +9,8 @@ import math
 
 from toolkit.reports import charts
 from toolkit.reports.simulation import run_items, track_line, warning_sections
-from toolkit.sections import Bullets, Chart, IntervalChart, Paragraph, Report, ReportTable, Section
+from toolkit.sections import (Bullets, Chart, HeatmapChart, IntervalChart, Paragraph, Report, ReportTable, Section,
+                              SeriesChart)
 from toolkit.stats import num, pct
 from toolkit.workbench import setpath
 from toolkit.workbench.sweep import headline
@@ -229,12 +230,12 @@ def _two_key_charts(doc: dict, keys: list[str], rows: list) -> list[tuple[str, C
 
         title = f"{label} by {keys[0]}, one line per {keys[1]}"
         if len(seconds) <= charts.MAX_LINES:
-            chart: Chart = charts.SeriesChart(title, tuple(firsts), tuple(f"{keys[1]}={b}" for b in seconds),
-                                              grid("estimate"), grid("low"), grid("high"),
-                                              "share" if is_rate else "", zero=is_rate or "margin" in label)
+            chart: Chart = SeriesChart(title, tuple(firsts), tuple(f"{keys[1]}={b}" for b in seconds),
+                                       grid("estimate"), grid("low"), grid("high"),
+                                       "share" if is_rate else "", zero=is_rate or "margin" in label)
         else:
-            chart = charts.HeatmapChart(f"{label} by {keys[0]} and {keys[1]}", tuple(firsts), tuple(seconds),
-                                        grid("estimate"), keys[0], keys[1], is_rate)
+            chart = HeatmapChart(f"{label} by {keys[0]} and {keys[1]}", tuple(firsts), tuple(seconds),
+                                 grid("estimate"), keys[0], keys[1], is_rate)
         out.append((_stem(label), chart))
     return out
 
