@@ -809,14 +809,16 @@ def children(pid: int | None = None) -> set[int]:
     """Running processes whose parent is `pid` (this process by default)."""
     pid = os.getpid() if pid is None else pid
     found = set()
-    for entry in Path("/proc").iterdir() if Path("/proc/self/stat").exists() else ():
-        if entry.name.isdigit():
+    # plain os calls and bytes: every case reads every process's stat twice
+    for name in os.listdir("/proc") if os.path.exists("/proc/self/stat") else ():
+        if name.isdigit():
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                with open(f"/proc/{name}/stat", "rb") as file:
+                    fields = file.read().rsplit(b")", 1)[1].split()
             except (OSError, IndexError):
                 continue
-            if int(fields[1]) == pid and fields[0] not in ("Z", "X"):
-                found.add(int(entry.name))
+            if int(fields[1]) == pid and fields[0] not in (b"Z", b"X"):
+                found.add(int(name))
     return found
 
 
