@@ -106,16 +106,9 @@ FAILED_SLOTS = 1 << 19
 """Entries of the table of positions the cover search has proved hopeless (see _state_key)."""
 
 
-CoverWork = namedtuple(
-    "CoverWork",
+NodeWork = namedtuple(
+    "NodeWork",
     [
-        "base",  # int64[words] the sheet every board searched from contains (this step's sheet)
-        "fit_first",  # int64[S] first row in fit of each shape's placements that fit base, -1: not listed yet
-        "fit_count",  # int64[S] how many
-        "fit",  # int64[placements] the listed placements, shape after shape
-        "fit_used",  # int64[1] rows of fit in use
-        "local",  # int64[S] shape -> its index among the running search's shapes, or -1
-        "shape_of",  # int64[S] that index -> shape
         "offered",  # int64[S, 4] bits of the turns offering it: plain, by NEIGHBOUR, by CUT, by both
         "live",  # bool[S] some unused turn can still offer it, under the specials left
         "size",  # int64[S] its cells
@@ -126,12 +119,29 @@ CoverWork = namedtuple(
         "n_open",  # int64[MAX_DEPTH + 1] how many
         "count",  # int64[cells] open placements over each empty cell of the target
         "moves",  # int64[MAX_DEPTH, MAX_MOVES, 5] the moves of each depth (see _node_moves)
-        "n_moves",  # int64[MAX_DEPTH] how many
-        "at",  # int64[MAX_DEPTH] the next move to try at each depth
         "overflow",  # int64[1] set when a node had more than MAX_MOVES moves (the search left some out)
+    ],
+)
+"""The working arrays the cover search reads at every node (CoverWork.node): the search passes
+these alone to its per-node step, since a call counts a reference to each array it is given."""
+
+
+CoverWork = namedtuple(
+    "CoverWork",
+    [
+        "base",  # int64[words] the sheet every board searched from contains (this step's sheet)
+        "fit_first",  # int64[S] first row in fit of each shape's placements that fit base, -1: not listed yet
+        "fit_count",  # int64[S] how many
+        "fit",  # int64[placements] the listed placements, shape after shape
+        "fit_used",  # int64[1] rows of fit in use
+        "local",  # int64[S] shape -> its index among the running search's shapes, or -1
+        "shape_of",  # int64[S] that index -> shape
+        "n_moves",  # int64[MAX_DEPTH] how many moves each depth has (node.moves)
+        "at",  # int64[MAX_DEPTH] the next move to try at each depth
         "turn_key",  # int64[MAX_DEPTH] per turn of the running search, a hash of the cards it offers
         "target_key",  # int64[1] a hash of the running search's target
         "failed",  # int64[FAILED_SLOTS] keys of the states proved to have no cover (0: free)
+        "node",  # NodeWork
     ],
 )
 """The cover search's working arrays, made once per position by cover_work (a namedtuple, as the
@@ -143,14 +153,7 @@ def cover_work(tables, base):
     """Working arrays for cover searches on boards that contain `base`."""
     shapes = tables.shape_first.shape[0]
     total = tables.place_masks.shape[0]
-    return CoverWork(
-        base.copy(),
-        np.full(shapes, -1, dtype=np.int64),
-        np.zeros(shapes, dtype=np.int64),
-        np.empty(total, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.full(shapes, -1, dtype=np.int64),
-        np.empty(shapes, dtype=np.int64),
+    node = NodeWork(
         np.zeros((shapes, 4), dtype=np.int64),
         np.zeros(shapes, dtype=np.bool_),
         np.zeros(shapes, dtype=np.int64),
@@ -161,12 +164,22 @@ def cover_work(tables, base):
         np.zeros(MAX_DEPTH + 1, dtype=np.int64),
         np.zeros(tables.params[P_WIDTH] * tables.params[P_HEIGHT], dtype=np.int64),
         np.empty((MAX_DEPTH, MAX_MOVES, 5), dtype=np.int64),
-        np.zeros(MAX_DEPTH, dtype=np.int64),
-        np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
+    )
+    return CoverWork(
+        base.copy(),
+        np.full(shapes, -1, dtype=np.int64),
+        np.zeros(shapes, dtype=np.int64),
+        np.empty(total, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.full(shapes, -1, dtype=np.int64),
+        np.empty(shapes, dtype=np.int64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.zeros(FAILED_SLOTS, dtype=np.int64),
+        node,
     )
 
 
@@ -179,16 +192,18 @@ def _mix(x):
 
 
 @njit(cache=True)
-def _state_key(cw, board, used, turns_used, n_turns, words):
+def _state_key(turn_key, target_key, board, used, turns_used, n_turns, words):
     """The key of a state of the cover search: its sheet, its target, the specials used and the
     cards of the unused turns (as a multiset: turns in another order, or another sequence's
     turns offering the same cards, give the same key). Whether a state has a cover depends on
-    nothing else, so a state proved hopeless stays so for every search of the position."""
+    nothing else, so a state proved hopeless stays so for every search of the position. (turn_key,
+    target_key: cw's, as are the arrays the search's other per-node helpers take: passing the whole
+    CoverWork would count a reference to each of its 23 arrays at every call.)"""
     cards = 0
     for t in range(n_turns):
         if not (turns_used >> t) & 1:
-            cards += cw.turn_key[t]
-    key = _mix(cards + 0x51ED27) ^ cw.target_key[0]
+            cards += turn_key[t]
+    key = _mix(cards + 0x51ED27) ^ target_key[0]
     for x in range(words):
         key = _mix(key ^ board[x])
     key = _mix(key ^ (used[0] + 4 * used[1] + 16 * used[2] + 64 * used[3]))
@@ -196,11 +211,11 @@ def _state_key(cw, board, used, turns_used, n_turns, words):
 
 
 @njit(cache=True)
-def _failed(cw, key):
-    """True when the state of this key was proved hopeless."""
+def _failed(failed, key):
+    """True when the state of this key was proved hopeless (failed: cw.failed)."""
     slot = key & (FAILED_SLOTS - 1)
     for i in range(4):
-        k = cw.failed[(slot + i) & (FAILED_SLOTS - 1)]
+        k = failed[(slot + i) & (FAILED_SLOTS - 1)]
         if k == key:
             return True
         if k == 0:
@@ -209,14 +224,14 @@ def _failed(cw, key):
 
 
 @njit(cache=True)
-def _remember_failed(cw, key):
+def _remember_failed(failed, key):
     slot = key & (FAILED_SLOTS - 1)
     for i in range(4):
         j = (slot + i) & (FAILED_SLOTS - 1)
-        if cw.failed[j] == 0 or cw.failed[j] == key:
-            cw.failed[j] = key
+        if failed[j] == 0 or failed[j] == key:
+            failed[j] = key
             return
-    cw.failed[slot] = key
+    failed[slot] = key
 
 
 @njit(cache=True)
@@ -264,12 +279,12 @@ def _local_shapes(tables, cw, n_turns, opt_patch, opt_nb, opt_count, used):
                     cw.local[shape] = ls
                     cw.shape_of[ls] = shape
                     g = tables.shape_first[shape]
-                    cw.size[ls] = 0
+                    cw.node.size[ls] = 0
                     for x in range(tables.params[P_WORDS]):
-                        cw.size[ls] += popcount(tables.place_masks[g, x])
+                        cw.node.size[ls] += popcount(tables.place_masks[g, x])
                     for kind in range(4):
-                        cw.offered[ls, kind] = 0
-                cw.offered[ls, nb + (2 if q > 0 else 0)] |= 1 << t
+                        cw.node.offered[ls, kind] = 0
+                cw.node.offered[ls, nb + (2 if q > 0 else 0)] |= 1 << t
     return n
 
 
@@ -314,85 +329,87 @@ def turn_limits(n_turns, opt_patch, opt_nb, opt_count, cells, same_as, opt_max, 
                 break
 
 
-# The parts of _node_moves are inlined into it (numba's inline="always"): they run at every node
-# of the search, and a call would copy the search's working arrays (CoverWork) each time.
+# The parts of _node_moves are inlined into it (numba's inline="always") and take the arrays they
+# read, not the CoverWork or the tables: they run at every node (the two smallest for every shape
+# or placement of it), and each pass of a bundle counts a reference to every one of its arrays.
 @njit(cache=True, inline="always")
-def _offered_now(cw, ls, nb_mode, cut_mode, both):
-    """The turns (bits) that offer local shape ls under the special actions open now: whole, and
-    through NEIGHBOUR, CUT or both while each way is open."""
-    offered = cw.offered[ls, 0]
+def _offered_now(offered, ls, nb_mode, cut_mode, both):
+    """The turns (bits) that offer local shape ls (offered: cw.node.offered) under the special actions
+    open now: whole, and through NEIGHBOUR, CUT or both while each way is open."""
+    bits = offered[ls, 0]
     if nb_mode != 0:
-        offered |= cw.offered[ls, 1]
+        bits |= offered[ls, 1]
     if cut_mode != 0:
-        offered |= cw.offered[ls, 2]
+        bits |= offered[ls, 2]
     if both != 0:
-        offered |= cw.offered[ls, 3]
-    return offered
+        bits |= offered[ls, 3]
+    return bits
 
 
 @njit(cache=True, inline="always")
-def _open_placements(tables, cw, board, d, n_local, nb_mode, cut_mode, both, free):
-    """The open placements of the node at depth d (cw.open[d], cw.n_open[d]): its parent's that
-    still fit and whose shape an unused turn (`free`) still offers (at depth 0 they are set
-    already); then, per empty cell, how many of them cover it (cw.count) and which shapes have one
-    (cw.placed). Returns how many."""
-    words = tables.params[P_WORDS]
-    masks = tables.place_masks
+def _open_placements(masks, words, offered, live, open_, open_shape, n_open, count, placed, board, d, n_local,
+                     nb_mode, cut_mode, both, free):
+    """The open placements of the node at depth d (open_[d], n_open[d]; the arrays are cw's): its
+    parent's that still fit and whose shape an unused turn (`free`) still offers (at depth 0 they
+    are set already); then, per empty cell, how many of them cover it (count) and which shapes
+    have one (placed). Returns how many."""
     for ls in range(n_local):
-        cw.live[ls] = (_offered_now(cw, ls, nb_mode, cut_mode, both) & free) != 0
+        live[ls] = (_offered_now(offered, ls, nb_mode, cut_mode, both) & free) != 0
     if d > 0:
         n = 0
-        for i in range(cw.n_open[d - 1]):
-            ls = cw.open_shape[d - 1, i]
-            g = cw.open[d - 1, i]
-            if cw.live[ls] and fits(masks, g, board, words):
-                cw.open[d, n] = g
-                cw.open_shape[d, n] = ls
+        for i in range(n_open[d - 1]):
+            ls = open_shape[d - 1, i]
+            g = open_[d - 1, i]
+            if live[ls] and fits(masks, g, board, words):
+                open_[d, n] = g
+                open_shape[d, n] = ls
                 n += 1
-        cw.n_open[d] = n
-    n = cw.n_open[d]
-    for i in range(cw.count.shape[0]):
-        cw.count[i] = 0
+        n_open[d] = n
+    n = n_open[d]
+    for i in range(count.shape[0]):
+        count[i] = 0
     for ls in range(n_local):
-        cw.placed[ls] = False
+        placed[ls] = False
     for i in range(n):
-        g = cw.open[d, i]
-        cw.placed[cw.open_shape[d, i]] = True
+        g = open_[d, i]
+        placed[open_shape[d, i]] = True
         for x in range(words):
             m = masks[g, x]
             while m != 0:
                 low = m & -m
-                cw.count[x * 64 + popcount(low - 1)] += 1
+                count[x * 64 + popcount(low - 1)] += 1
                 m ^= low
     return n
 
 
 @njit(cache=True, inline="always")
-def _reach(cw, n_local, n_turns, nb_mode, cut_mode, both, free, singles):
+def _reach(offered, placed, size, most, n_local, n_turns, nb_mode, cut_mode, both, free, singles):
     """The area bound again, counting for each unused turn only the shapes it offers that still
-    have a place inside the target: the most cells the unused turns and SINGLE can shade."""
+    have a place inside the target: the most cells the unused turns and SINGLE can shade (the
+    arrays are cw's)."""
     for t in range(n_turns):
-        cw.most[t] = 0
+        most[t] = 0
     for ls in range(n_local):
-        if not cw.placed[ls]:
+        if not placed[ls]:
             continue
-        offered = _offered_now(cw, ls, nb_mode, cut_mode, both) & free
-        while offered != 0:
-            low = offered & -offered
+        bits = _offered_now(offered, ls, nb_mode, cut_mode, both) & free
+        while bits != 0:
+            low = bits & -bits
             t = popcount(low - 1)
-            offered ^= low
-            if cw.size[ls] > cw.most[t]:
-                cw.most[t] = cw.size[ls]
+            bits ^= low
+            if size[ls] > most[t]:
+                most[t] = size[ls]
     reach = singles
     for t in range(n_turns):
-        reach += cw.most[t]
+        reach += most[t]
     return reach
 
 
 @njit(cache=True, inline="always")
-def _tightest_cell(cw, target, board, words):
+def _tightest_cell(count, target, board, words):
     """(cell, fewest, bare): the empty cell of the target that the fewest open placements cover
-    (the first on ties), how many cover it, and how many empty cells none covers."""
+    (count: node.count; the first on ties), how many cover it, and how many empty cells none
+    covers."""
     cell = -1
     fewest = 0
     bare = 0
@@ -402,58 +419,57 @@ def _tightest_cell(cw, target, board, words):
             low = h & -h
             c = x * 64 + popcount(low - 1)
             h ^= low
-            if cw.count[c] == 0:
+            if count[c] == 0:
                 bare += 1
-            if cell < 0 or cw.count[c] < fewest:
+            if cell < 0 or count[c] < fewest:
                 cell = c
-                fewest = cw.count[c]
+                fewest = count[c]
     return cell, fewest, bare
 
 
 @njit(cache=True, inline="always")
-def _ways_of(cw, ls, bit, nb_mode, cut_mode, both):
-    """How a turn (bit) may draw local shape ls: bit 0 whole, 1 through NEIGHBOUR, 2 through CUT,
-    3 through both. Spending a special never helps when the turn offers the shape without it;
-    NEIGHBOUR and CUT together only when neither alone offers it."""
+def _ways_of(offered, ls, bit, nb_mode, cut_mode, both):
+    """How a turn (bit) may draw local shape ls (offered: node.offered): bit 0 whole, 1 through
+    NEIGHBOUR, 2 through CUT, 3 through both. Spending a special never helps when the turn offers
+    the shape without it; NEIGHBOUR and CUT together only when neither alone offers it."""
     ways = 0
-    if cw.offered[ls, 0] & bit:
+    if offered[ls, 0] & bit:
         ways = 1
     else:
-        if nb_mode != 0 and cw.offered[ls, 1] & bit:
+        if nb_mode != 0 and offered[ls, 1] & bit:
             ways |= 2
-        if cut_mode != 0 and cw.offered[ls, 2] & bit:
+        if cut_mode != 0 and offered[ls, 2] & bit:
             ways |= 4
-        if ways == 0 and both != 0 and cw.offered[ls, 3] & bit:
+        if ways == 0 and both != 0 and offered[ls, 3] & bit:
             ways = 8
     return ways
 
 
 @njit(cache=True, inline="always")
-def _placement_moves(tables, cw, d, n, cell, n_turns, same_as, turns_used, nb_mode, cut_mode, both):
-    """Write into cw.moves[d] the moves that shade `cell` with an open placement: each placement
-    over it by every unused turn that offers its shape, spending the fewest specials. Returns how
-    many (at most MAX_MOVES; cw.overflow notes any left out)."""
-    masks = tables.place_masks
-    out = cw.moves[d]
+def _placement_moves(masks, offered, open_, open_shape, out, overflow, d, n, cell, n_turns, same_as, turns_used,
+                     nb_mode, cut_mode, both):
+    """Write into out (node.moves[d]) the moves that shade `cell` with an open placement: each
+    placement over it by every unused turn that offers its shape, spending the fewest specials.
+    Returns how many (at most MAX_MOVES; overflow, cw's, notes any left out)."""
     limit = out.shape[0]
     count = 0
     for i in range(n):
-        g = cw.open[d, i]
+        g = open_[d, i]
         if not (masks[g, cell >> 6] >> (cell & 63)) & 1:
             continue
-        ls = cw.open_shape[d, i]
+        ls = open_shape[d, i]
         for t in range(n_turns):
             if (turns_used >> t) & 1:
                 continue
             # Turns that offer the same cards are interchangeable: try only the first unused one.
             if same_as[t] >= 0 and not (turns_used >> same_as[t]) & 1:
                 continue
-            ways = _ways_of(cw, ls, 1 << t, nb_mode, cut_mode, both)
+            ways = _ways_of(offered, ls, 1 << t, nb_mode, cut_mode, both)
             for way in range(4):
                 if not (ways >> way) & 1:
                     continue
                 if count >= limit:
-                    cw.overflow[0] = 1
+                    overflow[0] = 1
                     continue
                 out[count, 0] = t
                 out[count, 1] = g
@@ -465,32 +481,37 @@ def _placement_moves(tables, cw, d, n, cell, n_turns, same_as, turns_used, nb_mo
 
 
 @njit(cache=True)
-def _node_moves(tables, cw, board, target, d, n_local, n_turns, opt_max, opt_max_nb, same_as, used, turns_used):
-    """The moves of the node at depth d into cw.moves[d] (rows: turn or -1 for SINGLE, placement
-    row or cell, NEIGHBOUR mode, CUT mode, SINGLE mode); returns how many. The open placements of
-    the node (cw.open[d]) are its parent's that still fit and whose shape an unused turn still
+def _node_moves(masks, words, specials, node, board, target, d, n_local, n_turns, opt_max, opt_max_nb, same_as, used,
+                turns_used):
+    """The moves of the node at depth d into node.moves[d] (rows: turn or -1 for SINGLE, placement
+    row or cell, NEIGHBOUR mode, CUT mode, SINGLE mode); returns how many. node is cw.node; masks,
+    words and specials are the tables' place_masks and params. The open placements of
+    the node (node.open[d]) are its parent's that still fit and whose shape an unused turn still
     offers (at depth 0 they are set already). The moves shade the empty cell of the target that
     the fewest open placements cover (a cell none covers needs SINGLE; more such cells than
     SINGLE can shade end the branch), each placement by every unused turn that offers its shape,
     spending the fewest specials. 0 also when the unused turns cannot shade the empty cells."""
-    params = tables.params
-    words = params[P_WORDS]
-    specials = params[P_SPECIALS]
     if holes(target, board, words) > _bound(specials, used, n_turns, opt_max, opt_max_nb, turns_used):
         return 0
     nb_mode, cut_mode, both = special_ways(specials, used)
     free = ((1 << n_turns) - 1) & ~turns_used
-    n = _open_placements(tables, cw, board, d, n_local, nb_mode, cut_mode, both, free)
+    offered = node.offered
+    open_ = node.open
+    open_shape = node.open_shape
+    n = _open_placements(masks, words, offered, node.live, open_, open_shape, node.n_open, node.count, node.placed,
+                         board, d, n_local, nb_mode, cut_mode, both, free)
     singles = singles_left(specials, used)
-    if holes(target, board, words) > _reach(cw, n_local, n_turns, nb_mode, cut_mode, both, free, singles):
+    reach = _reach(offered, node.placed, node.size, node.most, n_local, n_turns, nb_mode, cut_mode, both, free, singles)
+    if holes(target, board, words) > reach:
         return 0
-    cell, fewest, bare = _tightest_cell(cw, target, board, words)
+    cell, fewest, bare = _tightest_cell(node.count, target, board, words)
     if bare > singles:
         return 0
+    out = node.moves[d]
     count = 0
     if fewest > 0:
-        count = _placement_moves(tables, cw, d, n, cell, n_turns, same_as, turns_used, nb_mode, cut_mode, both)
-    out = cw.moves[d]
+        count = _placement_moves(masks, offered, open_, open_shape, out, node.overflow, d, n, cell, n_turns, same_as,
+                                 turns_used, nb_mode, cut_mode, both)
     single = used_mode(specials, used, SP_SINGLE)
     if single != 0 and count < out.shape[0]:
         out[count, 0] = -1
@@ -505,7 +526,7 @@ def _node_moves(tables, cw, board, target, d, n_local, n_turns, opt_max, opt_max
 @njit(cache=True)
 def cover(tables, board, target, n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb, same_as, used, budget,
            cw):
-    """Exact search, depth first with an explicit stack (cw.moves, cw.n_moves, cw.at): shade every
+    """Exact search, depth first with an explicit stack (cw.node.moves, cw.n_moves, cw.at): shade every
     cell of target with the unused turns' cards (one each, whole or cut, a neighbour with
     NEIGHBOUR) and SINGLE, the most constrained empty cell first (see _node_moves). True when
     found (board and used then hold the cover); budget[0] counts down the nodes left. board must
@@ -515,7 +536,7 @@ def cover(tables, board, target, n_turns, opt_patch, opt_nb, opt_count, opt_max,
         return True
     n_local = _local_shapes(tables, cw, n_turns, opt_patch, opt_nb, opt_count, used)
     masks = tables.place_masks
-    cw.overflow[0] = 0
+    cw.node.overflow[0] = 0
     for t in range(n_turns):
         key = 0
         for j in range(opt_count[t]):
@@ -537,10 +558,10 @@ def cover(tables, board, target, n_turns, opt_patch, opt_nb, opt_count, opt_max,
                 if masks[g, x] & ~(target[x] & ~board[x]):
                     inside = False
             if inside:
-                cw.open[0, n] = g
-                cw.open_shape[0, n] = ls
+                cw.node.open[0, n] = g
+                cw.node.open_shape[0, n] = ls
                 n += 1
-    cw.n_open[0] = n
+    cw.node.n_open[0] = n
     found = _search(tables, cw, board, target, n_local, n_turns, opt_max, opt_max_nb, same_as, used, budget)
     for ls in range(n_local):
         cw.local[cw.shape_of[ls]] = -1
@@ -551,47 +572,53 @@ def cover(tables, board, target, n_turns, opt_patch, opt_nb, opt_count, opt_max,
 def _search(tables, cw, board, target, n_local, n_turns, opt_max, opt_max_nb, same_as, used, budget):
     """cover's depth-first loop from the open placements of depth 0."""
     words = tables.params[P_WORDS]
-    moves = cw.moves
+    specials = tables.params[P_SPECIALS]
+    masks = tables.place_masks
+    node = cw.node
+    moves = node.moves
     n_moves = cw.n_moves
     at = cw.at
+    failed = cw.failed
+    turn_key = cw.turn_key
+    target_key = cw.target_key
     turns_used = 0
     d = 0
-    if _failed(cw, _state_key(cw, board, used, turns_used, n_turns, words)):
+    if _failed(failed, _state_key(turn_key, target_key, board, used, turns_used, n_turns, words)):
         return False
-    n_moves[0] = _node_moves(tables, cw, board, target, 0, n_local, n_turns, opt_max, opt_max_nb, same_as, used,
-                             turns_used)
+    n_moves[0] = _node_moves(masks, words, specials, node, board, target, 0, n_local, n_turns, opt_max, opt_max_nb,
+                             same_as, used, turns_used)
     at[0] = 0
     while True:
         if at[d] > 0:
-            turns_used ^= _play_move(tables, board, used, moves[d, at[d] - 1], -1)
+            turns_used ^= _play_move(masks, words, board, used, moves[d, at[d] - 1], -1)
         if at[d] >= n_moves[d]:
             # Every move of this node was searched to the end: it has no cover.
-            if cw.overflow[0] == 0:
-                _remember_failed(cw, _state_key(cw, board, used, turns_used, n_turns, words))
+            if node.overflow[0] == 0:
+                _remember_failed(failed, _state_key(turn_key, target_key, board, used, turns_used, n_turns, words))
             if d == 0:
                 return False
             d -= 1
             continue
-        turns_used ^= _play_move(tables, board, used, moves[d, at[d]], 1)
+        turns_used ^= _play_move(masks, words, board, used, moves[d, at[d]], 1)
         at[d] += 1
         if first_hole(target, board, words) < 0:
             return True
         budget[0] -= 1
         if budget[0] <= 0 or d + 1 >= moves.shape[0]:
-            turns_used ^= _play_move(tables, board, used, moves[d, at[d] - 1], -1)
+            turns_used ^= _play_move(masks, words, board, used, moves[d, at[d] - 1], -1)
             return False
-        if _failed(cw, _state_key(cw, board, used, turns_used, n_turns, words)):
+        if _failed(failed, _state_key(turn_key, target_key, board, used, turns_used, n_turns, words)):
             continue
         d += 1
         at[d] = 0
-        n_moves[d] = _node_moves(tables, cw, board, target, d, n_local, n_turns, opt_max, opt_max_nb, same_as, used,
-                                 turns_used)
+        n_moves[d] = _node_moves(masks, words, specials, node, board, target, d, n_local, n_turns, opt_max, opt_max_nb,
+                                 same_as, used, turns_used)
 
 
 @njit(cache=True)
-def _play_move(tables, board, used, move, sign):
-    """Apply (sign 1) or undo (sign -1) one move of the cover search; returns the turn bit."""
-    words = tables.params[P_WORDS]
+def _play_move(masks, words, board, used, move, sign):
+    """Apply (sign 1) or undo (sign -1) one move of the cover search (masks: the tables'
+    place_masks); returns the turn bit."""
     if move[0] < 0:
         cell = move[1]
         if sign > 0:
@@ -603,9 +630,9 @@ def _play_move(tables, board, used, move, sign):
     g = move[1]
     for x in range(words):
         if sign > 0:
-            board[x] |= tables.place_masks[g, x]
+            board[x] |= masks[g, x]
         else:
-            board[x] &= ~tables.place_masks[g, x]
+            board[x] &= ~masks[g, x]
     if move[2] != 0:
         spend_special(used, SP_NEIGHBOUR, move[2], sign)
     if move[3] != 0:

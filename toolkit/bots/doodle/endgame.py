@@ -468,7 +468,7 @@ def _sheet_possible(tables, fx, s, target, cw):
         fx.budget[0] = PLAN_BUDGET
         found = cover(tables, fx.board, target, n_turns, fx.patch[s], fx.nb[s], fx.count[s], fx.opt_max,
                        fx.opt_max_nb, fx.same_as, fx.work_used, fx.budget, cw)
-        fx.state[s] = 1 if not found and fx.budget[0] > 0 and cw.overflow[0] == 0 else 2
+        fx.state[s] = 1 if not found and fx.budget[0] > 0 and cw.node.overflow[0] == 0 else 2
     return fx.state[s] == 2
 
 
@@ -514,7 +514,7 @@ def plan_first(tables, board, used, targets, points, n_targets, n_turns, opt_pat
         if not cover(tables, work, targets[q], n_turns, opt_patch, opt_nb, opt_count, opt_max, opt_max_nb, same_as,
                       work_used, budget, cw):
             continue
-        moves = cw.moves
+        moves = cw.node.moves
         at = cw.at
         # Replay the cover's stack from the sheet until the target is covered: the first move of
         # turn 0 on the way is this step's drawing.
@@ -662,7 +662,7 @@ def _planned(tables, occ_k, used, acts, items, keep, n_turns, opt_patch, opt_nb,
                                    budget, rows, cw, move)
         # The same search as _sheet_possible's, but for same_as (which only saves nodes): a sheet
         # it proves impossible is not searched again for any drawing.
-        fx.state[s] = 1 if not planned_cover and budget[0] > 0 and cw.overflow[0] == 0 else 2
+        fx.state[s] = 1 if not planned_cover and budget[0] > 0 and cw.node.overflow[0] == 0 else 2
         if not planned_cover or move[0] < 0:
             continue
         found = _action_of_move(acts, move)
