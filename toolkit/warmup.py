@@ -160,8 +160,7 @@ def compile_all(processes: int = 2, on_done: Callable[[Compiled], None] | None =
     try:
         with cf.ProcessPoolExecutor(max_workers=min(processes, len(groups)), mp_context=context,
                                     initializer=_lane_init, initargs=(os.getpid(), reports, numbers)) as pool:
-            # submit_holding_ctrl_c passes any argument on to fn; its annotation names only the simulator's Shard
-            futures = [submit_holding_ctrl_c(pool, _run_lane, [job.target for job in lane])  # type: ignore[arg-type]
+            futures = [submit_holding_ctrl_c(pool, _run_lane, [job.target for job in lane])
                        for lane in groups]
             try:
                 for future in cf.as_completed(futures):

@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from toolkit.errors import Interrupted, ToolkitError, UsageError
 
@@ -39,6 +39,8 @@ if TYPE_CHECKING:  # the simulator (and numba) load when a shard runs, not when 
 
 ProgressFn = Callable[["ShardResult"], None]
 """Called once per finished shard, in completion order (for progress bars)."""
+
+_Work = TypeVar("_Work")
 
 DASK_CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before giving up."""
@@ -95,8 +97,9 @@ def worker_init(parent: int) -> None:
     tie_to_parent(parent)
 
 
-def submit_holding_ctrl_c(pool: cf.ProcessPoolExecutor, fn: Callable, shard: "Shard") -> cf.Future:
-    """pool.submit, with Ctrl-C held off (not dropped) while it may start a worker.
+def submit_holding_ctrl_c(pool: cf.ProcessPoolExecutor, fn: Callable[[_Work], object], shard: _Work) -> cf.Future:
+    """pool.submit(fn, shard), with Ctrl-C held off (not dropped) while it may start a worker
+    (shard: a simulator Shard, or the compile's list of kernels for one lane).
 
     A worker started meanwhile inherits Ctrl-C blocked and ignores it from its first line
     (worker_init), so a key pressed while it starts cannot make it print a traceback; the parent
