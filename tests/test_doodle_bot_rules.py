@@ -27,8 +27,10 @@ from toolkit.bots.doodle import features as F
 from toolkit.bots.doodle.endgame import snug
 from toolkit.bots.doodle.greedy import best_single
 from toolkit.games.doodle import kernel as K
-from toolkit.games.rng import randbelow, seed_state
+from toolkit.games.rng import seed_state
 from toolkit.specs import load_edition
+
+from tests.doodle_positions import seeded_positions
 
 BASE = load_edition("doodle")
 EDITIONS = {
@@ -48,33 +50,10 @@ GAMES = [
 ]
 
 
-def _play(tables, players, seed, plain):
-    """Every position of one seeded game, (st, occ) copies, by a random player that takes an
-    action spending no special action `plain` times in ten (when there is one)."""
-    st, occ = K.new_state(tables, players, seed_state(seed))
-    rng = seed_state(seed, 1)
-    out = []
-    while st[K.S_PHASE] != K.PH_OVER:
-        out.append((st.copy(), occ.copy()))
-        acts = K.list_actions(tables, st, occ)
-        pool = acts
-        if randbelow(rng, 10) < plain:
-            keep = (acts[:, K.A_NB] == 0) & (acts[:, K.A_CUT] < 0) & (acts[:, K.A_AGAIN] == 0)
-            keep &= acts[:, K.A_KIND] != K.K_SINGLE
-            if keep.any():
-                pool = acts[keep]
-        K.apply_action(tables, st, occ, pool[randbelow(rng, pool.shape[0])])
-    return out
-
-
 @pytest.fixture(scope="module")
 def positions():
     """(name, tables, st, occ) of every position of the seeded games."""
-    found = []
-    for name, players, seed, plain in GAMES:
-        tables = K.build_tables(EDITIONS[name])
-        found += [(name, tables, st, occ) for st, occ in _play(tables, players, seed, plain)]
-    return found
+    return seeded_positions(GAMES, EDITIONS)
 
 
 def _used(st, seat):

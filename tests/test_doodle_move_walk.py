@@ -22,8 +22,9 @@ from toolkit.bots.doodle import features as F
 from toolkit.bots.doodle import shortlist as SL
 from toolkit.bots.doodle.weights import GREEDY_WEIGHTS
 from toolkit.games.doodle import kernel as K
-from toolkit.games.rng import randbelow, seed_state
 from toolkit.specs import load_edition
+
+from tests.doodle_positions import seeded_positions
 
 BASE = load_edition("doodle")
 
@@ -49,35 +50,10 @@ GAMES = [
 DRAW_PHASES = (K.PH_START, K.PH_TURN, K.PH_FREE)
 
 
-def _play(edition, players, seed, plain):
-    """Every position of one seeded game, (st, occ) copies, by a random player that takes an
-    action spending no special action `plain` times in ten (when there is one)."""
-    tables = K.build_tables(edition)
-    st, occ = K.new_state(tables, players, seed_state(seed))
-    rng = seed_state(seed, 1)
-    out = []
-    while st[K.S_PHASE] != K.PH_OVER:
-        out.append((st.copy(), occ.copy()))
-        acts = K.list_actions(tables, st, occ)
-        pool = acts
-        if randbelow(rng, 10) < plain:
-            keep = (acts[:, K.A_NB] == 0) & (acts[:, K.A_CUT] < 0) & (acts[:, K.A_AGAIN] == 0)
-            keep &= acts[:, K.A_KIND] != K.K_SINGLE
-            if keep.any():
-                pool = acts[keep]
-        K.apply_action(tables, st, occ, pool[randbelow(rng, pool.shape[0])])
-    return out
-
-
 @pytest.fixture(scope="module")
 def positions():
     """(name, tables, st, occ) of every position of the seeded games."""
-    found = []
-    for name, players, seed, plain in GAMES:
-        edition = EDITIONS[name]
-        tables = K.build_tables(edition)
-        found += [(name, tables, st, occ) for st, occ in _play(edition, players, seed, plain)]
-    return found
+    return seeded_positions(GAMES, EDITIONS)
 
 
 def _sources(tables, st):
