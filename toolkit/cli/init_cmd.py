@@ -177,6 +177,11 @@ def _header(lines: list[str]) -> list[str]:
     return [f"# {line}".rstrip() for line in lines] + [""]
 
 
+def _opening(kind: str, name: str, title: str) -> list[str]:
+    """The keys every file `init` writes starts with: its kind, name and title."""
+    return [f"kind: {kind}", "", *_key(kind, "name", name), *_key(kind, "title", title)]
+
+
 def _patch_line(patch: dict) -> str:
     keys = [k for k in ID_FIRST if k in patch] + [k for k in patch if k not in ID_FIRST and k not in PROVENANCE_KEYS]
     inner = ", ".join(f"{k}: {_value(patch[k])}" for k in keys)
@@ -236,9 +241,7 @@ def variant_text(name: str, source: str, parent, with_patch: bool = False) -> st
         f"  play it:               patchwork play {name}.yaml --seed 1",
         f"  compare it:            patchwork balance {parent.name} {name}.yaml --games 200",
     ])
-    lines += ["kind: variant", ""]
-    lines += _key("variant", "name", name)
-    lines += _key("variant", "title", f"{parent.title} ({name})")
+    lines += _opening("variant", name, f"{parent.title} ({name})")
     lines += _key("variant", "extends", source)
     for key, value in _rule_keys(source):
         lines += _key("variant", key, value, commented=True)
@@ -271,9 +274,7 @@ def deck_variant_text(name: str, source: str, parent, patches_file: str) -> str:
         f"  print the deck:    patchwork build --edition {name}.yaml",
         f"  play-test it:      patchwork deck check {name}.yaml --games 200",
     ])
-    lines += ["kind: variant", ""]
-    lines += _key("variant", "name", name)
-    lines += _key("variant", "title", f"{parent.title} ({name} deck)")
+    lines += _opening("variant", name, f"{parent.title} ({name} deck)")
     lines += _key("variant", "extends", source)
     lines += _key("variant", "patches", patches_file)
     return "\n".join(lines).rstrip() + "\n"
@@ -291,9 +292,7 @@ def patch_set_text(name: str, source: str, parent) -> str:
         *keys_help,
         "A shape is rows of '#' (cloth) and '.' (gap) joined by '/', e.g. '##./.##'.",
     ])
-    lines += ["kind: patch-set", ""]
-    lines += _key("patch-set", "name", name)
-    lines += _key("patch-set", "title", f"Patches of {name}")
+    lines += _opening("patch-set", name, f"Patches of {name}")
     lines += _key("patch-set", "provenance", f"Copied from the {parent.name} patches by patchwork init; then edited.")
     lines += [f"# {_doc('patch-set', 'patches')}", "patches:"]
     lines += [_patch_line(patch) for patch in spec["patches"]]
