@@ -38,7 +38,7 @@ from toolkit.bots.doodle.features import (
     turns_left_in_game,
     turns_left_in_round,
 )
-from toolkit.bots.doodle.greedy import best_single, choose_greedy_weighted
+from toolkit.bots.doodle.greedy import DoodleKernelBot, best_single, choose_greedy_weighted
 from toolkit.bots.doodle.weights import G_HOLE3, G_HOLE4, G_ISOLATED, G_PAIRED, special_price, weight_array
 from toolkit.errors import UsageError
 from toolkit.games.doodle.kernel import (
@@ -156,20 +156,11 @@ def step_values(tables, st, occ, gw, out):
             out[slot] = value
 
 
-class DoodleExpertBot:
+class DoodleExpertBot(DoodleKernelBot):
     """Deterministic strong Doodle player: a two-turn expectimax, then an exact last-round search."""
 
     name = "expert"
-    game_options: dict[str, Any] = {}
-    seat = None
-
-    def choose(self, game: Any, rng: np.ndarray) -> Any:
-        tables, st, occ = game.kernel_state()
-        if st[S_PHASE] == PH_OVER:
-            raise UsageError("the expert bot was asked to move in a finished game")
-        act = np.zeros(NA, dtype=np.int64)
-        choose_expert(tables, greedy_tables(tables), st, occ, rng, act)
-        return game.action_of_row(act)
+    chooser = staticmethod(choose_expert)
 
     def explain(self, game: Any) -> str:
         """The play prompt's hint: the action this bot would take and why."""

@@ -25,6 +25,7 @@ toolkit.bots.greedy).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -141,18 +142,27 @@ def choose_greedy(tables, aux, st, occ, bot_rng, act):
     choose_greedy_weighted(tables, aux, st, occ, bot_rng, act, GREEDY_WEIGHTS)
 
 
-class DoodleGreedyBot:
-    """Deterministic greedy Doodle player with a one-card look-ahead (ties: first legal action)."""
+class DoodleKernelBot:
+    """A Doodle bot whose chooser is a kernel function (chooser(tables, aux, st, occ, rng, act),
+    as the turn loops call it): choose asks it for the running game's kernel state."""
 
-    name = "greedy"
+    name = ""
     game_options: dict[str, Any] = {}
     seat = None
+    chooser: Callable[..., None]
 
     def choose(self, game: Any, rng: np.ndarray) -> Any:
         tables, st, occ = game.kernel_state()
         if st[S_PHASE] == PH_OVER:
-            raise UsageError("the greedy bot was asked to move in a finished game")
+            raise UsageError(f"the {self.name} bot was asked to move in a finished game")
         act = np.zeros(NA, dtype=np.int64)
-        choose_greedy(tables, greedy_tables(tables), st, occ, rng, act)
+        self.chooser(tables, greedy_tables(tables), st, occ, rng, act)
         return game.action_of_row(act)
+
+
+class DoodleGreedyBot(DoodleKernelBot):
+    """Deterministic greedy Doodle player with a one-card look-ahead (ties: first legal action)."""
+
+    name = "greedy"
+    chooser = staticmethod(choose_greedy)
 
