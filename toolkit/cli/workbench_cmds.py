@@ -12,6 +12,7 @@ import contextlib
 import json
 import math
 import time
+from functools import partial
 from pathlib import Path
 from typing import List, Optional
 
@@ -25,6 +26,7 @@ from toolkit.cli.typed import add_typed
 from toolkit.cli.options import (bot_list, bot_lists, check_fraction, distinct_names, output_folder, path_text, seed_range,
                                  settings_text, threaded_lists, threads_option, values_text)
 from toolkit.fileio import check_targets, write_files
+from toolkit.sections import Report
 
 OUT_FILES = ("results.json", "report.md", "report.pdf")
 MAX_WIDTH = 100.0
@@ -34,6 +36,12 @@ MAX_DELTA = 1000.0
 """Largest --sprt-delta: no figure of a game differs by more from one setting to another."""
 
 documents = lazy("toolkit.workbench.documents")  # the run descriptions and results documents, loaded on first use
+
+WORKERS_OPT = typer.Option(1, "--workers", help="Local worker processes (1: in this process).")
+SCHEDULER_OPT = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT.")
+OUT_OPT = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder,
+                       help="Directory for results.json, report.md, report.pdf.")
+PROGRESS_OPT = typer.Option(True, "--progress/--no-progress", help="Show a progress bar.")
 
 
 def check_run_options(games: int, seed: int, workers: int, scheduler: Optional[str], out: Optional[Path]) -> None:
@@ -65,10 +73,14 @@ def progress_bar(total: int, show: bool, label: str = "games"):
         yield lambda games: bar.advance(task, games)
 
 
-def write_out(out: Path, doc: dict, md: str, pdf: bytes, extra: dict[str, bytes] | None = None) -> None:
-    """Write the result files as one step: all of them, or none (with one error line)."""
-    files = {out / "results.json": (json.dumps(doc, indent=2) + "\n").encode(), out / "report.md": md.encode(),
-             out / "report.pdf": pdf}
+def write_out(out: Path, doc: dict, report: Report, extra: dict[str, bytes] | None = None) -> None:
+    """Write results.json, `report` as report.md and report.pdf, and the `extra` files as one
+    step: all of them, or none (with one error line)."""
+    from toolkit.reports.markdown import render_markdown
+    from toolkit.reports.pdf import render_pdf
+
+    files = {out / "results.json": (json.dumps(doc, indent=2) + "\n").encode(),
+             out / "report.md": render_markdown(report).encode(), out / "report.pdf": render_pdf(report)}
     files.update({out / name: data for name, data in (extra or {}).items()})
     write_files(files)
     names = [*OUT_FILES, *(extra or {})]
@@ -81,13 +93,17 @@ def speed_line(games: int, elapsed: float, workers: int, scheduler: Optional[str
     return f"{games} games in {elapsed:.1f} s ({rate:,.0f} games/s, {where})"
 
 
-def _reports():
-    """The workbench reports and their markdown and PDF renderers (loaded once a run is done)."""
+def _played(play, show_progress: bool, as_json: bool):
+    """Run `play(progress)` under a progress bar: its results document (typed; printed with
+    --json), the seconds it took and the workbench reports module (loaded once the run is done)."""
+    started = time.perf_counter()
+    doc = add_typed(play(lambda total: progress_bar(total, show_progress)))
+    elapsed = time.perf_counter() - started
     from toolkit.reports import workbench as report
-    from toolkit.reports.markdown import render_markdown
-    from toolkit.reports.pdf import render_pdf
 
-    return report, render_markdown, render_pdf
+    if as_json:
+        print_document(doc)
+    return doc, elapsed, report
 
 
 def _seating(text: str, edition, automa_level: int = 1, automa_deck: str = "normal"):
@@ -119,10 +135,10 @@ def price(
                                      "a tier with a search bot (mcts)."),
     threads: int = threads_option(),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every value plays the same deals."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
-    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    workers: int = WORKERS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
+    out: Optional[Path] = OUT_OPT,
+    show_progress: bool = PROGRESS_OPT,
     width: Optional[float] = typer.Option(None, "--width", help="Stop as soon as the fair value's interval is no wider "
                                           "than this, instead of when the price is decided within 1 button."),
     as_json: bool = json_option(),
@@ -147,12 +163,7 @@ def price(
     for text in bots:  # each tier's bots, refused before the simulator (and numba) loads
         _seating(text, ed)
     run = documents.PriceRun(edition, ed, patch, values, over, tuple(bots), games, cap, search_games, seed, width)
-    started = time.perf_counter()
-    doc = add_typed(documents.price(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
-    elapsed = time.perf_counter() - started
-    report, render_markdown, render_pdf = _reports()
-    if as_json:
-        print_document(doc)
+    doc, elapsed, report = _played(partial(documents.price, run, workers, scheduler), show_progress, as_json)
     for tier in doc.get("tiers") or [{**doc, "bots": bots[0]}]:
         print_table(f"{patch} in {ed.name}, {tier['bots']}: seed {seed}", report.PRICE_HEADER, report.price_rows(tier))
         typer.echo(f"{over} to print ({tier['bots']}): {report.fair_text(tier['fair'], over)}")
@@ -161,7 +172,7 @@ def price(
         typer.echo(line)
     typer.echo(speed_line(documents.price_games(doc), elapsed, workers, scheduler))
     if out:
-        write_out(out, doc, render_markdown(report.price_report(doc)), render_pdf(report.price_report(doc)))
+        write_out(out, doc, report.price_report(doc))
 
 
 # ----- sweep ----------------------------------------------------------------------------------
@@ -175,10 +186,10 @@ def sweep(
     threads: int = threads_option(),
     games: int = typer.Option(1000, "--games", help="Games per grid point (even when seats are swapped)."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every point plays the same deals."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    workers: int = WORKERS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
     out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf and PNG charts."),
-    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    show_progress: bool = PROGRESS_OPT,
     sprt: Optional[str] = typer.Option(None, "--sprt", help="Stop once a GSPRT of every point against the first point is "
                                        "decisive on this figure: seat-win, score or margin; --games is then the most to play."),
     sprt_delta: Optional[float] = typer.Option(None, "--sprt-delta", help="Smallest difference that matters, per game."),
@@ -205,12 +216,7 @@ def sweep(
     documents.deals_for(games, seating.games_per_deal)
     run = documents.SweepRun(base, ed, tuple(settings), tuple(parsed), tuple(points), bots_text, seating,
                              games, seed, sprt, sprt_delta, sprt_alpha, sprt_beta)
-    started = time.perf_counter()
-    doc = add_typed(documents.sweep(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
-    elapsed = time.perf_counter() - started
-    report, render_markdown, render_pdf = _reports()
-    if as_json:
-        print_document(doc)
+    doc, elapsed, report = _played(partial(documents.sweep, run, workers, scheduler), show_progress, as_json)
     header, table_rows = report.sweep_rows(doc)
     print_table(f"sweep of {ed.name}: {doc['games']} games per point, seed {seed}", header, table_rows)
     typer.echo(report.sweep_verdict(doc))
@@ -225,7 +231,7 @@ def sweep(
         from toolkit.reports import charts
 
         pngs = {f"{stem}.png": charts.png(chart) for stem, chart in report.sweep_charts(doc)}
-        write_out(out, doc, render_markdown(report.sweep_report(doc)), render_pdf(report.sweep_report(doc)), pngs)
+        write_out(out, doc, report.sweep_report(doc), pngs)
 
 
 # ----- ladder ---------------------------------------------------------------------------------
@@ -237,10 +243,10 @@ def ladder(
     threads: int = threads_option(),
     games: int = typer.Option(400, "--games", help="Games per pair of bots (even: each deal is played with seats swapped)."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: every pair plays the same deals."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
-    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    workers: int = WORKERS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
+    out: Optional[Path] = OUT_OPT,
+    show_progress: bool = PROGRESS_OPT,
     as_json: bool = json_option(),
 ) -> None:
     """Paired round robin of bots and their Bradley-Terry ratings on the Elo scale, with 95% intervals."""
@@ -259,16 +265,11 @@ def ladder(
     for spec in specs:
         _seating(f"{spec.name},{spec.name}", ed)
     run = documents.LadderRun(tuple(bots), edition, ed, tuple(specs), games, seed)
-    started = time.perf_counter()
-    doc = add_typed(documents.ladder(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
-    elapsed = time.perf_counter() - started
-    report, render_markdown, render_pdf = _reports()
-    if as_json:
-        print_document(doc)
+    doc, elapsed, report = _played(partial(documents.ladder, run, workers, scheduler), show_progress, as_json)
     print_table(f"ladder on {ed.name}: {games} games per pair, seed {seed}", report.LADDER_HEADER, report.ladder_rows(doc))
     typer.echo(speed_line(games * run.pairs, elapsed, workers, scheduler))
     if out:
-        write_out(out, doc, render_markdown(report.ladder_report(doc)), render_pdf(report.ladder_report(doc)))
+        write_out(out, doc, report.ladder_report(doc))
 
 
 # ----- tune -----------------------------------------------------------------------------------
@@ -334,10 +335,10 @@ def tune(
     watch: Optional[str] = typer.Option(None, "--watch", metavar="PATCH", help="Patch whose buy rate --target buy-rate reads."),
     bots: Optional[str] = typer.Option(None, "--bots", callback=bot_list, help="Bots: random, greedy, mcts:N, mcts:Xs (Doodle: one per player)."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed of the deals and the search."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
-    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    workers: int = WORKERS_OPT,
+    scheduler: Optional[str] = SCHEDULER_OPT,
+    out: Optional[Path] = OUT_OPT,
+    show_progress: bool = PROGRESS_OPT,
     as_json: bool = json_option(),
 ) -> None:
     """Search many keys at once toward target figures (NTBEA), then measure the best settings on fresh deals."""
@@ -364,19 +365,14 @@ def tune(
     documents.deals_for(games, per_deal), documents.deals_for(final_games, per_deal, "--final-games")
     run = documents.TuneRun(base, ed, tuple(settings), parsed, tuple(targets), budget, refine, games, final_games, watch,
                             bots_text, seating, seed)
-    started = time.perf_counter()
-    doc = add_typed(documents.tune(run, workers, scheduler, lambda total: progress_bar(total, show_progress)))
-    elapsed = time.perf_counter() - started
-    report, render_markdown, render_pdf = _reports()
-    if as_json:
-        print_document(doc)
+    doc, elapsed, report = _played(partial(documents.tune, run, workers, scheduler), show_progress, as_json)
     print_table(f"tune of {ed.name}: best of {doc['points_tried']} points tried ({doc['space']} in the space), "
                 f"{final_games} fresh games", report.TUNE_HEADER, report.tune_rows(doc))
     typer.echo(report.tune_verdict(doc))
     typer.echo(report.tune_refinement_lines(doc)[0])
     typer.echo(speed_line(documents.tune_games(run), elapsed, workers, scheduler))
     if out:
-        write_out(out, doc, render_markdown(report.tune_report(doc)), render_pdf(report.tune_report(doc)))
+        write_out(out, doc, report.tune_report(doc))
 
 
 # ----- feel -----------------------------------------------------------------------------------
@@ -391,8 +387,8 @@ def feel(
                                   "action one action ahead: about 10x slower)."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes (1: in this process); the figures are "
                                 "identical for any count."),
-    out: Optional[Path] = typer.Option(None, "--out", metavar="FOLDER", parser=path_text, callback=output_folder, help="Directory for results.json, report.md, report.pdf."),
-    show_progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    out: Optional[Path] = OUT_OPT,
+    show_progress: bool = PROGRESS_OPT,
     as_json: bool = json_option(),
 ) -> None:
     """How the game feels: lead changes, when the lead became permanent, comebacks, close games, decisive moves."""
@@ -417,18 +413,13 @@ def feel(
         raise UsageError(f"--bots '{bots_text}': feel measures leads between seats, so name a bot for two or more seats "
                          "(e.g. --bots greedy,greedy)")
     run = documents.FeelRun(tuple(editions), tuple(eds), bots_text, bot_specs, games, seed, decisive)
-    started = time.perf_counter()
-    doc = add_typed(documents.feel(run, workers, lambda total: progress_bar(total, show_progress)))
-    elapsed = time.perf_counter() - started
-    report, render_markdown, render_pdf = _reports()
-    if as_json:
-        print_document(doc)
+    doc, elapsed, report = _played(partial(documents.feel, run, workers), show_progress, as_json)
     header_row, rows = report.feel_rows(doc)
     print_table(f"feel: {games} games per edition, seed {seed}", header_row, rows)
     typer.echo(report.feel_verdict(doc))
     typer.echo(speed_line(games * len(eds), elapsed, workers, None))
     if out:
-        write_out(out, doc, render_markdown(report.feel_report(doc)), render_pdf(report.feel_report(doc)))
+        write_out(out, doc, report.feel_report(doc))
 
 
 def register(app: typer.Typer) -> None:
