@@ -1,12 +1,18 @@
 """Helpers for tests that drive the `patchwork` app in-process."""
 from __future__ import annotations
 
+import typer.testing
 from typer.testing import CliRunner
 
 from toolkit.cli.app import app
 from toolkit.errors import ToolkitError
 
 runner = CliRunner()
+
+
+def app_command():
+    """The app's click command as CliRunner runs it: built once per test process (tests/conftest.py)."""
+    return typer.testing._get_command(app)  # type: ignore[attr-defined]
 
 
 def ok(*args: str, input: str | None = None):

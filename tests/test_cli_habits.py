@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import typer.main
 from typer.testing import CliRunner
 
 from toolkit import __version__
@@ -23,18 +22,20 @@ from toolkit.cli.app import app
 from toolkit.cli.examples import EXAMPLES
 from toolkit.cli.habits import commands
 
+from cli_helpers import app_command
+
 runner = CliRunner()
 ESCAPE = "\x1b"
 
 
 def _all_commands():
-    return [(" ".join(path), command) for path, command in commands(typer.main.get_command(app))]
+    return [(" ".join(path), command) for path, command in commands(app_command())]
 
 
 def _leaf_context(args: list[str]):
     """Parse a command line as click would, without running the command: descend through the
     groups, then let the command parse its own arguments (callbacks included)."""
-    root = typer.main.get_command(app)
+    root = app_command()
     command, path, parent = root, [], None
     while getattr(command, "commands", None) and args and args[0] in command.commands:
         parent = command.make_context(path[-1] if path else "patchwork", [args[0]], parent=parent,
@@ -105,13 +106,32 @@ def test_version_names_the_version_and_the_commit_of_a_checkout():
 
 # ----- completion --------------------------------------------------------------------------------
 
-def _complete(words: str, cwd: Path) -> list[str]:
-    env = {**os.environ, "_PATCHWORK_COMPLETE": "complete_bash", "COMP_WORDS": words,
-           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
-    script = Path(sys.executable).parent / "patchwork"  # completion answers to the installed command's name
-    done = subprocess.run([str(script)], env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
+def _completion_env(words: str) -> dict[str, str]:
+    return {"_PATCHWORK_COMPLETE": "complete_bash", "COMP_WORDS": words,
+            "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+
+
+def _complete_by_script(words: str, cwd: Path) -> list[str]:
+    """What the installed `patchwork` script answers bash (completion answers to its name)."""
+    script = Path(sys.executable).parent / "patchwork"
+    done = subprocess.run([str(script)], env={**os.environ, **_completion_env(words)}, cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
+    return done.stdout.split()
+
+
+def _complete(words: str, cwd: Path) -> list[str]:
+    """The same answer from the app in this process, under the script's name (a process each would
+    cost a start-up of the command line per word)."""
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        done = runner.invoke(app, [], env=_completion_env(words), prog_name="patchwork")
+    finally:
+        os.chdir(here)
+    assert done.exit_code == 0, done.output
+    assert done.exception is None and "Traceback" not in done.stderr, (done.exception, done.stderr)
     return done.stdout.split()
 
 
@@ -120,6 +140,9 @@ def test_completion_of_editions_files_bots_patch_ids_and_words(tmp_path):
     (tmp_path / "my-variant.yaml").write_text(
         "kind: variant\nextends: classic\nadd_patches:\n  - {id: N01, shape: '#../###/..#', cost: 3, time: 3, income: 1}\n")
     (tmp_path / "notes.txt").write_text("not a spec")
+    assert {"classic", "classic-revised"} <= set(_complete_by_script("patchwork play cla", tmp_path))
+    assert _complete_by_script("patchwork price my-variant.yaml N", tmp_path) == \
+        _complete("patchwork price my-variant.yaml N", tmp_path)
     assert {"classic", "classic-revised"} <= set(_complete("patchwork play cla", tmp_path))
     assert "six-buttons" in _complete("patchwork simulate si", tmp_path)
     assert _complete("patchwork play my", tmp_path) == ["my-variant.yaml"]
