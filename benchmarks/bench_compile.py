@@ -9,6 +9,7 @@ busy machine moves less than wall time; the wall time is printed beside it with 
     python benchmarks/bench_compile.py --tree /tmp/base     # another tree (a `git worktree` of an
                                                             # older commit), in the same run
     python benchmarks/bench_compile.py --only compile       # or: second-install, first-commands
+    python benchmarks/bench_compile.py --set NUMBA_OPT=1    # under a numba setting (repeatable)
 """
 from __future__ import annotations
 
@@ -30,9 +31,9 @@ FIRST_COMMANDS = {
 }
 
 
-def timed(args: list[str], tree: Path, cache: Path) -> tuple[float, float, int]:
+def timed(args: list[str], tree: Path, cache: Path, settings: dict[str, str]) -> tuple[float, float, int]:
     """(CPU-seconds of the command and its children, wall seconds, exit code)."""
-    env = {**os.environ, "PATCHWORK_CACHE_DIR": str(cache), "PYTHONPATH": str(tree)}
+    env = {**os.environ, **settings, "PATCHWORK_CACHE_DIR": str(cache), "PYTHONPATH": str(tree)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "toolkit", *args], cwd=tree, env=env,
@@ -60,30 +61,36 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, default=HERE, help="the source tree to measure (default: this one)")
     parser.add_argument("--only", choices=("compile", "second-install", "first-commands"), action="append",
                         help="measure only these (repeatable; default: all)")
+    parser.add_argument("--set", action="append", default=[], metavar="NUMBA_NAME=VALUE",
+                        help="a numba setting for every timed command (repeatable), e.g. NUMBA_OPT=1")
     args = parser.parse_args()
+    settings = dict(item.split("=", 1) for item in args.set if "=" in item)
+    if len(settings) != len(args.set) or not all(name.startswith("NUMBA_") for name in settings):
+        parser.error("--set takes NUMBA_NAME=VALUE")
     tree = args.tree.resolve()
     only = set(args.only or ("compile", "second-install", "first-commands"))
     commit = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or "(no git)"
-    print(f"tree {tree} at {commit}; {os.cpu_count()} cores")
+    print(f"tree {tree} at {commit}; {os.cpu_count()} cores; settings: "
+          f"{' '.join(f'{name}={value}' for name, value in settings.items()) or 'numba defaults'}")
     with tempfile.TemporaryDirectory(prefix="patchwork-bench-compile-") as scratch:
         root = Path(scratch)
         root.chmod(0o700)
         if only & {"compile", "second-install"}:
             cache = private_cache(root, "compile")
-            cpu, wall, _ = timed(["compile"], tree, cache)
+            cpu, wall, _ = timed(["compile"], tree, cache, settings)
             print(f"patchwork compile, empty cache: {cpu:.0f} CPU-s, {wall:.0f} s wall ({load()})")
             if "second-install" in only:
                 copy = root / "second-install"
                 shutil.copytree(tree / "toolkit", copy / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
                 shutil.copytree(tree / "specs", copy / "specs")
-                cpu, wall, _ = timed(["compile"], copy, cache)
+                cpu, wall, _ = timed(["compile"], copy, cache, settings)
                 print(f"patchwork compile from a second copy of the same source, same cache: {cpu:.1f} CPU-s, "
                       f"{wall:.1f} s wall ({load()})")
         if "first-commands" in only:
             for label, command in FIRST_COMMANDS.items():
                 cache = private_cache(root, label.replace(" ", "-"))
-                cpu, wall, _ = timed(command, tree, cache)
+                cpu, wall, _ = timed(command, tree, cache, settings)
                 print(f"{label} ({' '.join(command[:4])}), empty cache: {cpu:.1f} CPU-s, {wall:.0f} s wall ({load()})")
 
 
