@@ -36,17 +36,6 @@ late patches)."""
 SHOWN_ALTERNATIVES = 3
 
 
-def _mask_cells(game: Any, seat: int) -> set[tuple[int, int]]:
-    width = game.edition.board_width
-    mask = game.quilt_mask(seat)
-    cells = set()
-    while mask:
-        low = mask & -mask
-        cells.add(divmod(low.bit_length() - 1, width))
-        mask ^= low
-    return cells
-
-
 def hidden_shuffled(game: Any) -> np.ndarray:
     """The game's state with what a player cannot know shuffled: the order of the Automa's draw
     pile, which the state holds (the search and the games played on would otherwise know the
@@ -163,6 +152,7 @@ class SearchHint:
 
     def reasons(self, game: Any, action: Any) -> list[str]:
         """What `action` does for the player to move, in the game's words."""
+        from toolkit.families.timetrack.view import covered_cells
         from toolkit.families.view import largest_square
         from toolkit.games.timetrack.game import Advance, Buy, PlaceLeather
 
@@ -210,9 +200,9 @@ class SearchHint:
             if after.bonus_owner == seat and game.bonus_owner is None:
                 out.append(f"completes a {size}x{size} square first: the bonus tile, +{bonus.points} points")
             elif game.bonus_owner is None:
-                now = largest_square(_mask_cells(game, seat), edition.board_width, edition.board_height)
-                then = largest_square(_mask_cells(after, seat), edition.board_width, edition.board_height)
-                theirs = largest_square(_mask_cells(game, other), edition.board_width, edition.board_height)
+                now = largest_square(covered_cells(game, seat), edition.board_width, edition.board_height)
+                then = largest_square(covered_cells(after, seat), edition.board_width, edition.board_height)
+                theirs = largest_square(covered_cells(game, other), edition.board_width, edition.board_height)
                 if then > now:
                     out.append(f"grows {you}'s largest filled square from {now}x{now} to {then}x{then} "
                                f"({them}: {theirs}x{theirs}; the {size}x{size} bonus is open)")

@@ -16,7 +16,8 @@ from toolkit.games.timetrack import kernel as k
 from toolkit.games.timetrack.game import Buy, PlaceLeather, TimeTrackGame
 
 
-def _covered(game: TimeTrackGame, seat: int) -> frozenset[tuple[int, int]]:
+def covered_cells(game: TimeTrackGame, seat: int) -> frozenset[tuple[int, int]]:
+    """The (row, col) cells of `seat`'s quilt that a patch covers."""
     width = game.edition.board_width
     mask = game.quilt_mask(seat)
     cells = set()
@@ -44,13 +45,13 @@ class _Replay:
     def step(self, action: Any) -> None:
         game = self.game
         seat = game.current_player
-        before = _covered(game, seat) if seat is not None else frozenset()
+        before = covered_cells(game, seat) if seat is not None else frozenset()
         ply = len(game.history)
         game.apply(action)
         if seat is None:
             return
         self.last_action = f"{game.seat_name(seat)}: {action}"
-        cells = new_cells(before, _covered(game, seat))
+        cells = new_cells(before, covered_cells(game, seat))
         if isinstance(action, Buy) and cells:
             patch = game.edition.patch(action.patch)
             self.placed[seat].append(Placed(cells, action.patch, PATCH, ply, patch.colour,
