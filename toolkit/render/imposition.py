@@ -13,6 +13,7 @@ portrait or landscape paper, and for pieces turned on the sheet.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from toolkit.errors import UsageError
@@ -443,10 +444,7 @@ def impose_grid(
     for sheet in range(sheets):
         batch = pieces[sheet * per:(sheet + 1) * per]
         slots = {(i // grid.cols, i % grid.cols): piece for i, piece in enumerate(batch)}
-        fronts: list[Item] = []
-        backs_items: list[Item] = []
-        proof_items: list[Item] = []
-        cuts: list[CutPath] = []
+        placed: list[tuple[Piece, Matrix, tuple[float, float, float, float]]] = []
         for (r, c), piece in slots.items():
             x = grid.left + c * (grid.slot_w + grid.gutter)
             y = grid.top + r * (grid.slot_h + grid.gutter)
@@ -459,24 +457,38 @@ def impose_grid(
                 # the piece's own left side lies at the top of the slot, its top at the right
                 left, top, right, bottom = top, right, bottom, left
             clip = (-left, -top, piece.width + left + right, piece.height + top + bottom)
-            placement = _placement(piece, x, y, grid.turned)
-            fronts.append(Group(piece.front, placement, clip))
-            if cut:
-                cuts += cut_loops(piece, placement)
-            if proof:
-                proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
-            if backs and piece.back is not None:
-                backs_items.append(_back_group(piece, placement, paper, duplex, clip))
+            placed.append((piece, _placement(piece, x, y, grid.turned), clip))
         # marks only for the rows this sheet uses: no cut lines through empty paper
         used_rows = -(-len(batch) // grid.cols)
         marks = _grid_marks(replace(grid, rows=used_rows, cols=min(grid.cols, len(batch))), bleed)
-        legend: list[Item] = [_proof_legend(paper.width, min(3.5, grid.top - bleed - 0.5))] if proof else []
-        pages.append(
-            Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),
-                 label=f"fronts {sheet + 1}", cut=tuple(cuts))
-        )
-        if backs:
-            pages.append(Page(paper.width, paper.height, tuple(backs_items), label=f"backs {sheet + 1}"))
+        pages += _sheet_pages(sheet + 1, placed, marks, min(3.5, grid.top - bleed - 0.5), paper, bleed=bleed,
+                              backs=backs, duplex=duplex, proof=proof, cut=cut)
+    return pages
+
+
+def _sheet_pages(number: int, placed: Sequence[tuple[Piece, Matrix, tuple[float, float, float, float] | None]],
+                 marks: list[Item], legend_top: float, paper: Paper, *, bleed: float, backs: bool, duplex: Duplex,
+                 proof: bool, cut: bool) -> list[Page]:
+    """One sheet of n-up pieces, each (piece, placement, clip): its fronts page (the fronts, then
+    `marks`, then with `proof` each piece's proof marks and the legend at `legend_top`; with `cut`
+    each piece's cut line) and, with `backs`, its backs page."""
+    fronts: list[Item] = []
+    proof_items: list[Item] = []
+    backs_items: list[Item] = []
+    cuts: list[CutPath] = []
+    for piece, placement, clip in placed:
+        fronts.append(Group(piece.front, placement, clip))
+        if cut:
+            cuts += cut_loops(piece, placement)
+        if proof:
+            proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
+        if backs and piece.back is not None:
+            backs_items.append(_back_group(piece, placement, paper, duplex, clip))
+    legend: list[Item] = [_proof_legend(paper.width, legend_top)] if proof else []
+    pages = [Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend), label=f"fronts {number}",
+                  cut=tuple(cuts))]
+    if backs:
+        pages.append(Page(paper.width, paper.height, tuple(backs_items), label=f"backs {number}"))
     return pages
 
 
@@ -576,27 +588,11 @@ def impose_shelves(
         x += piece.width + gap
         shelf_h = max(shelf_h, piece.height)
     pages: list[Page] = []
-    for number, placed in enumerate(placed_pages, start=1):
-        fronts: list[Item] = []
-        marks: list[Item] = []
-        proof_items: list[Item] = []
-        backs_items: list[Item] = []
-        cuts: list[CutPath] = []
-        for piece, px, py in placed:
-            placement = translate(px, py)
-            fronts.append(Group(piece.front, placement))
-            marks += piece_marks(piece, placement, bleed, TILE_MARK_MM)
-            if cut:
-                cuts += cut_loops(piece, placement)
-            if proof:
-                proof_items.append(Group(tuple(_proof_items(piece, bleed)), placement))
-            if backs and piece.back is not None:
-                backs_items.append(_back_group(piece, placement, paper, duplex, None))
-        legend: list[Item] = [_proof_legend(paper.width, 3.0)] if proof else []
-        pages.append(Page(paper.width, paper.height, tuple(fronts + marks + proof_items + legend),
-                          label=f"fronts {number}", cut=tuple(cuts)))
-        if backs:
-            pages.append(Page(paper.width, paper.height, tuple(backs_items), label=f"backs {number}"))
+    for number, on_page in enumerate(placed_pages, start=1):
+        placed = [(piece, translate(px, py), None) for piece, px, py in on_page]
+        marks = [mark for piece, placement, _ in placed for mark in piece_marks(piece, placement, bleed, TILE_MARK_MM)]
+        pages += _sheet_pages(number, placed, marks, 3.0, paper, bleed=bleed, backs=backs, duplex=duplex, proof=proof,
+                              cut=cut)
     return pages
 
 
