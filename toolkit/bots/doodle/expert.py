@@ -169,10 +169,16 @@ class DoodleExpertBot(DoodleKernelBot):
         seat = game.current_player
         tables, st, occ = game.kernel_state()
         act = np.zeros(NA, dtype=np.int64)
-        choose_expert(tables, greedy_tables(tables), st, occ, np.zeros(4, dtype=np.int64), act)
+        last_round = game.phase in ("turn", "free-choice") and st[S_ROUND] == tables.params[P_ROUNDS] - 1
+        info = np.zeros(3)
+        if last_round:
+            # choose_expert's own step here; one search gives the action and what it expects.
+            choose_endgame(tables, greedy_tables(tables), st, occ, act, info)
+        else:
+            choose_expert(tables, greedy_tables(tables), st, occ, np.zeros(4, dtype=np.int64), act)
         lines = [f"hint for player {seat + 1}: {game.action_of_row(act)}", _rectangle_line(game, seat)]
-        if game.phase in ("turn", "free-choice") and st[S_ROUND] == tables.params[P_ROUNDS] - 1:
-            lines += _last_round_lines(tables, st, occ, seat)
+        if last_round:
+            lines += _last_round_lines(tables, st, seat, info)
         else:
             if act[A_KIND] == K_DRAW or act[A_KIND] == K_START:
                 lines.append(_hole_line(tables, occ[seat], act))
@@ -189,10 +195,9 @@ def _rectangle_line(game: Any, seat: int) -> str:
     return f"best rectangle now: '{best}' ({best.width}x{best.height}, {points} points)"
 
 
-def _last_round_lines(tables: Any, st: np.ndarray, occ: np.ndarray, seat: int) -> list[str]:
-    """The hint's lines in the last round: what the endgame search expects of its drawing."""
-    info = np.zeros(3)
-    choose_endgame(tables, greedy_tables(tables), st, occ, np.zeros(NA, dtype=np.int64), info)
+def _last_round_lines(tables: Any, st: np.ndarray, seat: int, info: np.ndarray) -> list[str]:
+    """The hint's lines in the last round: what the endgame search expects of its drawing (info:
+    choose_endgame's)."""
     lines = [f"last round: over {int(info[2])} sequences of the rolls to come, this drawing expects"
              f" {info[0]:.1f} points from the final rectangle less empty cells, and a full sheet in"
              f" {info[1]:.0%} of them"]
