@@ -172,6 +172,23 @@ def test_a_2_key_sweep_draws_one_line_per_value_of_the_second_key(monkeypatch):
     assert charts.png(chart)[:4] == b"\x89PNG" and charts.png(chart) == charts.png(chart)
 
 
+def test_a_1_key_sweep_puts_numbers_on_an_axis_and_true_false_on_labels(monkeypatch):
+    from toolkit.reports import workbench as report
+
+    monkeypatch.setattr(report, "headline", lambda p, family, patches: [("player 1 win rate", p["figures"]["seats"][0]["win_rate"], True)])
+
+    def doc(values):
+        grid = _doc_of_grid(values, (0,))
+        for p in grid["points"]:
+            p["set"] = {"allow_flip": p["set"]["starting_buttons"]}
+        return grid
+
+    (_, numbers), = report.sweep_charts(doc((3, 5)))
+    assert numbers.xs == (3.0, 5.0)
+    (_, words), = report.sweep_charts(doc((False, True)))
+    assert words.xs is None and words.labels == ("false", "true")
+
+
 def test_a_2_key_sweep_with_many_values_of_the_second_key_is_a_heatmap(monkeypatch):
     from toolkit.reports import charts, workbench as report
 

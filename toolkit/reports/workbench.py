@@ -206,7 +206,8 @@ def sweep_charts(doc: dict) -> list[tuple[str, Chart]]:
     if len(keys) == 2:
         return _two_key_charts(doc, keys, rows)
     labels = tuple("/".join(_value(v) for v in p["set"].values()) for p in points)
-    numeric = len(keys) == 1 and all(isinstance(p["set"][keys[0]], int) for p in points)
+    # A number axis for whole-number values only: true/false (a bool is an int to Python) are labels.
+    numeric = len(keys) == 1 and all(type(p["set"][keys[0]]) is int for p in points)
     out: list[tuple[str, Chart]] = []
     for f, (label, _, is_rate) in enumerate(rows[0]):
         ivs = [r[f][1] for r in rows]
