@@ -68,6 +68,14 @@ class Game(Protocol):
     @property
     def is_over(self) -> bool: ...
     @property
+    def seat_to_act(self) -> int:
+        """`current_player` for code that runs while the game does (a ValueError once it is over);
+        the engines' games subclass Game and take this one."""
+        seat = self.current_player
+        if seat is None:
+            raise ValueError("the game is over: no seat is to act")
+        return seat
+    @property
     def notation_help(self) -> str:
         """The action notation of this game, for the prompt's help."""
         ...

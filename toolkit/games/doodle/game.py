@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.errors import IllegalAction, NotationError, UsageError
+from toolkit.games.base import Game
 from toolkit.games.doodle import kernel as K
 from toolkit.games.doodle.notation import DoodleAction, parse_action
 from toolkit.games.rng import seed_state
@@ -66,7 +67,7 @@ class Sheet:
     """Intermediate scores so far minus empty_penalty per empty cell."""
 
 
-class DoodleGame:
+class DoodleGame(Game):
     """A Doodle game for any number of players (1 = solo), driven action by action."""
 
     def __init__(self, edition: Edition, seed: int, players: int = 1):
@@ -129,14 +130,6 @@ class DoodleGame:
     @property
     def current_player(self) -> int | None:
         return None if self.is_over else int(self._st[K.S_SEAT])
-
-    @property
-    def seat_to_act(self) -> int:
-        """`current_player` for code that runs while the game does (a ValueError once it is over)."""
-        seat = self.current_player
-        if seat is None:
-            raise ValueError("the game is over: no seat is to act")
-        return seat
 
     @property
     def is_over(self) -> bool:

@@ -21,6 +21,7 @@ from typing import Any, Union
 import numpy as np
 
 from toolkit.errors import IllegalAction, NotationError, UsageError
+from toolkit.games.base import Game
 from toolkit.games.rng import seed_state
 from toolkit.games.text import draw_side_by_side
 from toolkit.games.timetrack import kernel as k
@@ -119,7 +120,7 @@ def parse_action(text: str) -> TrackAction:
     )
 
 
-class TimeTrackGame:
+class TimeTrackGame(Game):
     """A game of a time-track edition under the rules (two seats; seat 1 may be Automa)."""
 
     def __init__(self, edition: Edition, seed: int, automa_level: int = 0, automa_deck: str = "normal"):
@@ -192,14 +193,6 @@ class TimeTrackGame:
     def current_player(self) -> int | None:
         seat = int(k.current_player(self.tables.arrays, self.state))
         return None if seat < 0 else seat
-
-    @property
-    def seat_to_act(self) -> int:
-        """`current_player` for code that runs while the game does (a ValueError once it is over)."""
-        seat = self.current_player
-        if seat is None:
-            raise ValueError("the game is over: no seat is to act")
-        return seat
 
     @property
     def _automa(self) -> Automa:
