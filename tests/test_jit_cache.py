@@ -136,6 +136,33 @@ def test_an_edited_kernel_is_compiled_again(tmp_path):
     assert run_python(code, copy, cache).stdout.strip() == "1"
 
 
+def test_a_changed_code_generation_setting_gets_a_folder_of_its_own(tmp_path):
+    """numba's index does not key on NUMBA_OPT and the like: kernels compiled under them must not be
+    loaded by a command run with the defaults (nor the other way round)."""
+    cache = private(tmp_path / "cache")
+    code = "from toolkit import jit; print(jit.CACHE_DIR)"
+    folders = {setting: run_python(code, ROOT, cache, **dict([setting])).stdout.strip()
+               for setting in [("NUMBA_OPT", "3"), ("NUMBA_OPT", "0"), ("NUMBA_OPT", "max"),
+                               ("NUMBA_LOOP_VECTORIZE", "0"), ("NUMBA_SLP_VECTORIZE", "1"),
+                               ("NUMBA_BOUNDSCHECK", "1")]}
+    assert all(folders.values()) and len(set(folders.values())) == len(folders), folders
+    default = run_python(code, ROOT, cache).stdout.strip()
+    assert default == folders[("NUMBA_OPT", "3")]  # the defaults, spelled out, change nothing
+
+
+@pytest.mark.slow
+def test_a_kernel_compiled_under_another_setting_is_not_loaded(tmp_path):
+    cache = private(tmp_path / "cache")
+    code = """
+        from toolkit.games import rng
+        rng.randbelow(rng.seed_state(3), 10)
+        print(sum(rng.randbelow.stats.cache_misses.values()))
+        """
+    assert run_python(code, ROOT, cache).stdout.strip() == "1"
+    assert run_python(code, ROOT, cache, NUMBA_OPT="0").stdout.strip() == "1"
+    assert run_python(code, ROOT, cache).stdout.strip() == "0"
+
+
 @pytest.mark.slow
 def test_a_cache_that_cannot_be_written_costs_only_the_cache(tmp_path):
     """A full disk (here: every save fails as on one) is one note, and the command goes on."""

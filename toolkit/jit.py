@@ -187,10 +187,35 @@ def kernel_sources() -> list[Path]:
     return found
 
 
+CODEGEN_DEFAULTS = {"OPT": "3", "LOOP_VECTORIZE": "1", "SLP_VECTORIZE": "0", "BOUNDSCHECK": "None"}
+"""numba's settings that change the machine code of a kernel but not the key numba files it under
+in its cache (its index keys on the signature, the source and the CPU only), with their defaults:
+NUMBA_OPT=0, for one, would otherwise leave slower kernels in the cache that later commands load."""
+
+
+def codegen_settings() -> str:
+    """The settings of CODEGEN_DEFAULTS that differ from numba's defaults in this process ("" when
+    none does), as `NAME=value` pairs."""
+    changed = [f"{name}={value}" for name, default in CODEGEN_DEFAULTS.items()
+               if (value := _setting_text(getattr(numba.config, name))) != default]
+    return " ".join(changed)
+
+
+def _setting_text(value: object) -> str:
+    """A setting as its variable would spell it (NUMBA_OPT is an int that may mean "max")."""
+    if getattr(value, "is_opt_max", False):
+        return "max"
+    return str(int(value)) if isinstance(value, int) else str(value)
+
+
 def cache_key() -> str:
+    """A digest of the kernel source, numba's version and any changed code-generation setting
+    (only a setting changed from numba's default adds to the digest)."""
     digest = hashlib.sha256(numba.__version__.encode())
     for path in kernel_sources():
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    if settings := codegen_settings():
+        digest.update(b"\0settings\0" + settings.encode())
     return digest.hexdigest()[:16]
 
 
