@@ -211,8 +211,9 @@ def default_processes() -> int:
 def timetrack_simulator() -> None:
     from toolkit.sim import experiment
 
+    # One workload per turn loop (toolkit.families.timetrack.loop compiles one per mix of kinds).
     for editions, bots in ((["classic"], "mcts:5,greedy"), (["anniversary"], "greedy,automa"),
-                           (["express"], "random,random")):
+                           (["classic"], "mcts:5,random"), (["express"], "random,random")):
         experiment.run(experiment.prepare(editions, bots, 2 if "automa" not in bots else 1, 0))
 
 

@@ -33,42 +33,56 @@ from toolkit.jit import njit, no_alloc
 
 
 
-@njit(cache=True)
-def _time_track_loop(
-    t, game_rngs, bot_rngs, kinds, iterations, greedy_weights, mcts_weights, mcts_params, swap, automa_level,
-    automa_deck, score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat, buy_ply,
-):
-    n = game_rngs.shape[0]
-    nothing = np.zeros(0, dtype=np.int64)
-    p = t.params
-    scratch = np.zeros(p[P_ACTIONS], dtype=np.int64)
-    s = np.zeros(STATE_SIZE, dtype=np.int64)
-    q = np.zeros((2, p[P_WORDS]), dtype=np.uint64)
-    rng = np.zeros(4, dtype=np.int64)
-    bot_rng = np.zeros(4, dtype=np.int64)
-    automa_action = p[P_ACTION_AUTOMA]
-    greedy_scratch = greedy_bot.choose_scratch(t)
-    for g in range(n):
-        rng[:] = game_rngs[g]
-        bot_rng[:] = bot_rngs[g]
-        tk.deal(t, s, q, rng, automa_level, automa_deck)
-        while not tk.is_over(t, s):
-            seat = tk.current_player(t, s)
-            if automa_level > 0 and seat == AUTOMA_SEAT and s[S_PENDING_LEATHER] == 0:
-                action = automa_action
-            else:
-                bot = seat ^ swap[g]
-                kind = kinds[bot]
-                if kind == GREEDY:
-                    action = greedy_bot.choose_with(t, s, q, bot_rng, greedy_weights, *greedy_scratch)
-                elif kind == MCTS:
-                    action = mcts_bot.search_root(t, s, q, bot_rng, iterations[bot], mcts_weights, mcts_params,
-                                                  nothing, nothing)  # mcts_bot.choose
+def _loop_of(with_greedy: bool, with_mcts: bool):
+    """The compiled turn loop for bots of these kinds (random always): a kind left out is not
+    compiled into it (numba drops a branch on a closure's constant), so a first run of greedy
+    bots compiles no search, nor mcts ones the greedy chooser. Each variant has its own cache
+    entry (its qualified name)."""
+
+    def loop(
+        t, game_rngs, bot_rngs, kinds, iterations, greedy_weights, mcts_weights, mcts_params, swap, automa_level,
+        automa_deck, score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat, buy_ply,
+    ):
+        n = game_rngs.shape[0]
+        nothing = np.zeros(0, dtype=np.int64)
+        p = t.params
+        scratch = np.zeros(p[P_ACTIONS], dtype=np.int64)
+        s = np.zeros(STATE_SIZE, dtype=np.int64)
+        q = np.zeros((2, p[P_WORDS]), dtype=np.uint64)
+        rng = np.zeros(4, dtype=np.int64)
+        bot_rng = np.zeros(4, dtype=np.int64)
+        automa_action = p[P_ACTION_AUTOMA]
+        if with_greedy:
+            greedy_scratch = greedy_bot.choose_scratch(t)
+        for g in range(n):
+            rng[:] = game_rngs[g]
+            bot_rng[:] = bot_rngs[g]
+            tk.deal(t, s, q, rng, automa_level, automa_deck)
+            while not tk.is_over(t, s):
+                seat = tk.current_player(t, s)
+                if automa_level > 0 and seat == AUTOMA_SEAT and s[S_PENDING_LEATHER] == 0:
+                    action = automa_action
                 else:
-                    action = tk.random_action(t, s, q, bot_rng, scratch)
-            tk.apply(t, s, q, action, rng)
-        _record(t, s, g, score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat,
-                buy_ply)
+                    bot = seat ^ swap[g]
+                    kind = kinds[bot]
+                    if with_greedy and kind == GREEDY:
+                        action = greedy_bot.choose_with(t, s, q, bot_rng, greedy_weights, *greedy_scratch)
+                    elif with_mcts and kind == MCTS:
+                        action = mcts_bot.search_root(t, s, q, bot_rng, iterations[bot], mcts_weights, mcts_params,
+                                                      nothing, nothing)  # mcts_bot.choose
+                    else:
+                        action = tk.random_action(t, s, q, bot_rng, scratch)
+                tk.apply(t, s, q, action, rng)
+            _record(t, s, g, score, buttons, empty, winner, first_finisher, bonus_owner, plies, leather, income, buy_seat,
+                    buy_ply)
+
+    kinds = ("greedy_" if with_greedy else "") + ("mcts_" if with_mcts else "")
+    loop.__qualname__ = loop.__name__ = f"_time_track_loop_{kinds}random"
+    return njit(cache=True)(loop)
+
+
+_LOOPS = {(g, m): _loop_of(g, m) for g in (False, True) for m in (False, True)}
+"""The turn loop of each mix of bot kinds: (greedy seated, mcts seated)."""
 
 
 @no_alloc
@@ -179,7 +193,9 @@ def play_time_track(
         _threaded_loop(
             tables, game_rngs, bot_rngs, bots, greedy_bot.WEIGHTS, swap, automa_level, automa_deck, *out.values())
         return out
-    _time_track_loop(
+    kinds_seated = {b.kind for b in bots}
+    loop = _LOOPS[(GREEDY in kinds_seated, MCTS in kinds_seated)]
+    loop(
         tables, game_rngs, bot_rngs,
         kinds, iterations, greedy_bot.WEIGHTS, mcts_bot.GREEDY_WEIGHTS, mcts_bot.PARAMS, swap, automa_level, automa_deck,
         out["score"], out["buttons"], out["empty"], out["winner"], out["first_finisher"], out["bonus_owner"],
