@@ -161,8 +161,22 @@ def price_games(doc: dict) -> int:
 # ----- sweep ----------------------------------------------------------------------------------
 
 
+class _Seated:
+    """What a run reads of the bots it holds, seated once (its `seating`)."""
+
+    seating: Seating
+
+    @property
+    def specs(self) -> tuple[BotSpec, ...]:
+        return self.seating.bots
+
+    @property
+    def per_deal(self) -> int:
+        return self.seating.games_per_deal
+
+
 @dataclass(frozen=True)
-class SweepRun:
+class SweepRun(_Seated):
     """A `patchwork sweep` run, its options and settings checked."""
 
     ref: str
@@ -181,14 +195,6 @@ class SweepRun:
     sprt_delta: float | None = None
     sprt_alpha: float = 0.05
     sprt_beta: float = 0.05
-
-    @property
-    def specs(self) -> tuple[BotSpec, ...]:
-        return self.seating.bots
-
-    @property
-    def per_deal(self) -> int:
-        return self.seating.games_per_deal
 
     @property
     def deals(self) -> int:
@@ -252,7 +258,7 @@ def sweep(run: SweepRun, workers: int, scheduler: str | None, progress: Progress
 
 
 @dataclass(frozen=True)
-class TuneRun:
+class TuneRun(_Seated):
     """A `patchwork tune` run, its options and settings checked."""
 
     ref: str
@@ -271,14 +277,6 @@ class TuneRun:
     seating: Seating
     """The bots seated once, from `bots` (toolkit.sim.botspec.seat_bots)."""
     seed: int
-
-    @property
-    def specs(self) -> tuple[BotSpec, ...]:
-        return self.seating.bots
-
-    @property
-    def per_deal(self) -> int:
-        return self.seating.games_per_deal
 
 
 def tune(run: TuneRun, workers: int, scheduler: str | None, progress: Progress) -> dict:
