@@ -75,8 +75,8 @@ def test_a_refused_folder_compiles_in_memory_and_says_why(tmp_path):
     assert done.returncode == 0, done.stderr
     folder, reason = done.stdout.strip().split(" | ")
     assert folder == "None" and "can be written by other users" in reason
-    assert list(cache.iterdir()) == [cache / f"numba-{jit.cache_key()}"]  # made, then refused: nothing in it
-    assert not any((cache / f"numba-{jit.cache_key()}").iterdir())
+    assert list(cache.iterdir()) == [cache / f"numba-{jit.settings_key()}"]  # made, then refused: nothing in it
+    assert not any((cache / f"numba-{jit.settings_key()}").iterdir())
 
 
 @pytest.mark.slow
@@ -90,7 +90,7 @@ def test_compile_says_where_the_cache_is_and_why_a_folder_was_refused(tmp_path):
     cache.chmod(0o700)
     done = subprocess.run([sys.executable, "-m", "toolkit", "compile", "--where"], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PATCHWORK_CACHE_DIR": str(cache)})
-    assert done.returncode == 0 and str(cache / f"numba-{jit.cache_key()}") in done.stdout
+    assert done.returncode == 0 and str(cache / f"numba-{jit.settings_key()}") in done.stdout
 
 
 @pytest.mark.slow
@@ -136,6 +136,44 @@ def test_an_edited_kernel_is_compiled_again(tmp_path):
     assert run_python(code, copy, cache).stdout.strip() == "1"
 
 
+def test_a_kernel_module_depends_on_what_it_imports_and_nothing_else():
+    """The source a compiled function can build in: its callees' modules and the modules whose
+    constants it freezes (the time-track tables' column numbers, the bot kinds), not the rest."""
+    closure = {path.relative_to(jit.PACKAGE).as_posix()
+               for path in jit.source_closure(jit.PACKAGE / "families" / "timetrack" / "loop.py")}
+    assert {"families/timetrack/loop.py", "games/timetrack/kernel.py", "games/timetrack/tables.py",
+            "bots/registry.py", "bots/greedy.py", "bots/mcts.py", "bots/packing.py", "games/rng.py",
+            "jit.py"} <= closure
+    assert not any(name.startswith(("games/doodle/", "bots/doodle/", "cli/", "sim/")) for name in closure)
+    rng = {path.relative_to(jit.PACKAGE).as_posix() for path in jit.source_closure(jit.PACKAGE / "games" / "rng.py")}
+    assert rng == {"games/rng.py", "jit.py"}
+
+
+@pytest.mark.slow
+def test_an_edit_recompiles_the_kernels_that_import_it_and_only_them(tmp_path):
+    """A constant table's module is no kernel, yet the time-track kernel freezes its numbers: an
+    edit there compiles that kernel again, and leaves the generators (which do not import it)
+    loaded from the cache."""
+    cache = private(tmp_path / "cache")
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copytree(ROOT / "toolkit", copy / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
+    code = """
+        import numpy as np
+        from toolkit.games import rng
+        from toolkit.games.timetrack import kernel
+        rng.randbelow(rng.seed_state(3), 10)
+        kernel._word(np.zeros((2, 1), dtype=np.uint64), 0, 1)
+        print(sum(rng.randbelow.stats.cache_misses.values()), sum(kernel._word.stats.cache_misses.values()))
+        """
+    assert run_python(code, copy, cache).stdout.split() == ["1", "1"]  # both compiled
+    assert run_python(code, copy, cache).stdout.split() == ["0", "0"]  # both loaded
+    tables = copy / "toolkit" / "games" / "timetrack" / "tables.py"
+    tables.write_text(tables.read_text() + "\n# edited\n")
+    assert run_python(code, copy, cache).stdout.split() == ["0", "1"]  # only the kernel compiled again
+
+
+@pytest.mark.slow
 def test_a_changed_code_generation_setting_gets_a_folder_of_its_own(tmp_path):
     """numba's index does not key on NUMBA_OPT and the like: kernels compiled under them must not be
     loaded by a command run with the defaults (nor the other way round)."""

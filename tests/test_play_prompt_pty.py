@@ -233,7 +233,7 @@ def test_the_first_prompt_starts_the_background_compile(tmp_path):
     the hint waits for it at most briefly."""
     from toolkit import warmup
 
-    cache = copied_cache(tmp_path, "prompt-warm-*", ".writable", warmup.COMPILED_MARK)
+    cache = copied_cache(tmp_path, "prompt-warm-*", ".writable", f"{warmup.COMPILED_MARK}*")
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy",
                   env={"PATCHWORK_CACHE_DIR": str(cache), "PATCHWORK_NO_BACKGROUND_COMPILE": "0"})
     child.expect_exact("compiling the bots and the hint in the background while you think")
@@ -253,7 +253,7 @@ def test_after_compile_the_prompt_compiles_nothing_and_says_nothing_of_it(tmp_pa
     if not warmup.everything_compiled():
         pytest.skip("`patchwork compile` has not run for this source: the copy would have kernels left to compile")
     cache = copied_cache(tmp_path, "prompt-warm-*", ".writable")
-    (cache / next(cache.iterdir()).name / warmup.COMPILED_MARK).write_text("every warm-up job ran\n")
+    (cache / next(cache.iterdir()).name / Path(warmup.mark_path() or "").name).write_text("every warm-up job ran\n")
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy",
                   env={"PATCHWORK_CACHE_DIR": str(cache), "PATCHWORK_NO_BACKGROUND_COMPILE": "0"})
     first = prompt(child)

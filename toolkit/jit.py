@@ -1,10 +1,13 @@
 """numba's compiled-code cache: one per machine, user and kernel source, safe to load from.
 
 numba keys a cached function by its own file only: a kernel or chooser edited in another module
-would leave a stale compiled turn loop in the cache. So before any kernel is compiled, the cache
-is pointed at a folder named after a digest of the source of every module under toolkit/ that
-compiles functions (and the numba version): any edit there selects a fresh folder, nothing is
-deleted, and an unchanged install keeps finding its compiled kernels.
+would leave a stale compiled turn loop in the cache, and so would a changed constant it froze into
+its machine code (a table's column number, a bot kind). So each kernel module's functions are
+cached in a folder named after a digest of its source closure: the module and every toolkit module
+it imports, directly or not (`source_closure`, `module_key`). An edit selects fresh folders for
+the modules that import what changed, and only for them: editing the Doodle expert leaves the
+time-track kernels compiled. Nothing is deleted, and an unchanged install keeps finding its
+compiled kernels.
 
 numba also names the folder of each module after the absolute path of its source, so a second
 clone, a second virtual environment or the test suite run from the source tree would compile
@@ -13,10 +16,11 @@ every install of the same kernel source on a machine shares one compile (numba s
 module's content hash before it loads anything).
 
 The folder is `$PATCHWORK_CACHE_DIR`, else `$XDG_CACHE_HOME/patchwork-toolkit`, else
-`~/.cache/patchwork-toolkit`, then `numba-<digest>`. numba loads its cache index with pickle, so a
-folder another user could write is never used: the folder must be a directory of this user (not a
-link), writable by nobody else, on a path whose every folder is owned by this user or root and is
-writable by nobody else unless sticky (like /tmp). When the folder is refused or cannot be made,
+`~/.cache/patchwork-toolkit`, then `numba-<digest>` (of numba's version and any changed
+code-generation setting), then `toolkit/<package folder>/<module>-<module_key>`. numba loads its
+cache index with pickle, so a folder another user could write is never used: the folder must be a
+directory of this user (not a link), writable by nobody else, on a path whose every folder is owned
+by this user or root and is writable by nobody else unless sticky (like /tmp). When the folder is refused or cannot be made,
 kernels compile in memory for each command and `CACHE_REFUSED` says why (`patchwork compile`
 prints it). A cache that cannot be written (a full disk) costs the cache, never the command.
 
@@ -33,8 +37,10 @@ compile can start before this module is imported.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
+import re
 import stat
 import sys
 import threading
@@ -187,6 +193,85 @@ def kernel_sources() -> list[Path]:
     return found
 
 
+_IMPORT = re.compile(r"^(?:from[ \t]+(toolkit(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+                     r"|import[ \t]+(toolkit(?:\.\w+)*))", re.MULTILINE)
+"""A module-level import of a toolkit module (`from toolkit.x import (a, b)`, `import toolkit.x`):
+only these, at the start of a line, make names a compiled function can read."""
+
+
+def _module_path(name: str) -> Path | None:
+    """The source of toolkit module `name` (`toolkit.games.rng`), None if it is not one."""
+    parts = name.split(".")[1:]
+    for path in (PACKAGE.joinpath(*parts).with_suffix(".py") if parts else None,
+                 PACKAGE.joinpath(*parts, "__init__.py")):
+        if path is not None and path.is_file():
+            return path
+    return None
+
+
+def _imported(path: Path) -> list[Path]:
+    """The toolkit modules `path` imports at module level (a submodule named in `from x import`
+    counts too)."""
+    found = []
+    text = path.read_text(encoding="utf-8")
+    for match in _IMPORT.finditer(text):
+        module = match.group(1) or match.group(3)
+        if (source := _module_path(module)) is not None:
+            found.append(source)
+        for name in re.sub(r"#[^\n]*", "", match.group(2) or "").strip("()").split(","):
+            name = name.split(" as ")[0].strip()
+            if name.isidentifier() and (source := _module_path(f"{module}.{name}")) is not None:
+                found.append(source)
+    return found
+
+
+_closures: dict[Path, list[Path]] = {}
+"""Module -> its source_closure, for this process (a command imports a few kernel modules that
+share most of theirs)."""
+_imports: dict[Path, list[Path]] = {}
+
+
+def source_closure(path: Path) -> list[Path]:
+    """`path` and every toolkit module it imports, directly or not: all the source a compiled
+    function of `path` can have built into it (its callees, and the constants numba freezes into
+    its machine code, such as a table's column numbers)."""
+    path = Path(os.path.realpath(path))
+    if path not in _closures:
+        seen = {path}
+        todo = [path]
+        while todo:
+            module = todo.pop()
+            if module not in _imports:
+                _imports[module] = [Path(os.path.realpath(source)) for source in _imported(module)]
+            for source in _imports[module]:
+                if source not in seen:
+                    seen.add(source)
+                    todo.append(source)
+        _closures[path] = sorted(seen)
+    return _closures[path]
+
+
+def _digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def module_key(path: Path) -> str:
+    """A digest of the source a compiled function of module `path` depends on (source_closure):
+    its kernels are cached under it, so an edit recompiles the modules that import what changed,
+    and only them."""
+    return _digest(source_closure(path))
+
+
+@functools.cache
+def cache_key() -> str:
+    """A digest of the source of every compiled function of the toolkit (every kernel module and
+    what it imports): it changes when any kernel would compile differently."""
+    return _digest(sorted({source for path in kernel_sources() for source in source_closure(path)}))
+
+
 CODEGEN_DEFAULTS = {"OPT": "3", "LOOP_VECTORIZE": "1", "SLP_VECTORIZE": "0", "BOUNDSCHECK": "None"}
 """numba's settings that change the machine code of a kernel but not the key numba files it under
 in its cache (its index keys on the signature, the source and the CPU only), with their defaults:
@@ -208,12 +293,10 @@ def _setting_text(value: object) -> str:
     return str(int(value)) if isinstance(value, int) else str(value)
 
 
-def cache_key() -> str:
-    """A digest of the kernel source, numba's version and any changed code-generation setting
-    (only a setting changed from numba's default adds to the digest)."""
+def settings_key() -> str:
+    """A digest of numba's version and any changed code-generation setting (only a setting changed
+    from numba's default adds to it): the cache folder's name."""
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in kernel_sources():
-        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     if settings := codegen_settings():
         digest.update(b"\0settings\0" + settings.encode())
     return digest.hexdigest()[:16]
@@ -266,7 +349,7 @@ def _configure() -> str | None:
     if _settings.CACHE_DIR:  # the user chose a cache folder (NUMBA_CACHE_DIR): keep theirs if safe
         folder = Path(_settings.CACHE_DIR)
     else:
-        folder = cache_root() / f"numba-{cache_key()}"
+        folder = cache_root() / f"numba-{settings_key()}"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as error:
@@ -283,13 +366,17 @@ def _configure() -> str | None:
 
 
 class _PackageLocator(caching.UserProvidedCacheLocator):
-    """Caches a toolkit module's kernels under its path inside the package (`bots/doodle/`), so
-    every install of the same source on this machine finds them."""
+    """Caches a toolkit module's kernels under its path inside the package and the digest of the
+    source they depend on (`toolkit/bots/doodle/greedy-<module_key>/`), so every install of the
+    same source on this machine finds them, and an edit elsewhere leaves them alone unless they
+    import it."""
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        inside = Path(os.path.realpath(py_file)).parent.relative_to(PACKAGE)
-        self._cache_path = os.path.join(CACHE_DIR or "", "toolkit", *inside.parts)
+        source = Path(os.path.realpath(py_file))
+        inside = source.parent.relative_to(PACKAGE)
+        self._cache_path = os.path.join(CACHE_DIR or "", "toolkit", *inside.parts,
+                                        f"{source.stem}-{module_key(source)}")
 
     @classmethod
     def from_function(cls, py_func, py_file):

@@ -28,7 +28,15 @@ from toolkit.families import all_families
 from toolkit.families.base import WarmUp
 
 COMPILED_MARK = "compiled-everything"
-"""The file in the cache folder that says every warm-up job ran to its end with this kernel source."""
+"""The start of the file's name in the cache folder that says every warm-up job ran to its end
+with this kernel source (the name ends with the source's digest, toolkit.jit.cache_key)."""
+
+
+def mark_path() -> str | None:
+    """The file that says everything is compiled for this kernel source (None: no cache folder)."""
+    from toolkit import jit
+
+    return os.path.join(jit.CACHE_DIR, f"{COMPILED_MARK}-{jit.cache_key()}") if jit.CACHE_DIR else None
 
 
 @dataclass(frozen=True)
@@ -184,11 +192,9 @@ def compile_all(processes: int = 2, on_done: Callable[[Compiled], None] | None =
 
 def mark_compiled() -> None:
     """Say in the cache folder that every kernel is compiled (nothing to say without a cache)."""
-    from toolkit import jit
-
-    if jit.CACHE_DIR:
+    if mark := mark_path():
         try:
-            with open(os.path.join(jit.CACHE_DIR, COMPILED_MARK), "w", encoding="utf-8") as handle:
+            with open(mark, "w", encoding="utf-8") as handle:
                 handle.write("every warm-up job ran with this kernel source\n")
         except OSError:
             pass
@@ -196,10 +202,8 @@ def mark_compiled() -> None:
 
 def everything_compiled() -> bool:
     """True when `patchwork compile` (or its equivalent) ran to its end for this kernel source."""
-    from toolkit import jit
-
-    cache = jit.CACHE_DIR
-    return bool(cache and os.path.exists(os.path.join(cache, COMPILED_MARK)))
+    mark = mark_path()
+    return bool(mark and os.path.exists(mark))
 
 
 def default_processes() -> int:

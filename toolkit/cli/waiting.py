@@ -25,6 +25,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from toolkit.cli import notes
@@ -331,10 +332,9 @@ def _marker(modules: list[str]) -> str | None:
         return None
     digest = hashlib.sha256()
     for name in sorted(set(modules)):
-        try:
-            path = importlib.import_module(name).__file__
-            with open(path, "rb") as handle:
-                digest.update(name.encode() + b"\0" + handle.read())
+        try:  # the module's source and every toolkit module it imports (what its kernels build in)
+            source = Path(importlib.import_module(name).__file__ or "")
+            digest.update(name.encode() + b"\0" + jit.module_key(source).encode())
         except Exception:
             digest.update(name.encode())
     return os.path.join(jit.CACHE_DIR, f"prompt-warm-{digest.hexdigest()[:16]}.done")
