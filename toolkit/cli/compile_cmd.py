@@ -10,6 +10,11 @@ import typer
 
 from toolkit.errors import UsageError
 
+FIRST_COMPILE_CPU_SECONDS = 400
+"""What compiling everything on an empty cache cost on the README's 2-core machine
+(`python benchmarks/bench_compile.py --only compile` prints it again), to say up front that the
+first compile takes minutes."""
+
 QUIET_SECONDS = 10.0
 """Off a terminal (a log), a progress line at most this often."""
 
@@ -48,7 +53,8 @@ def compile_kernels(
                    "them for this command only; set PATCHWORK_CACHE_DIR to a folder only you can write", err=True)
     else:
         typer.echo(f"compiling {count} groups of kernels into {jit.CACHE_DIR}, {min(processes, len(lanes))} at "
-                   "once; about a minute the first time, a few seconds once they are cached", err=True)
+                   f"once: the first time some {FIRST_COMPILE_CPU_SECONDS} CPU-seconds of work (minutes), after an "
+                   "edit only the kernels that depend on it, a few seconds once all are cached", err=True)
     progress = _Progress(count)
     started = time.perf_counter()
     with progress.shown():
