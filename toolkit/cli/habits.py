@@ -3,8 +3,9 @@ examples at the end of its --help, plain metavars (`EDITION`, `FILE`, `N`, `BOTS
 Python types, shell completion of editions, spec files, bots and patch ids, bold help headings
 on a terminal, and `--watch` where a command reads specs (toolkit.cli.watch).
 
-`apply(root)` runs when typer turns the app into its click group (toolkit.cli.app._Group), so
-`--help`, completion, the tests and the generated command reference all see the same commands.
+`apply` runs on each command as the app builds it (toolkit.cli.app._Commands: the root group, then
+each command the first time it is looked up), so `--help`, completion, the tests and the generated
+command reference all see the same commands.
 typer prints an argument's Python type (`<list[Path]>`) whatever its metavar, so each parameter
 and command gets, as its own, the few methods (of the _Plain* classes below) that print the plain
 forms; the click objects keep their classes.
@@ -62,11 +63,12 @@ def commands(root: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str,
         yield from commands(command, path + (name,))
 
 
-def apply(root: Any) -> None:
-    """Give every command its examples, plain metavars, completion and help headings."""
+def apply(root: Any, at: tuple[str, ...] = ()) -> None:
+    """Give `root` (the command at path `at`) and every command under it its examples, plain
+    metavars, completion and help headings."""
     from toolkit.cli import watch
 
-    for path, command in commands(root):
+    for path, command in commands(root, at):
         key = " ".join(path)
         _override(command, _PlainCommand)
         command.context_class = _context_class(command.context_class)
