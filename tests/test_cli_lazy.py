@@ -2,6 +2,11 @@
 named, listed and suggested without being built, and `--help` builds each of them once."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import typer.main
 import typer.testing
@@ -10,6 +15,7 @@ from typer.testing import CliRunner
 import toolkit.cli.app as cli_app
 from toolkit.cli.app import app
 
+ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ["validate", "schema", "init", "shape", "build", "deal", "replay", "play", "show", "simulate", "balance",
             "price", "sweep", "ladder", "tune", "feel", "studio", "compile", "render", "export", "deck"]
 
@@ -60,3 +66,16 @@ def test_help_builds_every_command_once(built):
     assert sorted(built) == sorted(COMMANDS * 2)  # once for each fresh root
     root = typer.main.get_command(app)
     assert root.commands["render"] is root.commands["render"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("args", [["deal", "--bogus"], ["render", "pad", "--help"], ["frobnicate"]])
+def test_help_and_refusals_do_not_import_pydantic(args):
+    """typer converts option values through pydantic (0.1-0.2 CPU-seconds to import); a run that
+    reads no option value (a --help, a mistyped command or option) has no need of it."""
+    probe = ("import sys; from toolkit.cli.app import main; sys.argv = ['patchwork', *sys.argv[1:]]\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "assert 'pydantic' not in sys.modules, 'pydantic was imported'")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run([sys.executable, "-c", probe, *args], env=env, cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert "pydantic was imported" not in result.stderr and "Traceback" not in result.stderr, result.stderr
