@@ -1,4 +1,5 @@
-"""The `patchwork` command: a thin typer app; each command module registers its commands.
+"""The `patchwork` command: a thin typer app; each command module registers its commands, and a
+run builds only the command it runs (_Commands).
 
 Every error a user can cause ends as one line on stderr, `patchwork: error: ...`, and a non-zero
 exit code, never a traceback: a ToolkitError with its own code, a command-line mistake (unknown
@@ -96,6 +97,7 @@ class _Group(TyperGroup):
         super().__init__(*args, **kwargs)
         from toolkit.cli.habits import apply
 
+        assert not self.commands, "register commands on _registry (below), not on app"
         apply(self)  # the root's own examples and options; each command gets its own when built
         self.commands = _Commands(_registry)
 
