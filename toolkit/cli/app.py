@@ -1,4 +1,5 @@
-"""The `patchwork` command: a thin typer app; each command module registers its commands.
+"""The `patchwork` command: a thin typer app; each command module registers its commands, and a
+run builds only the command it runs (_Commands).
 
 Every error a user can cause ends as one line on stderr, `patchwork: error: ...`, and a non-zero
 exit code, never a traceback: a ToolkitError with its own code, a command-line mistake (unknown
@@ -11,10 +12,13 @@ import errno
 import gc
 import os
 import sys
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 import typer
+import typer.main
 from typer.core import TyperGroup
+from typer.models import CommandInfo, TyperInfo
 
 from toolkit.cli import waiting
 from toolkit.cli.console import echo_error
@@ -32,15 +36,73 @@ def _silence_stdout() -> None:
         pass
 
 
+class _Commands(MutableMapping[str, Any]):
+    """The app's commands by name, in the order they were registered (the order of --help), each
+    built the first time it is looked up, with its habits (toolkit.cli.habits). A run builds only
+    the command it runs, where typer would build all of them first (0.1 CPU-seconds of every run).
+    The names alone (listing, `in`, the suggestion for a mistyped command) build nothing."""
+
+    def __init__(self, registry: typer.Typer) -> None:
+        self._commands: dict[str, Any] = {}  # name -> what typer registered, then its click command
+        infos: list[CommandInfo | TyperInfo] = [*registry.registered_commands, *registry.registered_groups]
+        for info in infos:
+            assert info.name, "register every command with its name: app.command(NAME), app.add_typer(..., name=NAME)"
+            self._commands[info.name] = info
+
+    def __getitem__(self, name: str) -> Any:
+        command = self._commands[name]  # a KeyError for a name never registered, as with a dict
+        if isinstance(command, (CommandInfo, TyperInfo)):
+            from toolkit.cli.habits import apply
+
+            command = _build(command)
+            apply(command, (name,))
+            self._commands[name] = command
+        return command
+
+    def __setitem__(self, name: str, command: Any) -> None:  # click's add_command
+        self._commands[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._commands[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._commands)
+
+    def __len__(self) -> int:
+        return len(self._commands)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._commands
+
+
+def _build(info: CommandInfo | TyperInfo) -> Any:
+    """The click command typer makes of one registered command or group, as it would inside the
+    whole app. Only the public typer.main.get_command is called (as toolkit.cli.watch does): on a
+    Typer holding just this command it returns the command itself; holding just this group, a
+    group around it. The holder has the app's settings that typer passes down to each command."""
+    holder = typer.Typer(add_completion=False, rich_markup_mode=app.rich_markup_mode,
+                         pretty_exceptions_short=app.pretty_exceptions_short, suggest_commands=app.suggest_commands)
+    if isinstance(info, CommandInfo):
+        holder.registered_commands.append(info)
+        return typer.main.get_command(holder)
+    holder.registered_groups.append(info)
+    return typer.main.get_command(holder).commands[info.name]  # type: ignore[attr-defined]
+
+
 class _Group(TyperGroup):
-    """typer's group with plain one-line errors instead of its boxed multi-line ones; once built,
-    every command gets its examples, plain metavars and completion (toolkit.cli.habits)."""
+    """typer's group with plain one-line errors instead of its boxed multi-line ones, whose
+    commands are built one at a time, when first looked up (see _Commands)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         from toolkit.cli.habits import apply
 
-        apply(self)
+        assert not self.commands, "register commands on _registry (below), not on app"
+        apply(self)  # the root's own examples and options; each command gets its own when built
+        self.commands = _Commands(_registry)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)  # the names alone: typer's own builds every command to list them
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
@@ -123,13 +185,16 @@ def _root(
     waiting.watch_compiles()  # any compile of any command says so first (numba is imported only if one runs)
 
 
-# Each module defines register(app). Order = order in --help.
+_registry = typer.Typer()
+"""The commands as the command modules register them; _Commands builds each one from here."""
+
+# Each module defines register(app), called with the registry. Order = order in --help.
 from toolkit.cli import specs_cmds, init_cmd, shape_cmd, render_cmds, game_cmds, sim_cmds, deck_cmds, workbench_cmds, studio_cmd, compile_cmd  # noqa: E402
 from toolkit.cli import export_cmd  # noqa: E402
 
 for _module in (specs_cmds, init_cmd, shape_cmd, render_cmds, export_cmd, game_cmds, sim_cmds, workbench_cmds, deck_cmds,
                 studio_cmd, compile_cmd):
-    _module.register(app)
+    _module.register(_registry)
 
 
 def main() -> None:

@@ -1,10 +1,13 @@
 """What every command gets once the app is built, written once instead of in each command module:
 examples at the end of its --help, plain metavars (`EDITION`, `FILE`, `N`, `BOTS`) instead of
 Python types, shell completion of editions, spec files, bots and patch ids, bold help headings
-on a terminal, and `--watch` where a command reads specs (toolkit.cli.watch).
+on a terminal, and `--watch` where a command reads specs (toolkit.cli.watch). A `--help`, or a
+refusal made before any option's value is read, never imports pydantic (typer converts values
+through it).
 
-`apply(root)` runs when typer turns the app into its click group (toolkit.cli.app._Group), so
-`--help`, completion, the tests and the generated command reference all see the same commands.
+`apply` runs on each command as the app builds it (toolkit.cli.app._Commands: the root group, then
+each command the first time it is looked up), so `--help`, completion, the tests and the generated
+command reference all see the same commands.
 typer prints an argument's Python type (`<list[Path]>`) whatever its metavar, so each parameter
 and command gets, as its own, the few methods (of the _Plain* classes below) that print the plain
 forms; the click objects keep their classes.
@@ -62,11 +65,12 @@ def commands(root: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str,
         yield from commands(command, path + (name,))
 
 
-def apply(root: Any) -> None:
-    """Give every command its examples, plain metavars, completion and help headings."""
+def apply(root: Any, at: tuple[str, ...] = ()) -> None:
+    """Give `root` (the command at path `at`) and every command under it its examples, plain
+    metavars, completion and help headings."""
     from toolkit.cli import watch
 
-    for path, command in commands(root):
+    for path, command in commands(root, at):
         key = " ".join(path)
         _override(command, _PlainCommand)
         command.context_class = _context_class(command.context_class)
@@ -148,8 +152,23 @@ class _PlainOption(_PlainParam):
 
 # ----- commands and help --------------------------------------------------------------------------
 
+_CALLBACK_FLAGS = ("help", "install_completion", "show_completion")
+"""click's --help and typer's completion flags: each only calls back, and does nothing unless set."""
+
+
 class _PlainCommand:
-    """A command whose help ends with its examples, under an `Examples` heading."""
+    """A command whose help ends with its examples, under an `Examples` heading, and whose
+    --help and completion flags, when not given, read False instead of None."""
+
+    def get_params(self, ctx: Any) -> list:
+        # typer converts a flag's None through pydantic, whose import is 0.1-0.2 CPU-seconds, most
+        # of a `--help` or a refusal; a flag's False it lets through as it is. These flags' callbacks
+        # do nothing for either. A command whose own options are read still imports it.
+        params = type(self).get_params(self, ctx)
+        for param in params:
+            if param.name in _CALLBACK_FLAGS and param.default is None:
+                param.default = False
+        return params
 
     def format_epilog(self, ctx: Any, formatter: Any) -> None:
         examples = getattr(self, "patchwork_examples", ())
