@@ -246,3 +246,30 @@ def test_after_compile_nothing_warms_or_says_compiling(tmp_path, monkeypatch):
     assert warmup.everything_compiled()
     assert not warmer.needed()
     assert notes.compile_pending(["toolkit.games.timetrack.kernel"]) is False
+
+
+def test_prune_removes_what_this_source_never_loads_and_keeps_the_rest(tmp_path):
+    """`compile --prune`: another source's module folder, an older mark and another numba's
+    folder go; this source's kernels stay and still load."""
+    cache = private(tmp_path / "cache")
+    load = """
+        from toolkit.games import rng
+        rng.randbelow(rng.seed_state(3), 10)
+        print(sum(rng.randbelow.stats.cache_misses.values()))
+        """
+    assert run_python(load, ROOT, cache).stdout.strip() == "1"
+    ours = cache / f"numba-{jit.settings_key()}"
+    stale = [ours / "toolkit" / "games" / "rng-0123456789abcdef", ours / "toolkit" / "bots" / "greedy-aaaaaaaaaaaaaaaa",
+             cache / "numba-0000000000000000" / "toolkit"]
+    for folder in stale:
+        folder.mkdir(parents=True)
+        (folder / "old.nbi").write_bytes(b"x" * 1000)
+    (ours / "compiled-everything-0123456789abcdef").write_text("an older source\n")
+    (ours / "notes.txt").write_text("not the cache's: left alone\n")
+    done = subprocess.run([sys.executable, "-m", "toolkit", "compile", "--prune"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PATCHWORK_CACHE_DIR": str(cache)})
+    assert done.returncode == 0, done.stderr
+    assert "removed 4 unused entries" in done.stdout
+    assert not any(folder.exists() for folder in stale) and not (cache / "numba-0000000000000000").exists()
+    assert not (ours / "compiled-everything-0123456789abcdef").exists() and (ours / "notes.txt").exists()
+    assert run_python(load, ROOT, cache).stdout.strip() == "0"  # this source's kernels were kept

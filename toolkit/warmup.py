@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from toolkit.families import all_families
 from toolkit.families.base import WarmUp
@@ -204,6 +205,53 @@ def everything_compiled() -> bool:
     """True when `patchwork compile` (or its equivalent) ran to its end for this kernel source."""
     mark = mark_path()
     return bool(mark and os.path.exists(mark))
+
+
+def unused_cache_entries() -> list[str]:
+    """What the kernel cache holds that this source, numba and its settings never load: module
+    folders of other sources (older versions, edits), older marks, and, when the cache folder is
+    the toolkit's own, the folders of other numba versions or settings. [] without a cache."""
+    import re
+
+    from toolkit import jit
+
+    if not jit.CACHE_DIR:
+        return []
+    cache = Path(jit.CACHE_DIR)
+    used = {str(cache / "toolkit" / path.parent.relative_to(jit.PACKAGE) / f"{path.stem}-{jit.module_key(path)}")
+            for path in jit.kernel_sources()}
+    unused = []
+    for folder, names, _ in os.walk(cache / "toolkit"):
+        for name in list(names):
+            path = os.path.join(folder, name)
+            if re.fullmatch(r"\w+-[0-9a-f]{16}", name):
+                names.remove(name)  # a module's folder: nothing below it is another module's
+                if path not in used:
+                    unused.append(path)
+    mark = mark_path()
+    unused += [str(path) for path in cache.glob(f"{COMPILED_MARK}*") if str(path) != mark]
+    if cache.parent == jit.cache_root():
+        unused += [str(path) for path in cache.parent.glob("numba-*")
+                   if path != cache and re.fullmatch(r"numba-[0-9a-f]{16}", path.name)]
+    return sorted(unused)
+
+
+def prune_cache() -> tuple[int, int]:
+    """Remove unused_cache_entries(); (entries removed, bytes freed). A link is removed as a link,
+    never followed."""
+    import shutil
+
+    removed = freed = 0
+    for entry in unused_cache_entries():
+        path = Path(entry)
+        if path.is_symlink() or not path.is_dir():
+            freed += path.lstat().st_size
+            path.unlink()
+        else:
+            freed += sum(item.stat().st_size for item in path.rglob("*") if item.is_file() and not item.is_symlink())
+            shutil.rmtree(path)
+        removed += 1
+    return removed, freed
 
 
 def default_processes() -> int:

@@ -29,12 +29,19 @@ def compile_kernels(
                                        "core, at most one per family)."),
     where: bool = typer.Option(False, "--where", help="Only say where compiled kernels are cached (or why they "
                                                       "are not) and whether everything is compiled there."),
+    prune: bool = typer.Option(False, "--prune", help="Only remove the compiled kernels this version never loads "
+                                                      "(older versions and edits, other numba versions or "
+                                                      "settings) from the cache, and say how much that freed."),
 ) -> None:
     """Compile every rules kernel and bot now (once per machine, user and version: every install of
     the same version shares it), so games, hints and simulations start at once; the README's set-up
     command runs it."""
     if processes < 0 or processes > 64:
         raise UsageError(f"--processes must be 0..64 (0: one per core), got {processes}")
+    if where and prune:
+        raise UsageError("--where and --prune: give one of them (each only looks at the cache)")
+    if processes and (where or prune):
+        raise UsageError(f"--processes: {'--where' if where else '--prune'} compiles nothing")
     from toolkit import jit, warmup
 
     if where:
@@ -44,6 +51,14 @@ def compile_kernels(
         else:
             state = "everything compiled" if warmup.everything_compiled() else "not everything compiled yet"
             typer.echo(f"{jit.CACHE_DIR} ({state})")
+        return
+    if prune:
+        if jit.CACHE_DIR is None:
+            typer.echo(f"compiled kernels are not cached: {jit.CACHE_REFUSED}; nothing to remove")
+            return
+        removed, freed = warmup.prune_cache()
+        typer.echo(f"removed {removed} unused entries ({freed / 1e6:.1f} MB) from {jit.cache_root()}; "
+                   f"this version's kernels stay in {jit.CACHE_DIR}")
         return
     processes = processes or warmup.default_processes()
     lanes = warmup.lanes()
