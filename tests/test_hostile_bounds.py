@@ -114,7 +114,10 @@ def _pack(tmp_path, *args: str) -> tuple[dict, float]:
     (("polyominoes:8", "--max-nodes", "2000000"), "largest_area_proven"),      # 369 octominoes, no fill
     (("classic", "--count", "--max-nodes", "1000000"), "count"),             # astronomically many fills
     (("polyominoes:6", "--board", "10x10", "--count", "--max-nodes", "1000000"), "count"),
-    (("copies.yaml", "--max-nodes", "2000000"), "fill"),                     # 4,653 pieces of 47 shapes
+    # 4,653 pieces of 47 shapes: a run lays out every piece's placements (some 4 CPU-s, bounded by
+    # the deck's size, not by --max-nodes) and the fill's search then costs about 1 CPU-s a million
+    # steps for each of the fill and the largest area; 200,000 steps still stop both mid-way
+    (("copies.yaml", "--max-nodes", "200000"), "fill"),
     (("copies.yaml", "--board", "8x10", "--count", "--max-nodes", "1000000"), "count"),
 ])
 @pytest.mark.slow
@@ -123,12 +126,13 @@ def test_a_search_stops_at_its_step_budget_and_says_so(tmp_path, monkeypatch, ar
     (tmp_path / "copies.yaml").write_text(_copies())
     facts, cpu = _pack(tmp_path, *args)
     assert cpu < BOUNDED_CPU, f"{cpu:.1f} CPU-s"
+    slack = min(100_000, int(args[-1]) // 10)  # the last step's work past the budget, never a second budget
     if key == "count":
         assert facts["count"]["stopped_at_budget"] and not facts["count"]["stopped_at_limit"]
-        assert facts["count"]["nodes"] <= int(args[-1]) + 100_000
+        assert facts["count"]["nodes"] <= int(args[-1]) + slack
     else:
         assert facts["largest_area_proven"] is False and facts["largest_area"] > 0
-        assert facts["nodes"] <= int(args[-1]) + 100_000
+        assert facts["nodes"] <= int(args[-1]) + slack
         assert key != "fill" or facts["fill"] is None
     again, _ = _pack(tmp_path, *args)
     assert again == facts  # a budget of steps, not of seconds: the same answer every time
