@@ -211,3 +211,24 @@ def test_the_theme_files_watched_include_missing_and_named_files(tmp_path):
     theme.write_text("kind: theme\ncolours: [oops\n")  # not YAML: the file itself is still watched
     assert theme_files(theme) == [theme.absolute()]
     assert watch.look_files({"theme": None}) == []
+
+
+def test_ctrl_c_while_the_old_files_are_deleted_still_deletes_them_all(tmp_path, monkeypatch):
+    """A build's last line, then Ctrl-C: the key lands as the files set aside are deleted, and none
+    of them may stay behind (the key is raised once they are gone)."""
+    files = [tmp_path / f"card-{n}.png" for n in range(3)]
+    for path in files:
+        path.write_text("old")
+    aside = watch._set_aside(set(files))
+    real_unlink = Path.unlink
+    keys = [KeyboardInterrupt()]
+
+    def unlink_then_key(self, missing_ok=False):
+        real_unlink(self, missing_ok=missing_ok)
+        if keys:
+            raise keys.pop()
+
+    monkeypatch.setattr(Path, "unlink", unlink_then_key)
+    with pytest.raises(KeyboardInterrupt):
+        watch._discard(aside)
+    assert not list(tmp_path.glob(".*watch-old")) and not keys

@@ -235,13 +235,15 @@ def _watch_build(original: Callable, args: tuple, kwargs: dict) -> None:
 
     def step(again: bool) -> None:
         aside = _set_aside(mine) if again else {}
+        built = False
         try:
             original(*args, **kwargs)
-        except BaseException:
-            _put_back(aside)
-            raise
-        for saved in aside.values():
-            saved.unlink(missing_ok=True)
+            built = True
+        finally:  # Ctrl-C just after the run's last line must not leave the old files behind
+            if built:
+                _discard(aside)
+            else:
+                _put_back(aside)
         mine.update(set(_tree(out)) - before)
 
     watch(step, lambda: edition_files(kwargs.get("edition")) + look_files(kwargs))
@@ -262,6 +264,20 @@ def _set_aside(files: set[Path]) -> dict[Path, Path]:
             os.replace(path, saved)
             aside[path] = saved
     return aside
+
+
+def _discard(aside: dict[Path, Path]) -> None:
+    """Delete the files set aside, every one of them even when Ctrl-C comes meanwhile (the key is
+    raised again once they are gone)."""
+    key: KeyboardInterrupt | None = None
+    for saved in aside.values():
+        try:
+            saved.unlink(missing_ok=True)
+        except KeyboardInterrupt as pressed:
+            key = pressed
+            saved.unlink(missing_ok=True)
+    if key is not None:
+        raise key
 
 
 def _put_back(aside: dict[Path, Path]) -> None:
