@@ -7,7 +7,8 @@ command's output beside it (the lines after the command in its code block) gets 
 A command fails the test when it exits non-zero, prints a traceback, or prints other than what its
 page shows. A few things a test cannot do are left out and said so (SKIPPED), and long statistical
 runs get a cap (CAPPED): they are checked for running here, and their answers at the defaults by
-the audits in benchmarks/.
+the audits in benchmarks/. A `--workers N` runs one worker here (WORKERS_CAP): the output is the
+same bytes for any count.
 """
 from __future__ import annotations
 
@@ -61,6 +62,11 @@ KNOWN_BROKEN: dict[tuple[str, str], str] = {}
 each run, not failed on, so the rest of the guide stays checked meanwhile. Keep this short."""
 FLAG_WATCH = ("validate", "render", "build")
 """Commands whose `--watch` waits for edits for ever (tune's --watch names a patch, and stays)."""
+WORKERS_CAP = 1
+"""`--workers N` runs with this many here: each worker process loads the compiled rules anew (some
+seconds of CPU a worker, most of a capped command's cost). The output is the same bytes for any
+worker count (tests/test_sim_shards.py and tests/test_cli_sim.py check that), so a capped worker
+count alone still has its shown output compared."""
 SEARCH_CAP = {"mcts": 10}
 """Search bots think less here: `mcts:200` plays as `mcts:10`."""
 RUN_ONCE = {"patchwork render challenge --seed 2024 --count 7":
@@ -166,6 +172,10 @@ def capped(words: list[str]) -> tuple[list[str], bool]:
             out += [word, str(GAMES_CAP)]
             changed = True
             i += 1
+        elif word == "--workers" and i + 1 < len(words) and words[i + 1].isdigit() \
+                and int(words[i + 1]) > WORKERS_CAP:
+            out += [word, str(WORKERS_CAP)]  # same output: not counted as a change
+            i += 1
         elif word == "--budget" and i + 1 < len(words) and words[i + 1].isdigit() and int(words[i + 1]) > BUDGET_CAP:
             out += [word, str(BUDGET_CAP)]
             changed = True
@@ -219,6 +229,8 @@ def test_the_parser_finds_commands_continuations_and_shown_output(tmp_path):
         ["simulate", "classic", "--games", str(GAMES_CAP), "--bots", f"greedy,mcts:{SEARCH_CAP['mcts']}"]
     assert capped(["tune", "classic", "--watch", "P05"])[0][2:4] == ["--watch", "P05"]
     assert capped(["validate", "x.yaml", "--watch"])[0] == ["validate", "x.yaml"]
+    assert capped(["balance", "classic", "x.yaml", "--workers", "2", "--games", "8"]) == \
+        (["balance", "classic", "x.yaml", "--workers", str(WORKERS_CAP), "--games", "8"], False)
     assert _same(["a  b", "...", "d"], "x\na b\nc\nd\n") and not _same(["d", "a b"], "a b\nd\n")
 
 
