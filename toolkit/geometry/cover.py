@@ -144,7 +144,13 @@ class Packer:
         else:
             self.bit_of = {(r, c): r * width + c for r in range(height) for c in range(width)}
         self.cell_of = {bit: cell for cell, bit in self.bit_of.items()}
-        self.placements: list[list[Mask]] = [self._placements(p.shape) for p in self.pieces]
+        laid_out: dict[Shape, list[Mask]] = {}
+        for piece in self.pieces:
+            if piece.shape not in laid_out:
+                laid_out[piece.shape] = self._placements(piece.shape)
+        self.placements: list[list[Mask]] = [laid_out[piece.shape] for piece in self.pieces]
+        """Per patch, the masks of its placements; patches of one shape share one list (a deck of
+        copies lays out each shape once), which nothing changes."""
         self.areas = [p.shape.size for p in self.pieces]
         self.symmetries = board_symmetries(width, height)
         sums = 1
@@ -195,12 +201,16 @@ class Packer:
     def _anchors(self, allowed: list[list[Mask]]) -> list[list[tuple[int, int, tuple[Mask, ...]]]]:
         """Per cell: (piece index, piece bit, masks whose first cell is that cell)."""
         table: list[list[tuple[int, int, tuple[Mask, ...]]]] = [[] for _ in range(self.cells)]
+        grouped: dict[int, list[tuple[int, tuple[Mask, ...]]]] = {}  # a list shared by patches of one shape: once
         for i, masks in enumerate(allowed):
-            by_cell: dict[int, list[Mask]] = {}
-            for mask in masks:
-                by_cell.setdefault((mask & -mask).bit_length() - 1, []).append(mask)
-            for cell, group in by_cell.items():
-                table[cell].append((i, 1 << i, tuple(group)))
+            groups = grouped.get(id(masks))
+            if groups is None:
+                by_cell: dict[int, list[Mask]] = {}
+                for mask in masks:
+                    by_cell.setdefault((mask & -mask).bit_length() - 1, []).append(mask)
+                groups = grouped[id(masks)] = [(cell, tuple(group)) for cell, group in by_cell.items()]
+            for cell, group in groups:
+                table[cell].append((i, 1 << i, group))
         return table
 
     # ----- exact fill ------------------------------------------------------------------------
