@@ -182,15 +182,20 @@ def _saving_safely(dispatcher):
 
 def kernel_sources() -> list[Path]:
     """The modules of the toolkit that compile functions with numba (they import this module)."""
-    found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            continue
-        if "toolkit.jit import" in text:
-            found.append(path)
-    return found
+    return [path for path in sorted(PACKAGE.rglob("*.py")) if _is_kernel_source(path)]
+
+
+def kernel_source(name: str) -> Path | None:
+    """The source of toolkit module `name` (`toolkit.games.rng`) if it compiles functions."""
+    path = _module_path(name) if name.startswith("toolkit.") else None
+    return path if path is not None and _is_kernel_source(path) else None
+
+
+def _is_kernel_source(path: Path) -> bool:
+    try:
+        return "toolkit.jit import" in path.read_text(encoding="utf-8")
+    except OSError:
+        return False
 
 
 _IMPORT = re.compile(r"^(?:from[ \t]+(toolkit(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"

@@ -45,24 +45,8 @@ def mark_paths(modules: list[str] | None = None) -> list[str] | None:
     if modules is None:
         sources = jit.kernel_sources()
     else:
-        sources = [path for name in modules if (path := _kernel_source(name)) is not None]
+        sources = [path for name in modules if (path := jit.kernel_source(name)) is not None]
     return [os.path.join(jit.module_cache_folder(path) or "", COMPILED_MARK) for path in sources]
-
-
-def _kernel_source(name: str) -> Path | None:
-    """The source of toolkit module `name` if it compiles functions (it imports toolkit.jit)."""
-    from toolkit import jit
-
-    if not name.startswith("toolkit."):
-        return None
-    parts = name.split(".")[1:]
-    for path in (jit.PACKAGE.joinpath(*parts).with_suffix(".py"), jit.PACKAGE.joinpath(*parts, "__init__.py")):
-        try:
-            if path.is_file() and "toolkit.jit import" in path.read_text(encoding="utf-8"):
-                return path
-        except OSError:
-            return None
-    return None
 
 
 @dataclass(frozen=True)
