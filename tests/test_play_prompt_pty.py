@@ -248,12 +248,15 @@ def test_the_first_prompt_starts_the_background_compile(tmp_path):
 def test_after_compile_the_prompt_compiles_nothing_and_says_nothing_of_it(tmp_path):
     """Once `patchwork compile` has run to its end (its mark in the cache), a game starts no
     background compile and no line speaks of compiling."""
-    from toolkit import warmup
+    from toolkit import jit, warmup
 
     if not warmup.everything_compiled():
         pytest.skip("`patchwork compile` has not run for this source: the copy would have kernels left to compile")
     cache = copied_cache(tmp_path, "prompt-warm-*", ".writable")
-    (cache / next(cache.iterdir()).name / Path(warmup.mark_path() or "").name).write_text("every warm-up job ran\n")
+    for mark in warmup.mark_paths() or []:  # in each kernel module's folder of the copy
+        copied = cache / Path(jit.CACHE_DIR or "").name / os.path.relpath(mark, jit.CACHE_DIR or "")
+        copied.parent.mkdir(parents=True, exist_ok=True)
+        copied.write_text("every warm-up job ran\n")
     child = spawn("play", "classic", "--seed", "5", "--bots", "human,greedy",
                   env={"PATCHWORK_CACHE_DIR": str(cache), "PATCHWORK_NO_BACKGROUND_COMPILE": "0"})
     first = prompt(child)

@@ -182,15 +182,20 @@ def _saving_safely(dispatcher):
 
 def kernel_sources() -> list[Path]:
     """The modules of the toolkit that compile functions with numba (they import this module)."""
-    found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            continue
-        if "toolkit.jit import" in text:
-            found.append(path)
-    return found
+    return [path for path in sorted(PACKAGE.rglob("*.py")) if _is_kernel_source(path)]
+
+
+def kernel_source(name: str) -> Path | None:
+    """The source of toolkit module `name` (`toolkit.games.rng`) if it compiles functions."""
+    path = _module_path(name) if name.startswith("toolkit.") else None
+    return path if path is not None and _is_kernel_source(path) else None
+
+
+def _is_kernel_source(path: Path) -> bool:
+    try:
+        return "toolkit.jit import" in path.read_text(encoding="utf-8")
+    except OSError:
+        return False
 
 
 _IMPORT = re.compile(r"^(?:from[ \t]+(toolkit(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
@@ -258,6 +263,7 @@ def _digest(paths: list[Path]) -> str:
     return digest.hexdigest()[:16]
 
 
+@functools.cache
 def module_key(path: Path) -> str:
     """A digest of the source a compiled function of module `path` depends on (source_closure):
     its kernels are cached under it, so an edit recompiles the modules that import what changed,
@@ -265,11 +271,14 @@ def module_key(path: Path) -> str:
     return _digest(source_closure(path))
 
 
-@functools.cache
-def cache_key() -> str:
-    """A digest of the source of every compiled function of the toolkit (every kernel module and
-    what it imports): it changes when any kernel would compile differently."""
-    return _digest(sorted({source for path in kernel_sources() for source in source_closure(path)}))
+def module_cache_folder(path: Path) -> str | None:
+    """The folder that caches the kernels of module `path` (a source under toolkit/) for this
+    source: `<CACHE_DIR>/toolkit/<package folder>/<module>-<module_key>`; None without a cache."""
+    if not CACHE_DIR:
+        return None
+    source = Path(os.path.realpath(path))
+    return os.path.join(CACHE_DIR, "toolkit", *source.parent.relative_to(PACKAGE).parts,
+                        f"{source.stem}-{module_key(source)}")
 
 
 CODEGEN_DEFAULTS = {"OPT": "3", "LOOP_VECTORIZE": "1", "SLP_VECTORIZE": "0", "BOUNDSCHECK": "None"}
@@ -373,10 +382,7 @@ class _PackageLocator(caching.UserProvidedCacheLocator):
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        source = Path(os.path.realpath(py_file))
-        inside = source.parent.relative_to(PACKAGE)
-        self._cache_path = os.path.join(CACHE_DIR or "", "toolkit", *inside.parts,
-                                        f"{source.stem}-{module_key(source)}")
+        self._cache_path = module_cache_folder(Path(py_file)) or ""
 
     @classmethod
     def from_function(cls, py_func, py_file):

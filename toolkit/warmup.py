@@ -11,7 +11,8 @@ A family's jobs share most of their kernels, so they run one after another in on
 each finding what the one before compiled in the cache; the families' lanes run side by side, one
 process each, so no kernel is compiled twice. Each process reports every kernel as it starts to
 compile it, so the command can show what it is doing from its first second. When every job has
-run, a mark in the cache folder says so: games and hints then know nothing is left to compile.
+run, a mark in each kernel module's cache folder says so: games and hints whose modules all have
+it know nothing is left to compile, and an edit removes the mark only of the modules it touches.
 """
 from __future__ import annotations
 
@@ -29,15 +30,23 @@ from toolkit.families import all_families
 from toolkit.families.base import WarmUp
 
 COMPILED_MARK = "compiled-everything"
-"""The start of the file's name in the cache folder that says every warm-up job ran to its end
-with this kernel source (the name ends with the source's digest, toolkit.jit.cache_key)."""
+"""The file, in the cache folder of each kernel module (toolkit.jit.module_cache_folder: named after
+the digest of the module's source closure), that says every warm-up job ran to its end with that
+source: a command whose modules all have it has nothing to compile."""
 
 
-def mark_path() -> str | None:
-    """The file that says everything is compiled for this kernel source (None: no cache folder)."""
+def mark_paths(modules: list[str] | None = None) -> list[str] | None:
+    """The marks of the kernel modules among `modules` (names, `toolkit.games.rng`; None: every
+    kernel module of the toolkit); None without a cache folder."""
     from toolkit import jit
 
-    return os.path.join(jit.CACHE_DIR, f"{COMPILED_MARK}-{jit.cache_key()}") if jit.CACHE_DIR else None
+    if not jit.CACHE_DIR:
+        return None
+    if modules is None:
+        sources = jit.kernel_sources()
+    else:
+        sources = [path for name in modules if (path := jit.kernel_source(name)) is not None]
+    return [os.path.join(jit.module_cache_folder(path) or "", COMPILED_MARK) for path in sources]
 
 
 @dataclass(frozen=True)
@@ -192,19 +201,22 @@ def compile_all(processes: int = 2, on_done: Callable[[Compiled], None] | None =
 
 
 def mark_compiled() -> None:
-    """Say in the cache folder that every kernel is compiled (nothing to say without a cache)."""
-    if mark := mark_path():
+    """Say in each kernel module's cache folder that its kernels are compiled (nothing to say
+    without a cache)."""
+    for mark in mark_paths() or []:
         try:
+            os.makedirs(os.path.dirname(mark), mode=0o700, exist_ok=True)
             with open(mark, "w", encoding="utf-8") as handle:
-                handle.write("every warm-up job ran with this kernel source\n")
+                handle.write("every warm-up job ran with this module's source\n")
         except OSError:
             pass
 
 
-def everything_compiled() -> bool:
-    """True when `patchwork compile` (or its equivalent) ran to its end for this kernel source."""
-    mark = mark_path()
-    return bool(mark and os.path.exists(mark))
+def everything_compiled(modules: list[str] | None = None) -> bool:
+    """True when `patchwork compile` (or its equivalent) ran to its end for the current source of
+    the kernel modules among `modules` (None: every kernel module of the toolkit)."""
+    marks = mark_paths(modules)
+    return marks is not None and all(os.path.exists(mark) for mark in marks)
 
 
 def unused_cache_entries() -> list[str]:
@@ -218,8 +230,7 @@ def unused_cache_entries() -> list[str]:
     if not jit.CACHE_DIR:
         return []
     cache = Path(jit.CACHE_DIR)
-    used = {str(cache / "toolkit" / path.parent.relative_to(jit.PACKAGE) / f"{path.stem}-{jit.module_key(path)}")
-            for path in jit.kernel_sources()}
+    used = {jit.module_cache_folder(path) for path in jit.kernel_sources()}
     unused = []
     for folder, names, _ in os.walk(cache / "toolkit"):
         for name in list(names):
@@ -228,8 +239,7 @@ def unused_cache_entries() -> list[str]:
                 names.remove(name)  # a module's folder: nothing below it is another module's
                 if path not in used:
                     unused.append(path)
-    mark = mark_path()
-    unused += [str(path) for path in cache.glob(f"{COMPILED_MARK}*") if str(path) != mark]
+    unused += [str(path) for path in cache.glob(f"{COMPILED_MARK}*")]  # where older versions kept the mark
     if cache.parent == jit.cache_root():
         unused += [str(path) for path in cache.parent.glob("numba-*")
                    if path != cache and re.fullmatch(r"numba-[0-9a-f]{16}", path.name)]

@@ -24,7 +24,7 @@ def compile_pending(modules: list[str]) -> bool:
         from toolkit import warmup
 
         # `patchwork compile` ran to its end for this kernel source: the toolkit's kernels are cached
-        if all(name.startswith("toolkit.") for name in modules) and warmup.everything_compiled():
+        if all(name.startswith("toolkit.") for name in modules) and warmup.everything_compiled(modules):
             return False
         for name in modules:
             module = importlib.import_module(name)

@@ -357,7 +357,7 @@ class Warmer:
             return False
         from toolkit import warmup
 
-        if warmup.everything_compiled():  # `patchwork compile` ran: only cached kernels to load
+        if warmup.everything_compiled(self.modules):  # `patchwork compile` ran: only cached kernels to load
             return False
         return not (self.marker and os.path.exists(self.marker))
 
