@@ -53,8 +53,10 @@ advantage against cost fitted over the rounds when it is steeper than the prior 
 means a shorter step); the step is damped (DAMPING of the way, at least one button, at most
 MAX_STEP) and bracketed: a cost where the patch was found cheap and one where it was found dear
 bound every later move, so a patch never jumps past its target. A round whose deck is worse than
-the one before (more patches significantly out of band, or as many and further out, in buttons)
-is undone and tuning stops, saying so.
+the one before is undone and tuning stops, saying so: worse means the patches significantly out of
+band before or after the round are, together, further outside the band after it, each measured
+in both decks (`round_distances`), so a patch that was as far out before but only now reaches
+significance is not blamed on the round.
 
 Everything this module needs from the simulator goes through `play` below.
 """
@@ -606,12 +608,22 @@ def rewrite_costs(deck_path: Path, costs: dict[str, int], note: str) -> None:
                                                 provenance.strip(), patches, duplicates))
 
 
-def _score(report: CheckReport) -> tuple[int, float]:
-    """How far a deck is from its band: patches significantly outside, then their summed distance
-    outside the band, in buttons (by the test that decided each)."""
+def _distance(report: CheckReport, ids: set[str]) -> float:
+    """The summed distance outside the band, in buttons, of the patches `ids`, each by its farthest
+    test, significant or not (0 for a patch inside the band)."""
     v = report.verdicts()
-    out = report.out_of_band()
-    return len(out), round(sum(v[p.id]["tests"][v[p.id]["basis"]]["buttons_outside"] for p in out), 6)
+    return round(sum(max((t["buttons_outside"] for t in v[pid]["tests"].values()), default=0.0)
+                     for pid in ids if pid in v), 6)
+
+
+def round_distances(before: CheckReport, after: CheckReport) -> tuple[float, float]:
+    """How far outside the band, in buttons, the patches significantly out of band before a round
+    or after it were (before, after), each measured in both decks whether or not its test reached
+    significance there. A round made the deck worse when the second is larger: a patch the round
+    did not move but that is only now found (as far out before, short of significance) does not
+    count against it; a patch it pushed out, or past its band, does."""
+    ids = {p.id for p in before.out_of_band()} | {p.id for p in after.out_of_band()}
+    return _distance(before, ids), _distance(after, ids)
 
 
 def joint_slope(history: dict[str, list[tuple[int, float]]]) -> float | None:
@@ -767,11 +779,12 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
                              progress=progress))
         if on_round:
             on_round(number, after)
-        if _score(after) > _score(report):
+        distance_before, distance_after = round_distances(report, after)
+        if distance_after > distance_before:
             rewrite_costs(deck_path, {pid: by_id[pid].cost for pid in moves},
                           f"Round {number} undone: it left the deck further from the band.")
-            stopped = (f"round {number} made the deck worse ({_score(after)[0]} patches significantly out of band "
-                       f"against {_score(report)[0]}): its moves were undone and tuning stopped")
+            stopped = (f"round {number} made the deck worse (the patches found out of band were {distance_after:g} "
+                       f"buttons outside it, against {distance_before:g}): its moves were undone and tuning stopped")
             break
         for pid, (new, target) in moves.items():
             p = by_id[pid]
