@@ -289,6 +289,35 @@ def test_a_patch_found_only_after_a_round_is_not_blamed_on_it(tmp_path, monkeypa
     assert edition.patch("P09").cost < costs["P09"] + 3 and edition.patch("P21").cost > costs["P21"] - 4
 
 
+@pytest.mark.slow
+def test_a_base_patch_tuning_may_not_move_does_not_decide_a_round(tmp_path, monkeypatch):
+    """P16, the base's own patch, is out of band in every round and tuning may not re-price it
+    (only changed patches); its estimate moves with the deck, here further out after round 1.
+    Round 1 moved the changed P09 back into the band: it stands. (Counting P16, 4 buttons further
+    out against P09's 2 closer, undid the round.)"""
+    from toolkit.workbench import deckcheck as chk
+
+    variant = _moved_deck(tmp_path, {"P09": 3})
+    costs = {p.id: p.cost for p in load_edition("classic").patches}
+    checks = []
+
+    def fake_check(ref, base, matchups, seed, band, min_buys, with_base=True, only=None, progress=None):
+        checks.append(ref)
+        plays = []
+        for p in load_edition(ref).patches:
+            adv = 0.05 * (costs[p.id] - p.cost)
+            if p.id == "P16":
+                adv = 0.3 if len(checks) == 1 else 0.5
+            plays.append(chk.PatchPlay(p.id, p.cost, 900, 1000, 450, adv, 0.01))
+        return chk.CheckReport(ref, base, seed, band, min_buys, (), tuple(plays))
+
+    monkeypatch.setattr(chk, "check", fake_check)
+    report = chk.tune(variant, "classic", [("greedy,greedy", 10)], 0, rounds=5)
+    assert [c["id"] for c in report.changes if c["round"] == 1] == ["P09"]
+    assert "made the deck worse" not in report.stopped, report.stopped
+    assert load_edition(str(variant)).patch("P16").cost == costs["P16"]
+
+
 def test_joint_slope_is_the_common_slope_of_per_patch_lines():
     from toolkit.workbench.deckcheck import joint_slope
 

@@ -55,8 +55,9 @@ MAX_STEP) and bracketed: a cost where the patch was found cheap and one where it
 bound every later move, so a patch never jumps past its target. A round whose deck is worse than
 the one before is undone and tuning stops, saying so: worse means the patches significantly out of
 band before or after the round are, together, further outside the band after it, each measured
-in both decks (`round_distances`), so a patch that was as far out before but only now reaches
-significance is not blamed on the round.
+in both decks (`round_distances`; a patch tuning may not move that was out before as well is left
+out), so a patch that was as far out before but only now reaches significance is not blamed on the
+round.
 
 Everything this module needs from the simulator goes through `play` below.
 """
@@ -616,13 +617,17 @@ def _distance(report: CheckReport, ids: set[str]) -> float:
                      for pid in ids if pid in v), 6)
 
 
-def round_distances(before: CheckReport, after: CheckReport) -> tuple[float, float]:
+def round_distances(before: CheckReport, after: CheckReport, scope: set[str] | None = None) -> tuple[float, float]:
     """How far outside the band, in buttons, the patches significantly out of band before a round
     or after it were (before, after), each measured in both decks whether or not its test reached
     significance there. A round made the deck worse when the second is larger: a patch the round
     did not move but that is only now found (as far out before, short of significance) does not
-    count against it; a patch it pushed out, or past its band, does."""
-    ids = {p.id for p in before.out_of_band()} | {p.id for p in after.out_of_band()}
+    count against it; a patch it pushed out, or past its band, does. A patch tuning may not move
+    (outside `scope`; None: every patch may move) that was out of band before the round as well
+    is left out: its estimate moves with the deck from round to round, and no round can fix it."""
+    out_before = {p.id for p in before.out_of_band()}
+    ids = {pid for pid in out_before | {p.id for p in after.out_of_band()}
+           if scope is None or pid in scope or pid not in out_before}
     return _distance(before, ids), _distance(after, ids)
 
 
@@ -779,7 +784,7 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
                              progress=progress))
         if on_round:
             on_round(number, after)
-        distance_before, distance_after = round_distances(report, after)
+        distance_before, distance_after = round_distances(report, after, scope)
         if distance_after > distance_before:
             rewrite_costs(deck_path, {pid: by_id[pid].cost for pid in moves},
                           f"Round {number} undone: it left the deck further from the band.")
