@@ -27,6 +27,13 @@ def run_python(code: str, cwd: Path, cache: Path | None, **extra: str) -> subpro
                           capture_output=True, text=True, timeout=600)
 
 
+def copy_of_toolkit(folder: Path) -> Path:
+    """`folder` holding a copy of the toolkit's source (a second install of the same version)."""
+    folder.mkdir()
+    shutil.copytree(ROOT / "toolkit", folder / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
 def private(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     path.chmod(0o700)
@@ -99,10 +106,7 @@ def test_a_second_copy_of_the_toolkit_loads_what_the_first_compiled(tmp_path):
     cache = private(tmp_path / "cache")
     copies = []
     for name in ("first", "second"):
-        copy = tmp_path / name
-        copy.mkdir()
-        shutil.copytree(ROOT / "toolkit", copy / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
-        copies.append(copy)
+        copies.append(copy_of_toolkit(tmp_path / name))
     code = """
         from toolkit.games import rng
         state = rng.seed_state(3)
@@ -121,9 +125,7 @@ def test_a_second_copy_of_the_toolkit_loads_what_the_first_compiled(tmp_path):
 @pytest.mark.slow
 def test_an_edited_kernel_is_compiled_again(tmp_path):
     cache = private(tmp_path / "cache")
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    shutil.copytree(ROOT / "toolkit", copy / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
+    copy = copy_of_toolkit(tmp_path / "copy")
     code = """
         from toolkit.games import rng
         rng.randbelow(rng.seed_state(3), 10)
@@ -155,9 +157,7 @@ def test_an_edit_recompiles_the_kernels_that_import_it_and_only_them(tmp_path):
     edit there compiles that kernel again, and leaves the generators (which do not import it)
     loaded from the cache."""
     cache = private(tmp_path / "cache")
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    shutil.copytree(ROOT / "toolkit", copy / "toolkit", ignore=shutil.ignore_patterns("__pycache__"))
+    copy = copy_of_toolkit(tmp_path / "copy")
     code = """
         import numpy as np
         from toolkit.games import rng
