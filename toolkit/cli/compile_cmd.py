@@ -10,10 +10,10 @@ import typer
 
 from toolkit.errors import UsageError
 
-FIRST_COMPILE_CPU_SECONDS = 370
-"""What compiling everything on an empty cache cost on the README's 2-core machine
-(`python benchmarks/bench_compile.py --only compile` prints it again), to say up front that the
-first compile takes minutes."""
+FIRST_COMPILE_CPU_SECONDS = 360
+"""What compiling everything on an empty cache costs on the README's 2-core machine (357 CPU-s at
+f00f4e8; `python benchmarks/bench_compile.py --only compile` prints it again), to say up front that
+the first compile takes minutes."""
 
 QUIET_SECONDS = 10.0
 """Off a terminal (a log), a progress line at most this often."""
