@@ -45,9 +45,9 @@ def test_nesting_scan_of_yaml_text():
     assert nesting_beyond("a: '[[[[[[[['\nb: \"{{{{{{\"  # [[[[[[\n", 2) is None
     assert nesting_beyond("- - - - - x\n", 3) == (1, 1)
     deep = "k: " + "[" * 100_000 + "]" * 100_000
-    started = time.perf_counter()
+    started = time.thread_time()
     assert nesting_beyond(deep, 128) == (1, 131)
-    assert time.perf_counter() - started < 1  # a scan, not a parse (generous bound for a shared machine)
+    assert time.thread_time() - started < 1  # a scan, not a parse: this thread's CPU, some 0.02 s
 
 
 def test_reads_refuse_what_is_not_a_regular_file(tmp_path):
@@ -241,12 +241,12 @@ def test_ranges_are_judged_from_their_numbers_and_ids_are_distinct():
     from toolkit.cli.options import check_fraction, distinct_ids, range_count
     from toolkit.errors import UsageError
 
-    started = time.perf_counter()
+    started = time.thread_time()
     for text in ("0..1000000000", "-1000000000..1000000000:1", ",".join(["1"] * 300),
                  "0.." + "9" * 30, "0..999999999999999999999"):
         with pytest.raises(UsageError):
             range_count(text, "--values")
-    assert time.perf_counter() - started < 1  # nothing was built
+    assert time.thread_time() - started < 1  # nothing was built (this thread's CPU; a billion-item range costs minutes)
     for text in ("0..8", "0..995:5", "1,2,3", "[20,26],[26,32]"):
         range_count(text, "--values")
     assert distinct_ids(" P01, P05 ", "--patches") == ["P01", "P05"]
