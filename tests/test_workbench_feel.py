@@ -133,8 +133,16 @@ def test_the_verdict_sentence_names_only_the_measures_that_survive_holm():
     doc = {"editions": [{"ref": "classic"}, {"ref": "six-buttons", "differences": adjusted[0]}],
            "multiple_testing": feel.multiple_testing(adjusted)}
     sentence = report.feel_verdict(doc)
-    assert "worst deficit up" in sentence and "lead changes" not in sentence and "permanent" not in sentence
-    assert "Holm over 5 tests" in sentence
+    named, rest = sentence.split("; no other difference found")
+    assert "worst deficit up" in named and "lead changes" not in named and "settled" not in named
+    assert "Holm over 5 tests" in rest
+    # what the run could not have seen is said with its size, never as "does not differ"
+    assert "differ" not in rest and "smallest changes these games would find" in rest and "in lead changes" in rest
+    nothing = {"editions": doc["editions"][:1] + [{"ref": "same", "differences": feel.family_adjusted(
+        [{"lead_changes": _diff(0.5, 0.1), "comeback": _diff(0.7, 0.01)}])[0]}],
+        "multiple_testing": doc["multiple_testing"]}
+    quiet = report.feel_verdict(nothing)
+    assert quiet.startswith("same: no feel difference from classic found") and "pp in comebacks" in quiet
     rows = report.feel_test_rows(doc)
     assert [r[5] for r in rows] == ["no", "no", "yes", "no", "no"]
 

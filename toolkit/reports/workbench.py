@@ -498,30 +498,58 @@ def _family_text(doc: dict) -> str:
     return f"family-wise {mt['alpha']:.0%}, Holm over {mt['tests']} test{'s' if mt['tests'] != 1 else ''}"
 
 
+FEEL_NAMES = {"decided_at": "when the lead settled", "winner_deficit": "the winner's worst deficit",
+              "decisive": "decisive moves per game", "choice_gap": "the best-second choice gap"}
+"""How a sentence names the figures whose table label does not read in one."""
+
+
+def _feel_size(key: str, value: float, rate: bool) -> str:
+    """A feel difference as a reader takes it: shares (comebacks, close games, when the lead became
+    permanent) in percentage points, the rest in their own units."""
+    return f"{abs(value) * 100:.1f} pp" if rate or key == "decided_at" else f"{abs(value):.2f}"
+
+
+def _detectable_text(differences: dict, keys: list[str]) -> str:
+    """What the run could have found: the smallest difference each test finds with 80% power at
+    Holm's strictest level (the differences' `detectable`)."""
+    labels = {key: (FEEL_NAMES.get(key, label), rate) for key, label, rate in FEEL_FIGURES}
+    sizes = [f"{_feel_size(k, differences[k]['detectable'], labels[k][1])} in {labels[k][0]}" for k in keys
+             if differences[k].get("detectable") is not None]
+    return f"the smallest changes these games would find 4 times in 5: {', '.join(sizes)}" if sizes else ""
+
+
 def feel_verdict(doc: dict) -> str:
     """One sentence per variant: which feel figures its paired differences from the base move, after
-    Holm's adjustment over every measure of every variant."""
+    Holm's adjustment over every measure of every variant. A measure not moved is "no difference
+    found", with the smallest change the run would have found: a run too short to see a change
+    does not say there is none."""
     labels = {key: (label, rate) for key, label, rate in FEEL_FIGURES}
     base = doc["editions"][0]["ref"]
     if len(doc["editions"]) == 1:
-        e = doc["editions"][0]
-        return (f"{base}: {e['figures']['lead_changes']['estimate']:.1f} lead changes a game, the lead settled after "
-                f"{e['figures']['decided_at']['estimate']:.0%} of the game, {e['figures']['close']['estimate']:.0%} "
-                "close games.")
+        f = doc["editions"][0]["figures"]
+        lead, settled, close = f["lead_changes"], f["decided_at"], f["close"]
+        return (f"{base}: {lead['estimate']:.1f} [{lead['low']:.1f}, {lead['high']:.1f}] lead changes a game, the "
+                f"lead settled after {settled['estimate']:.0%} [{settled['low']:.0%}, {settled['high']:.0%}] of the "
+                f"game, {close['estimate']:.0%} [{close['low']:.0%}, {close['high']:.0%}] close games (95% "
+                "intervals, the deal as the unit).")
     out = []
     family = _family_text(doc)
     for e in doc["editions"][1:]:
-        moved = [(key, d) for key, d in e.get("differences", {}).items() if d["significant"] and key in labels]
+        differences = {key: d for key, d in e.get("differences", {}).items() if key in labels}
+        moved = [(key, d) for key, d in differences.items() if d["significant"]]
+        rest = [key for key in differences if not differences[key]["significant"]]
+        power = _detectable_text(differences, rest)
         if not moved:
-            out.append(f"{e['ref']}: no feel figure differs from {base} on the same seeds ({family}).")
+            out.append(f"{e['ref']}: no feel difference from {base} found on the same seeds ({family})"
+                       + (f"; {power}." if power else "."))
             continue
         parts = []
         for key, d in moved:
             label, rate = labels[key]
-            size = f"{abs(d['mean']) * 100:.1f} percentage points" if rate else f"{abs(d['mean']):.2f}"
-            parts.append(f"{label} {'up' if d['mean'] > 0 else 'down'} by about {size} (Holm p {d['p_adjusted']:.3g})")
-        out.append(f"{e['ref']}: " + ", ".join(parts) + f" against {base} on the same seeds; the rest does not "
-                   f"differ ({family}).")
+            parts.append(f"{label} {'up' if d['mean'] > 0 else 'down'} by about {_feel_size(key, d['mean'], rate)} "
+                         f"(Holm p {d['p_adjusted']:.3g})")
+        tail = "" if not rest else "; no other difference found" + (f" ({power})" if power else "")
+        out.append(f"{e['ref']}: " + ", ".join(parts) + f" against {base} on the same seeds{tail} ({family}).")
     return " ".join(out)
 
 
