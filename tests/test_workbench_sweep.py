@@ -220,7 +220,7 @@ def test_a_sweep_opens_with_a_verdict_naming_what_moves_and_what_does_not(tmp_pa
     verdict = next(line for line in result.output.splitlines() if line.startswith("Over starting_buttons = 2, 8:"))
     # two more buttons each make the game shorter (fewer passes) by far more than 200 games' noise
     assert "game length (plies) goes from" in verdict and "at starting_buttons=8 to" in verdict
-    assert "player 1 win rate is nearest 50% at starting_buttons=" in verdict
+    assert "player 1 win rate is " in verdict and "told apart from 50%" in verdict and "nearest" not in verdict
     report = (tmp_path / "s" / "report.md").read_text()
     assert report.splitlines()[2] == f"**{verdict}**"
 
@@ -232,3 +232,29 @@ def test_the_sweep_verdict_widens_its_intervals_for_every_pair_it_compares():
     # 6 points x 6 figures = 90 pairs: each pair at 0.05 / 90 two-sided, z 3.45, half-width z / sqrt(2)
     assert sweep_widening(6, 6) == pytest.approx(3.4524 / 2 ** 0.5 / 1.95996, abs=2e-3)
     assert sweep_widening(8, 6) > sweep_widening(6, 6)
+
+
+def test_the_sweep_verdict_names_where_the_win_rate_is_told_apart_from_even_never_a_fairest_point():
+    """A grid whose points are all near even has no fairest point (the nearest estimate is the
+    noise's choice, and another seed or grid picks another): the verdict says where 50% is outside
+    the corrected interval, and nothing else."""
+    from toolkit.reports.workbench import _even_clause, even_widening, sweep_widening
+
+    def iv(estimate, half):
+        return {"estimate": estimate, "low": estimate - half, "high": estimate + half}
+
+    labels = ["b=3", "b=4", "b=5", "b=6"]
+    by = even_widening(4, 5, 4)
+    # 4 points x 5 figures: 30 pairs and 4 points against 50%, each at 0.05 / 34 two-sided (z 3.18)
+    assert by == pytest.approx(3.1803 / 1.95996, abs=2e-3) and by > sweep_widening(4, 5, 4)
+    near = [iv(0.49, 0.035), iv(0.515, 0.035), iv(0.505, 0.035), iv(0.52, 0.035)]
+    assert _even_clause(near, labels, [0, 1, 2, 3], by).startswith("player 1 win rate is not told apart from 50% "
+                                                                   "at any point")
+    # 0.55 +- 0.035 leaves out 50% at 95 %, not at the corrected level: not named
+    assert "any point" in _even_clause([*near[:3], iv(0.55, 0.035)], labels, [0, 1, 2, 3], by)
+    apart = [iv(0.40, 0.03), iv(0.47, 0.03), iv(0.53, 0.03), iv(0.62, 0.03)]
+    assert _even_clause(apart, labels, [0, 1, 2, 3], by) == (
+        "player 1 win rate is not told apart from 50% at b=4, b=5 (99.85% intervals); above 50% at b=6; "
+        "below 50% at b=3")
+    far = [iv(0.60, 0.02), iv(0.65, 0.02)]
+    assert "told apart from 50% at every point" in _even_clause(far, labels[:2], [0, 1], by)

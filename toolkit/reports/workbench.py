@@ -11,7 +11,7 @@ from toolkit.reports import charts
 from toolkit.reports.simulation import run_items, track_line, warning_sections
 from toolkit.sections import (Bullets, Chart, HeatmapChart, IntervalChart, Paragraph, Report, ReportTable, Section,
                               SeriesChart)
-from toolkit.stats import num, pct
+from toolkit.stats import Z95, num, pct
 from toolkit.workbench import setpath
 from toolkit.workbench.sweep import headline
 
@@ -256,52 +256,96 @@ def sweep_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-SWEEP_CORRECTION = ("a figure moves when the intervals of its lowest and highest point are apart, each interval "
-                    "widened from 95% so that every pair of points of every figure tested together calls a move that "
-                    "is not there at most 5% of the time (Bonferroni; two intervals apart at half-width z each are a "
-                    "test at z * sqrt(2))")
+SWEEP_CORRECTION = ("a figure moves when the intervals of its lowest and highest point are apart, and player 1's win "
+                    "rate is told apart from 50% at a point when 50% lies outside its interval; the intervals are "
+                    "widened from 95% so that all these tests together (every pair of points of every figure, and "
+                    "every point against 50%) name a move or an uneven point that is not there at most 5% of the "
+                    "time (Bonferroni; two intervals apart at half-width z each are a test at z * sqrt(2); points "
+                    "play the same deals, which makes the pairs' test conservative)")
 
 
-def sweep_widening(points: int, figures: int) -> float:
-    """How much the 95% half-widths grow for the sweep's verdict (see SWEEP_CORRECTION); never below 1."""
+def _sweep_z(points: int, figures: int, even_tests: int) -> float:
+    """The two-sided z of each of the sweep verdict's tests: every pair of points of each of
+    `figures` figures, and `even_tests` points against 50%, at 5% over all of them (Bonferroni)."""
     from statistics import NormalDist
 
-    comparisons = max(1, figures * points * (points - 1) // 2)
-    z_pair = NormalDist().inv_cdf(1 - 0.05 / comparisons / 2)
-    return max(1.0, z_pair / math.sqrt(2) / NormalDist().inv_cdf(0.975))
+    tests = max(1, figures * points * (points - 1) // 2 + even_tests)
+    return NormalDist().inv_cdf(1 - 0.05 / tests / 2)
+
+
+def sweep_widening(points: int, figures: int, even_tests: int = 0) -> float:
+    """How much the 95% half-widths grow for the pairs of the sweep's verdict (SWEEP_CORRECTION):
+    two intervals apart at half-width z each are a test at z * sqrt(2). Never below 1."""
+    return max(1.0, _sweep_z(points, figures, even_tests) / math.sqrt(2) / Z95)
+
+
+def even_widening(points: int, figures: int, even_tests: int) -> float:
+    """How much the 95% half-widths grow to test one point against 50% in the sweep's verdict."""
+    return max(1.0, _sweep_z(points, figures, even_tests) / Z95)
+
+
+def _widened(iv: dict, by: float) -> dict:
+    """`iv` with its half-widths (each side its own) grown `by` times."""
+    e = iv["estimate"]
+    return {**iv, "low": e - by * (e - iv["low"]), "high": e + by * (iv["high"] - e)}
+
+
+def _level(by: float) -> str:
+    """The confidence of a 95% interval widened `by` times, as the verdict names it."""
+    from statistics import NormalDist
+
+    return f"{100 * (2 * NormalDist().cdf(by * Z95) - 1):.2f}".rstrip("0").rstrip(".") + "%"
+
+
+def _names(labels: list[str], most: int = 6) -> str:
+    return ", ".join(labels[:most]) + (f" and {len(labels) - most} more" if len(labels) > most else "")
+
+
+def _even_clause(ivs: list[dict], labels: list[str], known: list[int], by: float) -> str:
+    """Where player 1's win rate is told apart from 50%, each point's interval widened `by`."""
+    wide = {i: _widened(ivs[i], by) for i in known}
+    above = [labels[i] for i in known if wide[i]["low"] > 0.5]
+    below = [labels[i] for i in known if wide[i]["high"] < 0.5]
+    even = [labels[i] for i in known if wide[i]["low"] <= 0.5 <= wide[i]["high"]]
+    level = f"{_level(by)} intervals"
+    if not above and not below:
+        return f"player 1 win rate is not told apart from 50% at any point ({level})"
+    sides = "; ".join(f"{word} 50% at {_names(names)}" for word, names in (("above", above), ("below", below)) if names)
+    if not even:
+        return f"player 1 win rate is told apart from 50% at every point ({level}): {sides}"
+    return f"player 1 win rate is not told apart from 50% at {_names(even)} ({level}); {sides}"
 
 
 def sweep_verdict(doc: dict) -> str:
-    """One sentence over the grid: where player 1's win rate is nearest even, and which figures move
-    beyond their intervals between their lowest and highest point (the rest named as not moving)."""
+    """One sentence over the grid: where player 1's win rate is told apart from 50% (no point is
+    picked as the fairest: on a grid whose points are all near even, the nearest one is the noise's
+    choice), and which figures move beyond their intervals between their lowest and highest point
+    (the rest named as not moving), every test corrected for all of them together."""
     points = doc["points"]
     family = doc["edition"]["family"]
     rows = [headline(p, family, doc["touched_patches"]) for p in points]
     labels = [point_label(p) for p in points]
+    even_tests = len(points) if any(label == "player 1 win rate" for label, _, _ in rows[0]) else 0
+    widen = sweep_widening(len(points), len(rows[0]), even_tests)
     parts, still = [], []
-    widen = sweep_widening(len(points), len(rows[0]) - 1)
     for f, (label, _, rate) in enumerate(rows[0]):
         ivs = [r[f][1] for r in rows]
         known = [i for i, iv in enumerate(ivs) if iv and iv.get("estimate") is not None and iv.get("low") is not None]
         if len(known) < 2:
             continue
         if label == "player 1 win rate":
-            near = min(known, key=lambda i: abs(ivs[i]["estimate"] - 0.5))
-            parts.append(f"player 1 win rate is nearest 50% at {labels[near]} ({_fmt(ivs[near], True)})")
-            continue
+            parts.append(_even_clause(ivs, labels, known, even_widening(len(points), len(rows[0]), even_tests)))
         lo = min(known, key=lambda i: ivs[i]["estimate"])
         hi = max(known, key=lambda i: ivs[i]["estimate"])
-        top_of_low = ivs[lo]["estimate"] + widen * (ivs[lo]["high"] - ivs[lo]["estimate"])
-        bottom_of_high = ivs[hi]["estimate"] - widen * (ivs[hi]["estimate"] - ivs[hi]["low"])
-        if top_of_low < bottom_of_high:
+        low, high = _widened(ivs[lo], widen), _widened(ivs[hi], widen)
+        if low["high"] < high["low"]:
             show = pct if rate else num
-            parts.append(f"{label} goes from {show(ivs[lo])} at {labels[lo]} to {show(ivs[hi])} at {labels[hi]}, "
-                         "their intervals apart" + (" after the correction for every pair tested" if widen > 1 else ""))
+            parts.append(f"{label} goes from {show(low)} at {labels[lo]} to {show(high)} at {labels[hi]} "
+                         f"({_level(widen)} intervals, apart)")
         else:
             still.append(label)
     if still:
-        parts.append(f"{', '.join(still)} {'does' if len(still) == 1 else 'do'} not move beyond "
-                     f"{'its' if len(still) == 1 else 'their'} intervals")
+        parts.append(f"no move found in {', '.join(still)}")
     return f"Over {doc['grid']}: " + "; ".join(parts) + "."
 
 
