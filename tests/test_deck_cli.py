@@ -10,17 +10,19 @@ from toolkit.errors import SpecError, UnknownEdition, UsageError
 
 def test_fit_json_contract():
     doc = json.loads(ok("deck", "fit", "classic", "--json").stdout)
-    assert {"r2", "cv_error", "patches"} <= set(doc)
+    assert {"r2", "cv_error", "cv_interval", "patches", "off_model", "largest_residuals"} <= set(doc)
     assert len(doc["patches"]) == 33
-    assert {"id", "cost", "predicted", "residual"} <= set(doc["patches"][0])
-    assert len(doc["over_priced"]) == 5
+    assert {"id", "cost", "predicted", "residual", "studentised", "p_adjusted", "off_model"} <= set(doc["patches"][0])
+    assert len(doc["largest_residuals"]["dearer"]) == 5
 
 
 @pytest.mark.slow
 def test_fit_text_names_the_worst_priced():
     out = ok("deck", "fit", "classic", "--top", "2").stdout
-    assert "R2 0.859" in out and "CV error 1.23" in out
-    assert "P19" in out and "P16" in out
+    assert "R2 0.859" in out and "leave-one-out CV error 1.28 buttons [0.96, 1.58]" in out
+    assert "priced off the model (studentised residual, Holm over 33 patches at 5 %): none" in out
+    assert "largest residuals, none told apart from the model's spread:" in out
+    assert "P19" in out and "P16" in out and "deck check" in out
 
 
 @pytest.mark.slow

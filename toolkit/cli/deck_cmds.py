@@ -60,23 +60,33 @@ class _GamesBar:
 @deck_app.command("fit")
 def fit(
     deck: str = DECK_ARG,
-    folds: int = typer.Option(5, "--folds", help="Cross-validation folds (patch i is in fold i mod K)."),
-    top: int = typer.Option(5, "--top", help="How many over- and under-priced patches to list."),
+    folds: Optional[int] = typer.Option(
+        None, "--folds", metavar="K",
+        help="Cross-validate by K folds, averaged over 200 random splits drawn from a fixed seed, instead of "
+             "leave-one-out (the default, exact and split-free). K folds fit on (K-1)/K of the deck, so they "
+             "overstate the error on a new patch, more for small K; K equal to the number of patches is "
+             "leave-one-out."),
+    top: int = typer.Option(5, "--top", help="How many of the largest residuals each way to list."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
-    """Fit a linear pricing model (cost on cells, time, income and shape) and judge the deck's prices."""
+    """Fit a linear pricing model (cost on cells, time, income and shape) to the deck's printed prices.
+
+    Each residual is tested: a patch is "priced off the model" only when its externally studentised
+    residual stays significant at 5 % after Holm's correction over all the deck's patches. The
+    cross-validated error carries a 95 % bootstrap interval over patches. The model reproduces the
+    printed prices; what a patch is worth in play is measured by `patchwork deck check`."""
     from toolkit.decks.deck import load_deck
 
     if not 0 <= top <= MAX_LISTED:
         raise UsageError(f"--top must be 0..{MAX_LISTED}, got {top}")
-    if not 2 <= folds <= MAX_LISTED:  # its bound is the deck's size, checked once the deck is read
+    if folds is not None and not 2 <= folds <= MAX_LISTED:  # its bound is the deck's size, checked once it is read
         raise UsageError(f"--folds must be between 2 and the number of patches, got {folds}")
     from toolkit.decks.deck import MAX_CV_ROWS, patch_ids
+    from toolkit.decks.model import cv_rows, too_many_folds
 
     ids = patch_ids(deck)  # a fold count too many for a big deck file is refused before it is read
-    if ids and ids * (folds - 1) > MAX_CV_ROWS:
-        raise UsageError(f"--folds {folds} on {ids:,} patches refits the model on {ids * (folds - 1):,} rows (at "
-                         f"most {MAX_CV_ROWS:,}); choose --folds {MAX_CV_ROWS // ids + 1} or fewer")
+    if ids and folds is not None and cv_rows(ids, min(folds, ids)) > MAX_CV_ROWS:
+        raise UsageError(too_many_folds(ids, folds))
     the_deck = load_deck(deck)
     from toolkit.decks.model import FEATURE_TEXT, FEATURES, fit_deck  # the model loads once the deck is read
 
@@ -84,24 +94,49 @@ def fit(
     if as_json:
         typer.echo(json.dumps(result.as_dict(top), indent=2))
         return
+    typer.echo("\n".join(_fit_lines(result, top, FEATURES, FEATURE_TEXT)))
+
+
+def _fit_lines(result, top: int, features: tuple[str, ...], feature_text: dict[str, str]) -> list[str]:
+    """`deck fit` as text: the model, how well it reproduces the prices, and the tested residuals."""
+    from toolkit.decks.model import ALPHA
+
     m = result.model
     se = m.standard_errors
     out = [f"pricing model fitted on {result.deck} ({len(result.patches)} patches, "
            f"board {m.board.width}x{m.board.height}); standard errors in brackets",
            f"  cost = {m.intercept:+.3f} [{se[0]:.3f}]"]
-    for name, coef, error in zip(FEATURES, m.coefficients, se[1:]):
-        out.append(f"         {coef:+.3f} [{error:.3f}] x {name:<13} ({FEATURE_TEXT[name]})")
-    out.append(f"R2 {result.r2:.3f} (adjusted {result.adjusted_r2:.3f}), residual RMS "
-               f"{result.rmse:.2f} buttons, {result.folds}-fold CV error {result.cv_error:.2f} "
-               f"buttons (mean absolute {result.cv_mae:.2f})")
-    for label, rows in (("over-priced (dearer than the model)", result.over_priced(top)),
-                        ("under-priced (cheaper than the model)", result.under_priced(top))):
-        out.append(f"{label}:")
-        for p in rows:
-            out.append(f"  {p.id:<6} cost {p.cost:>2}  predicted {p.predicted:5.2f}  residual {p.residual:+.2f}")
-        if not rows:
-            out.append("  none")
-    typer.echo("\n".join(out))
+    for name, coef, error in zip(features, m.coefficients, se[1:]):
+        out.append(f"         {coef:+.3f} [{error:.3f}] x {name:<13} ({feature_text[name]})")
+    cv = result.cv
+    out.append(f"R2 {result.r2:.3f} (adjusted {result.adjusted_r2:.3f}), residual SD {result.residual_sd:.2f} buttons")
+    how = "" if cv.leave_one_out else (f"; mean of {cv.repeats} random splits, each fitting on "
+                                       f"{cv.folds - 1}/{cv.folds} of the deck, so on the high side")
+    out.append(f"{cv.text()} (95 % bootstrap over patches{how}; mean absolute {cv.mae:.2f})")
+    out.append("It fits the printed prices, not what a patch is worth in play: `patchwork deck check` measures that.")
+    off = result.off_model()
+    percent = f"{ALPHA * 100:g} %"
+
+    def line(p) -> str:
+        t = "n/a (leverage 1)" if p.studentised is None else f"{p.studentised:+.2f}"
+        adjusted = "n/a" if p.p_adjusted is None else f"{p.p_adjusted:.3g}"
+        return (f"  {p.id:<6} cost {p.cost:>2}  predicted {p.predicted:5.2f}  residual {p.residual:+.2f}  "
+                f"t {t}  adjusted p {adjusted}")
+
+    tested = result.tested()
+    out.append(f"priced off the model (studentised residual, Holm over {tested} patches at {percent}): "
+               + ("none" if not off else ""))
+    out += [line(p) + ("  dearer" if p.residual > 0 else "  cheaper") for p in off]
+    rest = [p for p in result.patches if not p.off_model]
+    dearer = sorted((p for p in rest if p.residual > 0), key=lambda p: (-p.residual, p.id))[:top]
+    cheaper = sorted((p for p in rest if p.residual < 0), key=lambda p: (p.residual, p.id))[:top]
+    if top and (dearer or cheaper):
+        out.append(("largest residuals" if not off else "largest other residuals")
+                   + ", none told apart from the model's spread:")
+        for label, rows in (("dearer than the model", dearer), ("cheaper than the model", cheaper)):
+            out.append(f" {label}:")
+            out += [line(p) for p in rows] or ["  none"]
+    return out
 
 
 # ----- generate --------------------------------------------------------------------------------
@@ -161,8 +196,8 @@ def generate(
         typer.echo(f"note: no new shape of size {', '.join(map(str, generated.exhausted))} exists "
                    "(every one is a base patch or has holes), so the other sizes take their share; "
                    "--allow-twins or --allow-holes widen the choice")
-    typer.echo(f"priced by the model fitted on {generated.base.name}: R2 {generated.fit.r2:.3f}, "
-               f"CV error {generated.fit.cv_error:.2f} buttons")
+    typer.echo(f"priced by the model fitted on {generated.base.name}'s printed prices: R2 {generated.fit.r2:.3f}, "
+               f"{generated.fit.cv.text()}; not play value: `deck check` measures that")
     typer.echo(f"wrote {files.deck_path}: the patch set (the new patches, to edit) "
                f"({time.perf_counter() - started:.1f} s)")
     typer.echo(f"wrote {files.variant_path}: the variant that plays it, to play, check and print "
@@ -291,9 +326,12 @@ def check(
     games: int = typer.Option(400, "--games", help="Games per matchup without an MCTS bot."),
     search_games: int = typer.Option(40, "--search-games", help="Games per matchup with an MCTS bot."),
     seed: int = typer.Option(0, "--seed", **seed_range(), help="Master seed: the variant and the base play the same deals."),
-    band: float = typer.Option(0.05, "--band", help="A patch is fairly priced when its buyer advantage lies within ±band "
-                               "(0.05: about one button for greedy bots) and, if you changed it, its buy rate lies "
-                               "within as many buttons of the base's."),
+    band: float = typer.Option(0.05, "--band", help="Half-width of the fair-price band: a patch's buyer advantage (its "
+                               "buyers' win rate minus all buyers') within ±band (0.05: about one button for greedy "
+                               "bots) and, if you changed it, its buy rate within as many buttons of the base's. A "
+                               "patch is cheap or dear when a test shows it outside, in band when its intervals are "
+                               "shown inside (each with Holm's correction over the deck, family-wise error 5%); "
+                               "otherwise it leans cheap/dear or is undecided, with the games that would decide it."),
     min_buys: int = typer.Option(20, "--min-buys", help="Buys a patch needs before its advantage is judged."),
     patches: Optional[str] = typer.Option(None, "--patches", help="Only report (and re-price) these ids, comma-separated."),
     tune_prices: bool = typer.Option(False, "--tune", help="Re-price the significantly out-of-band patches round by round "

@@ -330,7 +330,7 @@ def provenance_text(generated: Generated) -> str:
         f"{'allowed' if r.allow_twins else 'excluded'}{reuse}); tags shared out like the reference "
         f"deck; time, income and tag copied from a reference patch of that tag and size; cost "
         f"from the linear model fitted on {generated.base.name} "
-        f"(R2 {fit.r2:.3f}, {fit.folds}-fold CV error {fit.cv_error:.2f} buttons), rounded.")
+        f"(R2 {fit.r2:.3f}, {fit.cv.text()}), rounded.")
 
 
 @dataclass(frozen=True)

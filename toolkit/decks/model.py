@@ -4,13 +4,30 @@ cost ~ b0 + b1 cells + b2 time + b3 income + b4 empty bounding-box cells + b5 or
        + b6 placements on an empty board / 100
 
 fitted by least squares (numpy) on a real deck. Empty bounding-box cells measure how ragged
-(concave) a patch is; orientations and placements measure how easy it is to fit in. The fit is
-judged by R² and by k-fold cross-validated error (folds taken in deck order, index mod k, so the
-result does not depend on a seed); residual = cost - predicted, so a positive residual is a patch
-dearer than its stats and shape suggest (over-priced) and a negative one a bargain.
+(concave) a patch is; orientations and placements measure how easy it is to fit in. The model
+fits the printed prices: its R² and its errors say how well it reproduces them, not what a patch
+is worth in play (`patchwork deck check` plays a deck to measure that).
+
+Residual = cost - predicted: positive is a patch dearer than its stats and shape suggest, negative
+a cheaper one. Each is tested, not just ranked: its externally studentised residual (the residual
+over the spread of the fit made without that patch, times sqrt(1 - leverage)) follows Student's t
+with n - p - 1 degrees of freedom when the costs are linear in the terms plus independent normal
+noise of one spread; its two-sided p-value is adjusted by Holm's step-down over the deck's
+patches, and a patch whose adjusted p is below ALPHA is "priced off the model". The others are at
+most the largest residuals, which some patch always has.
+
+Cross-validated error, without an arbitrary split: by default leave-one-out (each patch predicted
+by the fit on the other n - 1; exact, by the hat-matrix identity e_i = r_i / (1 - h_i)), nearly
+unbiased for the error on a new patch like the deck's; with `folds` = k < n, k-fold cross-
+validation averaged over CV_REPEATS random splits drawn from a fixed seed, which fits on (k - 1)/k
+of the deck and so overstates that error, more for small k. Its 95 % interval is a percentile
+bootstrap over patches of the per-patch squared errors (BOOTSTRAP resamples, fixed seed); it
+leaves out the variation of the fit itself, so it is somewhat narrow: benchmarks/audit_deck_fit.py
+measures its coverage.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,9 +47,25 @@ FEATURE_TEXT = {
     "orientations": "distinct orientations (1-8)",
     "placements": "placements on an empty board, per 100",
 }
-DEFAULT_FOLDS = 5
 MIN_PATCHES = len(FEATURES) + 3
 """Fewest priced patches that leave the fit some degrees of freedom."""
+ALPHA = 0.05
+"""Family-wise error rate of the "priced off the model" verdict, over all the deck's patches."""
+CV_REPEATS = 200
+"""Random splits k-fold cross-validation is averaged over (leave-one-out has only one)."""
+CV_SEED = 0
+"""Seed of those splits and of the bootstrap: the same deck always prints the same figures."""
+BOOTSTRAP = 2000
+"""Resamples of the patches behind the cross-validated error's interval."""
+LEVERAGE_ONE = 1.0 - 1e-9
+"""A patch at least this leveraged is fitted exactly whatever its cost: its residual is no test."""
+
+
+def cv_rows(n: int, folds: int | None) -> int:
+    """Rows the refits of cross-validation solve, summed (0 for leave-one-out by the identity)."""
+    if folds is None:
+        return 0
+    return n * (folds - 1) * (1 if folds >= n else CV_REPEATS)
 
 
 def features(shape: Shape, time: int, income: int, board: Board, allow_flip: bool = True) -> list[float]:
@@ -79,9 +112,53 @@ class PatchFit:
     cost: int
     predicted: float
     residual: float
-    """cost - predicted: positive is over-priced for its stats and shape."""
+    """cost - predicted: positive is dearer than its stats and shape suggest."""
     cv_predicted: float
-    """Prediction by the model fitted without this patch's fold."""
+    """Prediction by the model fitted without this patch (leave-one-out), or the mean over the
+    random splits of the prediction by the fit without its fold."""
+    studentised: float | None = None
+    """Externally studentised residual (Student's t under the model); None at leverage 1."""
+    p_adjusted: float | None = None
+    """Holm-adjusted two-sided p of the studentised residual over the deck's testable patches."""
+
+    @property
+    def off_model(self) -> bool:
+        """Priced off the model: the residual is told apart from the fit's spread at ALPHA."""
+        return self.p_adjusted is not None and self.p_adjusted < ALPHA
+
+
+@dataclass(frozen=True)
+class CrossValidation:
+    """Cross-validated error of the model on the deck, with its bootstrap interval."""
+
+    folds: int
+    """Folds; equal to the number of patches for leave-one-out."""
+    repeats: int
+    """Random splits averaged (1 for leave-one-out)."""
+    error: float
+    """Root mean square of the cross-validated prediction errors, in buttons."""
+    low: float
+    high: float
+    """95 % percentile bootstrap interval over patches."""
+    mae: float
+    """Mean absolute cross-validated error."""
+
+    @property
+    def leave_one_out(self) -> bool:
+        return self.repeats == 1
+
+    def method(self) -> str:
+        if self.leave_one_out:
+            return "leave-one-out (each patch predicted by the fit on the others)"
+        return (f"{self.folds}-fold, averaged over {self.repeats} random splits (seed {CV_SEED}); "
+                f"fits on {self.folds - 1}/{self.folds} of the deck, so it overstates the error")
+
+    def label(self) -> str:
+        return "leave-one-out CV error" if self.leave_one_out else f"{self.folds}-fold CV error"
+
+    def text(self) -> str:
+        """E.g. `leave-one-out CV error 1.28 buttons [0.96, 1.58]`."""
+        return f"{self.label()} {self.error:.2f} buttons [{self.low:.2f}, {self.high:.2f}]"
 
 
 @dataclass(frozen=True)
@@ -94,39 +171,82 @@ class Fit:
     adjusted_r2: float
     rmse: float
     """Root mean square residual on the fitting data."""
-    cv_error: float
-    """Root mean square error of k-fold cross-validated predictions."""
-    cv_mae: float
-    folds: int
+    residual_sd: float
+    """Residual standard deviation, sqrt(SSE / (n - rank)): the spread the residuals are judged by."""
+    cv: CrossValidation
     patches: tuple[PatchFit, ...]
 
+    @property
+    def cv_error(self) -> float:
+        return self.cv.error
+
+    @property
+    def cv_mae(self) -> float:
+        return self.cv.mae
+
+    @property
+    def folds(self) -> int:
+        return self.cv.folds
+
+    def tested(self) -> int:
+        """Patches whose residual is tested (those not fitted exactly by leverage 1)."""
+        return sum(p.p_adjusted is not None for p in self.patches)
+
+    def off_model(self) -> list[PatchFit]:
+        """Patches priced off the model (adjusted p < ALPHA), largest |studentised| first."""
+        return sorted((p for p in self.patches if p.off_model), key=lambda p: (-abs(p.studentised or 0.0), p.id))
+
     def over_priced(self, top: int) -> list[PatchFit]:
+        """The `top` largest positive residuals: a ranking, not a test (see off_model)."""
         return sorted((p for p in self.patches if p.residual > 0), key=lambda p: (-p.residual, p.id))[:top]
 
     def under_priced(self, top: int) -> list[PatchFit]:
+        """The `top` largest negative residuals: a ranking, not a test (see off_model)."""
         return sorted((p for p in self.patches if p.residual < 0), key=lambda p: (p.residual, p.id))[:top]
 
     def as_dict(self, top: int = 5) -> dict:
         def row(p: PatchFit) -> dict:
             return {"id": p.id, "cost": p.cost, "predicted": round(p.predicted, 3),
-                    "residual": round(p.residual, 3), "cv_predicted": round(p.cv_predicted, 3)}
+                    "residual": round(p.residual, 3), "cv_predicted": round(p.cv_predicted, 3),
+                    "studentised": None if p.studentised is None else _rounded(p.studentised, 3),
+                    "p_adjusted": None if p.p_adjusted is None else round(p.p_adjusted, 4),
+                    "off_model": p.off_model}
 
+        off = self.off_model()
         return {
             "deck": self.deck,
             "n": len(self.patches),
             "model": {"terms": list(FEATURES), **self.model.as_dict(),
                       "board": f"{self.model.board.width}x{self.model.board.height}",
                       "allow_flip": self.model.allow_flip},
+            "fits": "the printed prices, not a patch's value in play (patchwork deck check measures that)",
             "r2": round(self.r2, 4),
             "adjusted_r2": round(self.adjusted_r2, 4),
             "rmse": round(self.rmse, 4),
-            "cv_error": round(self.cv_error, 4),
-            "cv_mae": round(self.cv_mae, 4),
-            "cv": f"{self.folds}-fold, fold of patch i = i mod {self.folds}, root mean square error",
+            "residual_sd": round(self.residual_sd, 4),
+            "cv_error": round(self.cv.error, 4),
+            "cv_interval": [round(self.cv.low, 4), round(self.cv.high, 4)],
+            "cv_mae": round(self.cv.mae, 4),
+            "cv": (f"{self.cv.method()}; root mean square error; 95 % percentile bootstrap over patches "
+                   f"({BOOTSTRAP} resamples, seed {CV_SEED})"),
+            "folds": self.cv.folds,
+            "cv_repeats": self.cv.repeats,
+            "test": (f"externally studentised residual, two-sided Student t p-value, Holm-adjusted over "
+                     f"{self.tested()} patches; priced off the model when below {ALPHA}"),
+            "alpha": ALPHA,
             "patches": [row(p) for p in self.patches],
-            "over_priced": [p.id for p in self.over_priced(top)],
-            "under_priced": [p.id for p in self.under_priced(top)],
+            "off_model": {"dearer": [p.id for p in off if p.residual > 0],
+                          "cheaper": [p.id for p in off if p.residual < 0]},
+            "largest_residuals": {"dearer": [p.id for p in self.over_priced(top)],
+                                  "cheaper": [p.id for p in self.under_priced(top)]},
         }
+
+
+def _rounded(value: float, digits: int) -> float | str:
+    """JSON has no infinity: a residual the others fit exactly is studentised to "inf"/"-inf"."""
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return round(value, digits)
 
 
 def _solve(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -135,9 +255,174 @@ def _solve(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return beta
 
 
+# ----- Student's t ---------------------------------------------------------------------------
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularised incomplete beta function (modified Lentz),
+    for x < (a + 1) / (a + b + 2), where it converges fast."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 400):
+        # the even step d_2m, then the odd step d_2m+1 (Abramowitz and Stegun 26.5.8)
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= c * d
+        if abs(c * d - 1.0) < 1e-15:
+            break
+    return result
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                 + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def t_two_sided(t: float, df: float) -> float:
+    """P(|T| >= |t|) for Student's t with `df` degrees of freedom."""
+    if math.isinf(t):
+        return 0.0
+    return min(1.0, _incomplete_beta(df / 2.0, 0.5, df / (df + t * t)))
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error over all of them), in input order."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+# ----- the fit -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    """The fit's figures on a design (x: n x terms) and costs y, before they are named."""
+
+    beta: np.ndarray
+    predicted: np.ndarray
+    residual: np.ndarray
+    leverage: np.ndarray
+    rank: int
+    covariance: np.ndarray
+    studentised: list[float | None]
+    p_adjusted: list[float | None]
+    cv_predicted: np.ndarray
+    cv_squared: np.ndarray
+    """Per patch: squared cross-validated error (mean over the random splits for k folds)."""
+    cv_absolute: np.ndarray
+
+
+def _studentised(residual: np.ndarray, leverage: np.ndarray, df: int, scale: float) -> list[float | None]:
+    """Externally studentised residuals; None where the leverage is 1 or no spread is left."""
+    n = len(residual)
+    out: list[float | None] = [None] * n
+    if df < 2:
+        return out
+    tolerance = 1e-9 * scale  # below this a residual is rounding: the costs are fitted exactly
+    r = np.where(np.abs(residual) < tolerance, 0.0, residual)
+    sse = float(r @ r)
+    for i in range(n):
+        if leverage[i] >= LEVERAGE_ONE:
+            continue
+        left = sse - r[i] ** 2 / (1.0 - leverage[i])  # the SSE of the fit without patch i
+        if left <= (tolerance ** 2) * n:
+            out[i] = 0.0 if r[i] == 0.0 else math.copysign(math.inf, r[i])
+            continue
+        out[i] = float(r[i] / math.sqrt(left / (df - 1) * (1.0 - leverage[i])))
+    return out
+
+
+def _cross_validate(x: np.ndarray, y: np.ndarray, design: np.ndarray, residual: np.ndarray,
+                    leverage: np.ndarray, folds: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(prediction, squared error, absolute error) per patch, out of sample (means over the splits)."""
+    n = len(y)
+    if folds is None or folds >= n:
+        pred = y - np.divide(residual, 1.0 - leverage, out=np.zeros(n), where=leverage < LEVERAGE_ONE)
+        for i in np.flatnonzero(leverage >= LEVERAGE_ONE):  # the identity fails: refit without it
+            keep = np.arange(n) != i
+            pred[i] = design[i] @ _solve(x[keep], y[keep])
+        return pred, (y - pred) ** 2, np.abs(y - pred)
+    rng = np.random.default_rng(CV_SEED)
+    total = np.zeros(n)
+    squared = np.zeros(n)
+    absolute = np.zeros(n)
+    fold_of = np.arange(n) % folds  # balanced folds, shuffled afresh for every split
+    for _ in range(CV_REPEATS):
+        fold = rng.permutation(fold_of)
+        pred = np.empty(n)
+        for k in range(folds):
+            test = fold == k
+            pred[test] = design[test] @ _solve(x[~test], y[~test])
+        total += pred
+        squared += (y - pred) ** 2
+        absolute += np.abs(y - pred)
+    return total / CV_REPEATS, squared / CV_REPEATS, absolute / CV_REPEATS
+
+
+def fit_arrays(x: np.ndarray, y: np.ndarray, folds: int | None = None) -> _Arrays:
+    """Least squares of y on [1, x], tested residuals and cross-validated errors."""
+    n = len(y)
+    design = np.column_stack([np.ones(n), x])
+    beta, *_ = np.linalg.lstsq(design, y, rcond=None)
+    predicted = design @ beta
+    residual = y - predicted
+    # pinv: a deck whose terms are collinear still gets its projection and (large) finite errors
+    inverse = np.linalg.pinv(design.T @ design)
+    leverage = np.clip(np.einsum("ij,jk,ik->i", design, inverse, design), 0.0, 1.0)
+    rank = int(np.linalg.matrix_rank(design))
+    df = n - rank
+    sse = float(residual @ residual)
+    covariance = sse / max(df, 1) * inverse
+    scale = max(1.0, float(np.abs(y).max())) * math.sqrt(n)
+    studentised = _studentised(residual, leverage, df, scale)
+    tested = [i for i, t in enumerate(studentised) if t is not None]
+    adjusted = holm([t_two_sided(studentised[i], df - 1) for i in tested])
+    p_adjusted: list[float | None] = [None] * n
+    for i, p in zip(tested, adjusted):
+        p_adjusted[i] = p
+    cv_predicted, cv_squared, cv_absolute = _cross_validate(x, y, design, residual, leverage, folds)
+    return _Arrays(beta, predicted, residual, leverage, rank, covariance, studentised, p_adjusted,
+                   cv_predicted, cv_squared, cv_absolute)
+
+
+def bootstrap_interval(squared: np.ndarray, resamples: int = BOOTSTRAP) -> tuple[float, float]:
+    """95 % percentile interval of sqrt(mean squared error), resampling the patches."""
+    n = len(squared)
+    rng = np.random.default_rng(CV_SEED)
+    values = np.empty(resamples)
+    chunk = max(1, 200_000 // n)  # index arrays of at most ~200,000 entries at a time
+    for start in range(0, resamples, chunk):
+        stop = min(resamples, start + chunk)
+        picks = rng.integers(0, n, size=(stop - start, n))
+        values[start:stop] = np.sqrt(squared[picks].mean(axis=1))
+    low, high = np.percentile(values, [2.5, 97.5])
+    return float(low), float(high)
+
+
 def fit_prices(deck_name: str, rows: list[tuple[str, Shape, int, int, int]], board: Board,
-               allow_flip: bool = True, folds: int = DEFAULT_FOLDS) -> Fit:
-    """Fit the model on (id, shape, cost, time, income) rows."""
+               allow_flip: bool = True, folds: int | None = None) -> Fit:
+    """Fit the model on (id, shape, cost, time, income) rows; cross-validate leave-one-out, or by
+    `folds`-fold cross-validation over CV_REPEATS random splits."""
     n = len(rows)
     if n < MIN_PATCHES:
         raise UsageError(f"deck '{deck_name}' has {n} patches; the pricing model needs at least "
@@ -145,41 +430,41 @@ def fit_prices(deck_name: str, rows: list[tuple[str, Shape, int, int, int]], boa
     costs = [r[2] for r in rows]
     if len(set(costs)) < 2:
         raise UsageError(f"deck '{deck_name}' has no cost to learn from (every patch costs {costs[0]})")
-    if not 2 <= folds <= n:
-        raise UsageError(f"--folds must be between 2 and the number of patches ({n}), got {folds}")
-    if n * (folds - 1) > MAX_CV_ROWS:
-        raise UsageError(f"--folds {folds} on {n:,} patches refits the model on {n * (folds - 1):,} rows (at most "
-                         f"{MAX_CV_ROWS:,}); choose --folds {MAX_CV_ROWS // n + 1} or fewer")
+    if folds is not None:
+        if not 2 <= folds <= n:
+            raise UsageError(f"--folds must be between 2 and the number of patches ({n}), got {folds}")
+        if cv_rows(n, folds) > MAX_CV_ROWS:
+            raise UsageError(too_many_folds(n, folds))
     x = np.array([features(shape, t, inc, board, allow_flip) for _, shape, _, t, inc in rows])
     y = np.array(costs, dtype=float)
-    beta = _solve(x, y)
-    design = np.column_stack([np.ones(n), x])
-    predicted = design @ beta
-    residual = y - predicted
-    ss_res = float(residual @ residual)
+    a = fit_arrays(x, y, folds)
+    sse = float(a.residual @ a.residual)
     ss_tot = float(((y - y.mean()) ** 2).sum())
-    r2 = 1.0 - ss_res / ss_tot
+    r2 = 1.0 - sse / ss_tot
     p = len(FEATURES)
-    # pinv: a deck whose features are collinear still gets (large) finite standard errors
-    covariance = ss_res / (n - p - 1) * np.linalg.pinv(design.T @ design)
-    errors = tuple(float(v) for v in np.sqrt(np.clip(np.diag(covariance), 0.0, None)))
-    model = PriceModel(float(beta[0]), tuple(float(b) for b in beta[1:]), board, allow_flip, errors)
+    errors = tuple(float(v) for v in np.sqrt(np.clip(np.diag(a.covariance), 0.0, None)))
+    model = PriceModel(float(a.beta[0]), tuple(float(b) for b in a.beta[1:]), board, allow_flip, errors)
     adjusted = 1.0 - (1.0 - r2) * (n - 1) / (n - p - 1)
-    cv_pred = np.empty(n)
-    index = np.arange(n)
-    for k in range(folds):
-        test = index % folds == k
-        b = _solve(x[~test], y[~test])
-        cv_pred[test] = np.column_stack([np.ones(int(test.sum())), x[test]]) @ b
-    cv_err = y - cv_pred
+    low, high = bootstrap_interval(a.cv_squared)
+    cv = CrossValidation(n if folds is None else folds, 1 if folds is None or folds >= n else CV_REPEATS,
+                         float(np.sqrt(a.cv_squared.mean())), low, high, float(a.cv_absolute.mean()))
     patches = tuple(
-        PatchFit(rows[i][0], int(y[i]), float(predicted[i]), float(residual[i]), float(cv_pred[i]))
+        PatchFit(rows[i][0], int(y[i]), float(a.predicted[i]), float(a.residual[i]), float(a.cv_predicted[i]),
+                 a.studentised[i], a.p_adjusted[i])
         for i in range(n))
-    return Fit(deck_name, model, r2, adjusted, float(np.sqrt(ss_res / n)),
-               float(np.sqrt((cv_err @ cv_err) / n)), float(np.abs(cv_err).mean()), folds, patches)
+    return Fit(deck_name, model, r2, adjusted, float(np.sqrt(sse / n)),
+               float(np.sqrt(sse / max(n - a.rank, 1))), cv, patches)
 
 
-def fit_deck(deck, folds: int = DEFAULT_FOLDS) -> Fit:
+def too_many_folds(n: int, folds: int) -> str:
+    """The refusal of a fold count whose refits would solve more than MAX_CV_ROWS rows."""
+    largest = min(n - 1, 1 + MAX_CV_ROWS // (n * CV_REPEATS))
+    advice = f"choose --folds {largest} or fewer, or " if largest >= 2 else ""
+    return (f"--folds {folds} on {n:,} patches refits the model on {cv_rows(n, folds):,} rows (at most "
+            f"{MAX_CV_ROWS:,}); {advice}leave --folds out for leave-one-out, which needs no refit")
+
+
+def fit_deck(deck, folds: int | None = None) -> Fit:
     """Fit the model on a Deck (toolkit.decks.deck): an edition's patches when its family prices
     them, or a deck without an edition (read as the pricing edition's patches)."""
     if deck.edition is not None:
