@@ -137,10 +137,14 @@ def test_sequential_sweep_stops_when_every_point_is_decided_against_the_first(tm
     out = tmp_path / "seq"
     result = ok("sweep", "classic", "--set", "starting_buttons=5,15", "--set", "bonus.points=7", "--bots", "greedy,greedy",
                 "--games", "2000", "--seed", "4", "--sprt", "score", "--out", str(out), "--no-progress")
-    assert "different on score" in result.output
     doc = json.loads((out / "results.json").read_text())
     first, rich = doc["points"]
     assert "sprt" not in first and rich["sprt"]["decision"] == "different"
+    # the call comes with the difference it saw, and the caveat of a test that stopped early
+    d, half = rich["sprt"]["difference"], 1.959964 * rich["sprt"]["se"]
+    assert (f"different on mean score per player after {rich['sprt']['games']} games: {d:+.2f} "
+            f"[{d - half:+.2f}, {d + half:+.2f}]") in result.output
+    assert "not adjusted for the looks" in result.output and "not adjusted for the looks" in doc["sequential"]["intervals"]
     assert doc["games"] < 2000 and rich["figures"]["games"] == doc["games"]
     assert "sequential test vs the first point" in (out / "report.md").read_text()
     assert "needs 2 or more points" in refused("sweep", "classic", "--set", "starting_buttons=5", "--sprt", "score")

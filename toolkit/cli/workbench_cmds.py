@@ -224,8 +224,9 @@ def sweep(
     for row in rows[1:]:
         if "sprt" in row:
             v = row["sprt"]
-            typer.echo(f"{report.point_label(row)} against {report.point_label(rows[0])}: {v['decision']} on {v['figure']} "
-                       f"after {v['games']} games")
+            typer.echo(f"{report.point_label(row)} against {report.point_label(rows[0])}: {report.sprt_text(v)}")
+    if "sequential" in doc:
+        typer.echo(f"Sequential test: {doc['sequential']['test']}. Intervals: {doc['sequential']['intervals']}.")
     typer.echo(speed_line(doc["games"] * len(points), elapsed, workers, scheduler))
     if out:
         from toolkit.reports import charts

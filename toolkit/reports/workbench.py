@@ -252,8 +252,18 @@ def sweep_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
         header.append("sequential test vs the first point")
         for row, p in zip(rows, points):
             v = p.get("sprt")
-            row.append("(reference)" if v is None else f"{v['decision']} after {v['games']} games")
+            row.append("(reference)" if v is None else sprt_text(v))
     return header, rows
+
+
+def sprt_text(v: dict) -> str:
+    """A point's sequential verdict against the first point, with the difference it saw (point -
+    first, 95% at the stopping look: not adjusted for the looks)."""
+    text = f"{v['decision']} on {v.get('label', v['figure'])} after {v['games']} games"
+    if v.get("difference") is not None and v.get("se") is not None:
+        d, half = v["difference"], Z95 * v["se"]
+        text += f": {d:+.2f} [{d - half:+.2f}, {d + half:+.2f}]"
+    return text
 
 
 SWEEP_CORRECTION = ("a figure moves when the intervals of its lowest and highest point are apart, and player 1's win "
@@ -354,6 +364,8 @@ def sweep_report(doc: dict) -> Report:
              f"Verdict: {SWEEP_CORRECTION}"]
     if "sequential" in doc:
         facts.append(f"Sequential test: {doc['sequential']['test']}; at most {doc['sequential']['games_cap']} games per point")
+        if doc["sequential"].get("intervals"):
+            facts.append(f"Intervals after the test: {doc['sequential']['intervals']}")
     header, rows = sweep_rows(doc)
     charts = sweep_charts(doc)
     sections: list[Section] = [Paragraph(f"**{sweep_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts)),

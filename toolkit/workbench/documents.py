@@ -219,6 +219,7 @@ def _check_playable(editions, points) -> None:
 def sweep(run: SweepRun, workers: int, scheduler: str | None, progress: Progress) -> dict:
     """Play every point of the grid on the same deals (with `sprt`, until every point's test
     against the first is decisive) and return the `sweep` document."""
+    from toolkit.reports.simulation import SEQUENTIAL_INTERVALS
     from toolkit.sim.figures import edition_facts
     from toolkit.workbench import setpath
     from toolkit.workbench import sweep as sw
@@ -247,7 +248,11 @@ def sweep(run: SweepRun, workers: int, scheduler: str | None, progress: Progress
     doc = header("sweep", shlex.join(parts), run.specs, played.games, played.deals, run.per_deal, run.seed,
                  run.seating.rule)
     if plan is not None:
-        doc["sequential"] = {"test": plan.statement() + "; every point against the first", "games_cap": run.games}
+        tests = len(run.points) - 1
+        shared = "" if tests <= 1 else (f", the {tests} tests sharing those error rates (each at alpha {plan.alpha / tests:g} and "
+                                        f"beta {plan.beta / tests:g}: Bonferroni)")
+        doc["sequential"] = {"test": plan.statement() + "; every point against the first" + shared,
+                             "games_cap": run.games, "intervals": SEQUENTIAL_INTERVALS}
     doc.update({"edition": edition_facts(run.edition),
                 "grid": "; ".join(f"{s.path} = {', '.join(setpath.value_text(v) for v in s.values)}" for s in run.parsed),
                 "touched_patches": sw.touched_patches(list(run.parsed)), "points": rows})
