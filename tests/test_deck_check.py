@@ -103,15 +103,46 @@ def test_a_patch_made_dear_is_found_by_its_buy_rate_with_a_suggested_cost():
     assert v["P03"]["suggested_cost"] == math.floor(7 + shift / chk.BUY_LOGIT_PER_BUTTON + 0.5) == 5
 
 
-def test_a_patch_made_cheap_is_found_both_ways_and_inside_the_band_is_ok():
+def test_a_patch_made_cheap_is_found_both_ways_and_in_band_only_when_its_intervals_show_it():
     cheap = PatchPlay("P28", 4, 387, 400, 240, 0.16, 0.035, 0.012, base=BasePlay(7, 190, 400, 0.035))
     same = PatchPlay("P05", 2, 380, 400, 190, 0.01, 0.035, 0.012, base=BasePlay(2, 381, 400, 0.012))
     v = verdicts([cheap, same], 0.05, 20, compared={"P28", "P05"})
     assert v["P28"]["verdict"] == "cheap" and v["P28"]["suggested_cost"] == 7
-    assert v["P05"]["verdict"] == "ok" and v["P05"]["suggested_cost"] is None
+    # its estimate is inside the band, but its interval (+-0.069) is wider than the band: not shown fair
+    assert v["P05"]["verdict"] == "undecided" and v["P05"]["suggested_cost"] is None
+    assert v["P05"]["in_band"]["p_adjusted"] >= 0.05 and v["P05"]["games_factor"] > 1
+    # ten times the games: both of its measures are shown inside the band
+    sure = replace(same, se=0.011, buy_se=0.004, base=BasePlay(2, 381, 400, 0.004))
+    v = verdicts([cheap, sure], 0.05, 20, compared={"P28", "P05"})
+    assert v["P05"]["verdict"] == "in band" and v["P05"]["in_band"]["p_adjusted"] < 0.05
+    assert v["P05"]["games_factor"] is None and v["P28"]["in_band"]["p"] > 0.5
+    # a patch is in band only when every measure is: an advantage shown inside does not make up for a
+    # buy rate that moved from the base's by as much as the band
+    moved = replace(sure, bought=330, base=BasePlay(2, 381, 400, 0.004))
+    v = verdicts([cheap, moved], 0.05, 20, compared={"P28", "P05"})
+    assert v["P05"]["verdict"] != "in band"
     # the advantage's own suggestion: the cost at which it is 0, ADVANTAGE_PER_BUTTON a button
     v = verdicts([replace(cheap, base=None)], 0.05, 20)
     assert v["P28"]["basis"] == "advantage" and v["P28"]["suggested_cost"] == 4 + round(0.16 / 0.05)
+
+
+def test_the_games_an_undecided_patch_names_would_decide_it():
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf
+    fair = PatchPlay("A", 3, 360, 400, 180, 0.0, 0.04, 0.015)
+    factor = verdicts([fair], 0.05, 20)["A"]["games_factor"]
+    # one judged patch: a one-sided 5% test, at 80% power, standard errors shrinking as 1/sqrt(games)
+    assert factor == pytest.approx(((z(0.95) + z(0.8)) * 0.04 / 0.05) ** 2, abs=0.05)
+    more = replace(fair, se=0.04 / math.sqrt(factor))
+    assert verdicts([more], 0.05, 20)["A"]["verdict"] == "in band"
+    assert verdicts([replace(fair, se=0.04 / math.sqrt(factor / 3))], 0.05, 20)["A"]["verdict"] == "undecided"
+    # a leaning patch: the games that would find it outside, two-sided, at its distance from the edge
+    leaning = replace(fair, advantage=0.09)
+    v = verdicts([leaning], 0.05, 20)["A"]
+    assert v["verdict"] == "leans cheap"
+    assert v["games_factor"] == pytest.approx(((z(0.975) + z(0.8)) * 0.04 / 0.04) ** 2, abs=0.05)
+    assert verdicts([replace(leaning, se=0.04 / math.sqrt(v["games_factor"]))], 0.05, 20)["A"]["verdict"] == "cheap"
 
 
 def test_holm_counts_every_test_of_the_deck():
@@ -151,6 +182,22 @@ def test_the_report_says_which_findings_are_yours_and_which_the_bases():
     assert lines[1].startswith("Changed from the base (1: P03): P03 dear at cost 10: bought in 38.8% of games")
     assert lines[2].startswith("The base's own pricing (as the base prints it): P16 cheap at cost 0")
     assert "suggested cost 7" in lines[1] and "suggested cost 3" in lines[2]
+
+
+def test_the_report_claims_in_band_only_where_shown_and_names_the_games_the_rest_need():
+    from toolkit.reports.deckcheck import patch_rows, verdict_lines
+
+    plays = (PatchPlay("W", 3, 360, 400, 180, 0.0, 0.04, 0.015), PatchPlay("N", 3, 360, 400, 180, 0.0, 0.005, 0.015),
+             PatchPlay("L", 3, 360, 400, 200, 0.08, 0.04, 0.015))
+    doc = chk.CheckReport("v.yaml", "classic", 0, 0.05, 20, (), plays).as_dict()
+    assert [p["verdict"] for p in doc["patches"]] == ["undecided", "in band", "leans cheap"]
+    assert doc["in_band"] == ["N"] and set(doc["verdicts"]) >= {"in band", "undecided", "cheap", "dear"}
+    cells = {row[0]: row[-2] for row in patch_rows(doc)}
+    assert cells["N"] == "in band" and cells["W"].startswith("undecided: ~") and cells["W"].endswith("x the games")
+    assert cells["L"].startswith("leans cheap: ~")
+    lines = verdict_lines(doc)
+    assert any(x.startswith("1 of 3 judged patches shown inside the band ±0.05 (N)") for x in lines)
+    assert any(x.startswith("Undecided or leaning: 2,") for x in lines)
 
 
 # ----- the tuner --------------------------------------------------------------------------------

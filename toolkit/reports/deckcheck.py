@@ -7,9 +7,15 @@ terminal prints the same lines, so terminal, results.json and report say the sam
 from __future__ import annotations
 
 from toolkit.sections import Bullets, Paragraph, Report, ReportTable, Section
+from toolkit.stats import Z95
+
+Z90 = 1.6448536269514722
+"""Two-sided 90% quantile of the standard normal distribution."""
 
 PATCH_HEADER = ("patch", "origin", "cost", "buy rate (95%)", "base buys", "buyer wins (95%)", "advantage (95%)",
-                "Holm p", "verdict", "suggested")
+                "Holm p out / in", "verdict", "suggested")
+UNJUDGED = ("rarely bought", "too few buys")
+"""Verdicts of patches whose advantage is not judged."""
 CHANGED = ("changed", "new")
 
 
@@ -31,6 +37,51 @@ def why(p: dict, band: float) -> str:
         measured = (f"buyer advantage {p['advantage']:+.3f} [{p['low']:+.3f}, {p['high']:+.3f}] "
                     f"outside ±{band:.2f}")
     return f"{p['id']} {p['verdict']} at cost {p['cost']}: {measured}; suggested cost {p['suggested_cost']}"
+
+
+def games_needed(factor: float | None) -> str:
+    """A games factor in words: how many times these games would decide a patch."""
+    if factor is None:
+        return "on the band's edge"
+    if factor > 100:
+        return "over 100x the games"
+    return f"~{factor:.0f}x the games" if factor >= 10 else f"~{factor:.1f}x the games"
+
+
+def verdict_text(p: dict) -> str:
+    """A patch's verdict as printed: an undecided or leaning one says what would decide it."""
+    if p["verdict"] == "undecided" or p["verdict"].startswith("leans"):
+        return f"{p['verdict']}: {games_needed(p['games_factor'])}"
+    return p["verdict"]
+
+
+def band_lines(doc: dict) -> list[str]:
+    """What was shown inside the band, what is undecided, and what more games would decide."""
+    judged = [p for p in doc["patches"] if p["verdict"] not in UNJUDGED and p["low"] is not None]
+    if not judged:
+        return []
+    shown = [p["id"] for p in judged if p["verdict"] == "in band"]
+    widths = [(p["high"] - p["low"]) / 2 for p in judged]
+    first = (f"{len(shown)} of {len(judged)} judged patches shown inside the band ±{doc['band']:.2f}"
+             + (f" ({', '.join(shown[:12])}{', ...' if len(shown) > 12 else ''})" if shown else "")
+             + f": every interval of the patch inside it, equivalence tests, Holm's correction over the "
+             f"{len(judged)}, family-wise error 5%. Advantage intervals here are ±{min(widths):.3f} to "
+             f"±{max(widths):.3f} (95%)")
+    if min(widths) * Z90 / Z95 > doc["band"]:  # the least Holm asks is one-sided 5%: the 90% interval
+        first += ", so wide that no patch could be shown inside the band at these games"
+    elif min(widths) > doc["band"]:
+        first += ", wider than the band"
+    lines = [first + "."]
+    open_ = [p for p in judged if p["verdict"] == "undecided" or p["verdict"].startswith("leans")]
+    factors = sorted(p["games_factor"] for p in open_ if p["games_factor"] is not None)
+    if open_:
+        median = factors[(len(factors) - 1) // 2] if factors else None
+        spread = (f"; half of them at most {games_needed(median).lstrip('~')}, the nearest "
+                  f"{games_needed(factors[0]).lstrip('~')}" if factors else "")
+        lines.append(f"Undecided or leaning: {len(open_)}, shown neither inside nor outside the band. Each is decided "
+                     f"with 80% chance, if its estimates hold, by the games its verdict names (every matchup's "
+                     f"games times that){spread}.")
+    return lines
 
 
 def verdict_lines(doc: dict) -> list[str]:
@@ -62,7 +113,7 @@ def verdict_lines(doc: dict) -> list[str]:
     for p in doc["patches"]:
         counts[p["verdict"]] = counts.get(p["verdict"], 0) + 1
     lines.append("Verdicts: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) + ".")
-    return lines
+    return lines + band_lines(doc)
 
 
 def tune_lines(doc: dict) -> list[str]:
@@ -102,10 +153,19 @@ def matchup_lines(doc: dict) -> list[str]:
         lines.append(f"{m['bots']}, {m['games']} games on the same deals: " + "; ".join(parts))
         if m["differences"]:
             notable = [d for d in m["differences"] if d["difference"]["significant"]]
-            lines.append("  variant - base, significant at 95%: " + (", ".join(
+            lines.append(f"  variant - base (the deal as the unit, paired per deal), significant after Holm's "
+                         f"correction over the matchup's {len(m['differences'])} figures (family-wise error 5%; "
+                         f"unadjusted 95% intervals): " + (", ".join(
                 f"{d['label']} {d['difference']['mean']:+.3f} [{d['difference']['low']:+.3f}, "
                 f"{d['difference']['high']:+.3f}]" for d in notable) or "none"))
     return lines
+
+
+def _holm(p: dict) -> str:
+    """The Holm-adjusted p of "outside the band" and of "inside the band"."""
+    out = "-" if p["p_adjusted"] is None else f"{p['p_adjusted']:.3f}"
+    inside = "-" if p["in_band"] is None else f"{p['in_band']['p_adjusted']:.3f}"
+    return f"{out} / {inside}"
 
 
 def patch_rows(doc: dict) -> list[tuple[str, ...]]:
@@ -117,7 +177,7 @@ def patch_rows(doc: dict) -> list[tuple[str, ...]]:
         rows.append((p["id"], p["origin"] or "-", str(p["cost"]),
                      f"{_pct(p['buy_rate'])}{_ends(p['buy_rate_interval'])}", base, "-" if p["buyer_win_rate"] is None else
                      f"{_pct(p['buyer_win_rate'])}{_ends(p['buyer_win_rate_interval'])}", adv,
-                     "-" if p["p_adjusted"] is None else f"{p['p_adjusted']:.3f}", p["verdict"],
+                     _holm(p), verdict_text(p),
                      "-" if p["suggested_cost"] is None else str(p["suggested_cost"])))
     return rows
 
@@ -138,10 +198,14 @@ def check_report(doc: dict) -> Report:
                              f"band ±{doc['band']:.2f} (about {doc['band_buttons']:.1f} button), at least "
                              f"{doc['min_buys']} buys to judge an advantage, rarely bought under "
                              f"{100 * doc['low_buy_rate']:.0f}% of games",
-                             f"Estimators: {doc['estimators']}", f"Tests: {doc['correction']}",
+                             f"Estimators: {doc['estimators']}", f"Tests of outside the band: {doc['correction']}",
+                             f"Tests of inside the band: {doc['in_band_test']}",
                              *matchups)))
+    sections.append(Bullets(tuple(f"{word}: {meaning}" for word, meaning in doc["verdicts"].items()),
+                            lead="What each verdict claims (an undecided or leaning patch names the games that would "
+                                 "decide it if its estimates hold, 80% chance: every matchup's games times that):"))
     sections.append(ReportTable("Patches", PATCH_HEADER, tuple(patch_rows(doc)), small=True,
                                 intro="Buy rate, the base's buy rate of the same patch on the same deals, the "
                                       "buyers' win rate and their advantage over all buyers, with 95% intervals "
-                                      "over deals."))
+                                      "over deals; Holm-adjusted p of outside the band and of inside it."))
     return Report(f"Deck check of {doc['variant']}", tuple(sections))

@@ -29,12 +29,20 @@ Two measures per patch, each with a test:
 Both tests ask "outside the band?": the advantage beyond +-band, the buy rate's logit shift beyond
 the same band in buttons (band / ADVANTAGE_PER_BUTTON buttons), each a two-sided z-test against the
 nearer band edge; every test of the deck is corrected together by Holm's step-down method
-(family-wise error 5 %, counting every test run). A patch is `cheap` or `dear` when a test finds
-it significantly outside (the smaller adjusted p decides), `rarely bought at this cost` when it is
-dear and bought in fewer than LOW_BUY_RATE of games; otherwise `rarely bought` under LOW_BUY_RATE
-(its advantage, measured only where a bot chose it, says little), `unsure` with fewer than
-`min_buys` purchases, `leans cheap` / `leans dear` when an estimate is outside but not
-significantly, `ok`. A cheap or dear patch gets a suggested cost: the cost at which its advantage
+(family-wise error 5 %, counting every test run). The other question, "inside the band?", is an
+equivalence test per patch: each of its measures is inside the band by two one-sided z-tests (its
+estimate's distance from the farther edge), a patch is inside only when every measure is (its p is
+the largest of theirs), and these patches' p are corrected together by Holm's method too
+(family-wise error 5 % over the deck's in-band claims). A word claims only what a test showed
+(VERDICTS): `cheap` or `dear` when a test finds the patch significantly outside (the smaller adjusted
+p decides), `rarely bought at this cost` when it is dear and bought in fewer than LOW_BUY_RATE of
+games; otherwise `rarely bought` under LOW_BUY_RATE (its advantage, measured only where a bot chose
+it, says little), `too few buys` with fewer than `min_buys` purchases, `in band` when the
+equivalence test shows it inside, `leans cheap` / `leans dear` when an estimate is outside but not
+significantly, and `undecided` when the estimates are inside but the intervals are wider than the
+band. A leaning or undecided patch gets `games_factor`: how many times the games of every matchup
+would decide it (80 % power, at the Bonferroni level that bounds Holm's) if its estimates are the
+truth. A cheap or dear patch gets a suggested cost: the cost at which its advantage
 is 0 (ADVANTAGE_PER_BUTTON a button), or, when the buy rate decided, the base's cost where the cost
 moved the way that explains the shift (there the buy rate was the base's), else the cost that
 brings the buy rate back to the base's (BUY_LOGIT_PER_BUTTON a button).
@@ -93,6 +101,26 @@ DAMPING = 0.75
 MAX_STEP = 4
 """Most buttons one round moves a patch."""
 ORIGINS = ("changed", "new", "base")
+POWER = 0.8
+"""The chance with which a patch's `games_factor` games would decide it, its estimates holding."""
+VERDICTS = {
+    "cheap": "significantly outside the band, cheap (Holm-adjusted p below 0.05)",
+    "dear": "significantly outside the band, dear (Holm-adjusted p below 0.05)",
+    "rarely bought at this cost": f"significantly dear, and bought in under {LOW_BUY_RATE:.0%} of games",
+    "rarely bought": f"bought in under {LOW_BUY_RATE:.0%} of games, not found outside the band: its advantage is "
+                     "not judged",
+    "too few buys": "bought fewer times than --min-buys: its advantage is not judged",
+    "in band": "shown inside the band: every interval of the patch lies inside it (equivalence test, Holm-adjusted "
+               "p below 0.05)",
+    "leans cheap": "estimate above the band, not significantly: more games would decide it",
+    "leans dear": "estimate below the band, not significantly: more games would decide it",
+    "undecided": "estimate inside the band but its interval wider than the band: neither shown in nor out; more "
+                 "games would decide it",
+}
+"""Every verdict word and what it claims (the JSON `verdict` strings)."""
+IN_BAND_TEST = ("per patch, two one-sided z-tests that each measure (the advantage; for a patch changed from the "
+                "base, the buy rate's logit shift too) lies inside the band, the patch's p the largest of its "
+                "measures'; Holm step-down over the deck's judged patches (family-wise error 5%)")
 CORRECTION = ("Holm step-down over every test of the deck (family-wise error 5%): per patch, a two-sided z-test of "
               "the advantage against the nearer band edge, and, for a patch changed from the base, of the buy "
               "rate's logit shift from the base's against the band in buttons")
@@ -240,7 +268,7 @@ def _tests(p: PatchPlay, band: float, min_buys: int, compared: bool) -> dict[str
     out = {}
     if p.buy_rate >= LOW_BUY_RATE and p.bought >= min_buys and p.advantage is not None and p.se is not None:
         side = "cheap" if p.advantage > band else "dear" if p.advantage < -band else None
-        out["advantage"] = {"side": side, "p": p.p_value(band),
+        out["advantage"] = {"side": side, "p": p.p_value(band), "estimate": p.advantage, "se": p.se, "edge": band,
                             "buttons": (abs(p.advantage) - band) / ADVANTAGE_PER_BUTTON if side else 0.0,
                             "suggested": _cost(p.cost + p.advantage / ADVANTAGE_PER_BUTTON)}
     shift = p.buy_shift() if compared else None
@@ -252,19 +280,49 @@ def _tests(p: PatchPlay, band: float, min_buys: int, compared: bool) -> dict[str
             suggested = p.base.cost  # only the cost can explain it: where the base's rate was
         else:
             suggested = _cost(p.cost + logit / BUY_LOGIT_PER_BUTTON)
-        out["buy_rate"] = {"side": side, "p": _edge_p(logit, se, edge),
+        out["buy_rate"] = {"side": side, "p": _edge_p(logit, se, edge), "estimate": logit, "se": se, "edge": edge,
                            "buttons": (abs(logit) - edge) / BUY_LOGIT_PER_BUTTON if side else 0.0,
                            "suggested": suggested}
     return out
 
 
+def _inside_p(estimate: float, se: float, edge: float) -> float:
+    """p of "inside +-edge" by two one-sided z-tests: the larger of the two, the one against the
+    farther edge (below 0.05: the estimate's 90% interval lies inside)."""
+    room = edge - abs(estimate)
+    if se == 0:
+        return 0.0 if room > 0 else 1.0
+    return 0.5 * math.erfc(room / se / math.sqrt(2))
+
+
+def _z(one_sided: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(1 - one_sided)
+
+
+def _games_factor(distance: float, se: float, z: float) -> float | None:
+    """How many times the games would, with POWER chance, carry an estimate `distance` from the
+    band edge past `z` standard errors, if it is the truth (standard errors shrink as one over the
+    root of the games); None when it cannot (on the edge, or no spread)."""
+    if distance <= 0 or se <= 0:
+        return None
+    return max(1.0, ((z + _z(1 - POWER)) * se / distance) ** 2)
+
+
 def verdicts(patches: Sequence[PatchPlay], band: float, min_buys: int,
              compared: set[str] | None = None) -> dict[str, dict]:
     """The one rule (see the module's docstring): verdict, Holm-adjusted p, deciding test and
-    suggested cost of every patch. The buy rate is compared with the base's for the patches in
-    `compared` (the changed ones; None: every patch the base has)."""
+    suggested cost of every patch, its in-band test and, when undecided or leaning, the games that
+    would decide it. The buy rate is compared with the base's for the patches in `compared` (the
+    changed ones; None: every patch the base has)."""
     tests = {p.id: _tests(p, band, min_buys, compared is None or p.id in compared) for p in patches}
     adjusted = holm({f"{pid} {name}": t["p"] for pid, ts in tests.items() for name, t in ts.items()})
+    inside = {pid: max(_inside_p(t["estimate"], t["se"], t["edge"]) for t in ts.values())
+              for pid, ts in tests.items() if "advantage" in ts}
+    inside_adjusted = holm(dict(inside))
+    z_out = _z(FAMILY_ERROR / 2 / max(1, len(adjusted)))  # Bonferroni's level, which bounds Holm's steps
+    z_in = _z(FAMILY_ERROR / max(1, len(inside)))
     out: dict[str, dict] = {}
     for p in patches:
         ts = tests[p.id]
@@ -274,7 +332,8 @@ def verdicts(patches: Sequence[PatchPlay], band: float, min_buys: int,
         found = sorted((t["p_adjusted"], name) for name, t in ts.items()
                        if t["side"] and t["p_adjusted"] < FAMILY_ERROR)
         leaning = sorted((-t["buttons"], name) for name, t in ts.items() if t["side"])
-        basis, suggested = None, None
+        basis, suggested, factor = None, None, None
+        shown_inside = inside_adjusted.get(p.id)
         if found:
             basis = found[0][1]
             side = ts[basis]["side"]
@@ -283,16 +342,25 @@ def verdicts(patches: Sequence[PatchPlay], band: float, min_buys: int,
         elif p.buy_rate < LOW_BUY_RATE:
             verdict = "rarely bought"
         elif "advantage" not in ts:
-            verdict = "unsure"
+            verdict = "too few buys"
+        elif shown_inside is not None and shown_inside < FAMILY_ERROR:
+            verdict = "in band"
         elif leaning:
             basis = leaning[0][1]
             verdict = f"leans {ts[basis]['side']}"
+            factors = [_games_factor(abs(t["estimate"]) - t["edge"], t["se"], z_out) for t in ts.values() if t["side"]]
+            factor = min((f for f in factors if f is not None), default=None)
         else:
-            verdict = "ok"
+            verdict = "undecided"
+            factors = [_games_factor(t["edge"] - abs(t["estimate"]), t["se"], z_in) for t in ts.values()]
+            factor = None if None in factors else max(factors)
         q = min((t["p_adjusted"] for t in ts.values()), default=None)
         out[p.id] = {"verdict": verdict, "p_adjusted": q, "basis": basis, "suggested_cost": suggested,
                      "tests": {name: {"p": round(t["p"], 6), "p_adjusted": t["p_adjusted"],
-                                      "buttons_outside": round(t["buttons"], 3)} for name, t in ts.items()}}
+                                      "buttons_outside": round(t["buttons"], 3)} for name, t in ts.items()},
+                     "in_band": None if p.id not in inside else {
+                         "p": round(inside[p.id], 6), "p_adjusted": round(shown_inside, 6)},
+                     "games_factor": None if factor is None else round(factor, 1)}
     return out
 
 
@@ -360,7 +428,8 @@ class CheckReport:
                     "logit": round(shift[0], 4), "se": round(shift[1], 4),
                     "buttons": round(shift[0] / BUY_LOGIT_PER_BUTTON, 2)},
                 "tests": verdict["tests"], "p_adjusted": verdict["p_adjusted"], "verdict": verdict["verdict"],
-                "basis": verdict["basis"], "suggested_cost": verdict["suggested_cost"]}
+                "basis": verdict["basis"], "suggested_cost": verdict["suggested_cost"],
+                "in_band": verdict["in_band"], "games_factor": verdict["games_factor"]}
 
     def as_dict(self) -> dict:
         v = self.verdicts()
@@ -373,6 +442,8 @@ class CheckReport:
             "advantage": "buyer win rate minus the win rate of all buyers in the same games, 95% interval over deals",
             "estimators": ESTIMATORS,
             "correction": CORRECTION,
+            "in_band_test": IN_BAND_TEST,
+            "verdicts": VERDICTS,
             "tests": sum(len(x["tests"]) for x in v.values()),
             "matchups": [{"bots": m.bots, "games": m.games, "base": m.base, "variant": m.variant,
                           "differences": m.differences} for m in self.matchups],
@@ -380,6 +451,7 @@ class CheckReport:
             "out_of_band": [p.id for p in out],
             "out_of_band_changed": [p.id for p in out if self.origin(p.id) in ("changed", "new")],
             "out_of_band_base": [p.id for p in out if self.origin(p.id) == "base"],
+            "in_band": [p.id for p in self.patches if v[p.id]["verdict"] == "in band"],
             "tune": {"rounds": self.rounds, "patches": self.tuned or None, "changes": list(self.changes),
                      "stopped": self.stopped},
         }
