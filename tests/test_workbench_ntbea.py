@@ -74,7 +74,7 @@ def test_tune_cli_searches_two_keys_and_measures_the_best_on_fresh_deals(tmp_pat
     assert doc["refinement"]["evaluations"] == 1 and [h["phase"] for h in doc["history"]][-2:] == ["search", "neighbours"]
     assert doc["best"]["set"] in [q["set"] for q in doc["refinement"]["points"]]
     md = (out / "report.md").read_text()
-    assert md.splitlines()[2].startswith("**Best settings found:")
+    assert md.splitlines()[2].startswith("**Chosen settings:")
     assert "--budget 6" in doc["command"]
 
 

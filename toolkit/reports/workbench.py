@@ -409,7 +409,14 @@ def ladder_report(doc: dict) -> Report:
 # ----- tune -----------------------------------------------------------------------------------
 
 
-TUNE_HEADER = ["figure", "target +- tolerance", "measured on fresh deals (95%, deal as unit)", "verdict"]
+TUNE_HEADER = ["figure", "target +- tolerance", "measured on fresh deals ({level}, deal as unit)", "verdict"]
+
+
+def tune_header(doc: dict) -> list[str]:
+    """The table's header, naming the intervals' level (95% for one target, wider for several)."""
+    levels = {iv.get("level", 95.0) for iv in doc["validation"]["figures"].values()}
+    level = f"{min(levels):g}%"
+    return [h.format(level=level) for h in TUNE_HEADER]
 TUNE_RATES = ("seat-win", "bonus", "buy-rate")
 
 
@@ -479,8 +486,11 @@ def tune_verdict(doc: dict) -> str:
     """The report's first sentence: the chosen settings and whether the fresh games meet the targets."""
     best = ", ".join(f"{k}={setpath.value_text(tuple(v) if isinstance(v, list) else v)}" for k, v in doc["best"]["set"].items())
     clauses = [_target_clause(t, doc["validation"]["figures"][t["figure"]]) for t in doc["targets"]]
-    return (f"Best settings found: {best} ({doc['points_tried']} of {doc['space']} points tried); on "
-            f"{doc['validation']['games']} fresh games {'; '.join(clauses)}.")
+    targets = len(doc["targets"])
+    together = "" if targets == 1 else f" (the {targets} verdicts judged together)"
+    return (f"Chosen settings: {best} ({doc['points_tried']} of {doc['space']} points tried, each on a few noisy "
+            f"evaluations: the fresh games are the measure); on {doc['validation']['games']} fresh games "
+            f"{'; '.join(clauses)}{together}.")
 
 
 def tune_refinement_lines(doc: dict) -> list[str]:
@@ -517,7 +527,7 @@ def tune_report(doc: dict) -> Report:
                  f"{k}: {v['deals']} deals, design effect {v['design_effect']:g}" if v.get("design_effect") is not None
                  else f"{k}: {v['n']} games, one a deal" for k, v in doc["validation"]["figures"].items()) + ")"]
     sections: list[Section] = [Paragraph(f"**{tune_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts)),
-                               ReportTable("", tuple(TUNE_HEADER), tuple(tuple(r) for r in tune_rows(doc))),
+                               ReportTable("", tuple(tune_header(doc)), tuple(tuple(r) for r in tune_rows(doc))),
                                Bullets(tuple(tune_refinement_lines(doc)), lead="Re-evaluated points:"),
                                tune_chart(doc)]
     return Report(f"Tuning {doc['edition']['title']} toward targets", tuple(sections))

@@ -292,28 +292,40 @@ def _integer_samples(games, figure: str) -> tuple[np.ndarray, float]:
     return figure_samples(games, figure).astype(np.int64), 1.0
 
 
+def verdict_z(targets: int) -> float:
+    """The z of every target's interval when `targets` are judged together: 95% for one, 1 - 5% /
+    targets for more (Bonferroni), so that all the verdicts together hold at the one stated rate."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(1 - 0.05 / max(1, targets) / 2)
+
+
 def measured(games, targets: Sequence[Target], per_deal: int = 1) -> dict[str, dict]:
-    """Each target's figure with its 95% interval, the deal as the unit (games in deal order,
-    `per_deal` consecutive games a deal): Wilson's at the effective sample size for shares, the
-    cluster standard error for means; each judged against its target's tolerance (`judge`)."""
+    """Each target's figure with its interval (95%, widened for several targets: `verdict_z`), the
+    deal as the unit (games in deal order, `per_deal` consecutive games a deal): Wilson's at the
+    effective sample size for shares, the cluster standard error for means; each judged against its
+    target's tolerance (`judge`)."""
     out = {}
+    z = verdict_z(len(targets))
+    level = round(100 * (1 - 0.05 / max(1, len(targets))), 4)
     for t in targets:
         x, unit = _integer_samples(games, t.figure.name)
         n = len(x)
         if t.figure.is_rate:
-            iv = deal_rate(int(x.sum()), n, per_deal, per_deal_sq(x, per_deal) if per_deal > 1 else 0)
+            iv = deal_rate(int(x.sum()), n, per_deal, per_deal_sq(x, per_deal) if per_deal > 1 else 0, z)
         else:
             iv = deal_mean(n, int(x.sum()), per_deal, per_deal_sq(x, per_deal) if per_deal > 1 else 0,
-                           int((x * x).sum()), scale=unit)
-        figure = {**iv.as_dict(), "target": t.value}
+                           int((x * x).sum()), z, scale=unit)
+        figure = {**iv.as_dict(), "level": level, "target": t.value}
         figure.update(judge(figure, t, per_deal))
         out[t.figure.name] = figure
     return out
 
 
-VERDICT_RULE = ("a target is met when the figure's 95% interval (the deal as the unit) lies within target +- tolerance "
-                "(the target's scale), missed when it lies wholly outside, undecided otherwise; so each of 'meets' and "
-                "'misses' is wrong at most 2.5% of the time")
+VERDICT_RULE = ("a target is met when the figure's interval (the deal as the unit; 95% for one target, 1 - 5% / k for "
+                "k targets, Bonferroni) lies within target +- tolerance (the target's scale), missed when it lies "
+                "wholly outside, undecided otherwise; so the chance that any of the run's 'meets' and 'misses' is "
+                "wrong is at most 2.5%")
 
 
 def judge(iv: dict, target: Target, per_deal: int = 1) -> dict:
