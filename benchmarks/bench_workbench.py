@@ -48,10 +48,12 @@ def bench_sweep(seed: int, workers: int) -> None:
     started = time.perf_counter()
     rows, played = sweep.run(base, points, seat_bots("greedy,greedy", base), seed, 200, workers, None)
     elapsed = time.perf_counter() - started
-    margins = ", ".join(f"{r['set']['starting_buttons']}: {r['figures']['margin']['seat0_minus_seat1']['estimate']:+.2f}"
+    from toolkit.stats import num
+
+    margins = ", ".join(f"{r['set']['starting_buttons']}: {num(r['figures']['margin']['seat0_minus_seat1'])}"
                         for r in rows)
-    print(f"sweep starting_buttons=3..8, greedy,greedy, 400 games per point: {elapsed:.1f} s; seat 0 margin {margins}",
-          flush=True)
+    print(f"sweep starting_buttons=3..8, greedy,greedy, 400 games per point: {elapsed:.1f} s; seat 0 margin "
+          f"(95%, the deal as the unit) {margins}", flush=True)
 
 
 def bench_sprt(folder: Path, seed: int, workers: int) -> None:
