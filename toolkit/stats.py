@@ -31,6 +31,11 @@ if TYPE_CHECKING:  # numpy loads where tallies are made or read: the command lin
 Z95 = 1.959963984540054
 """Two-sided 95% quantile of the standard normal distribution."""
 
+SEQUENTIAL_INTERVALS = ("the sequential test stopped early: intervals and p-values are the fixed-sample ones at the "
+                        "stopping point, not adjusted for the looks, so they are narrower and the differences larger "
+                        "than an unadjusted reading suggests")
+"""What a run's intervals are after a sequential stop (its reports and results.json say it)."""
+
 
 @dataclass(frozen=True)
 class Interval:

@@ -10,7 +10,7 @@ from toolkit.families import RulesFamily, family_of
 from toolkit.sections import (Bullets, Difference, DifferenceChart, Heading, Paragraph, Report,
                                    ReportTable, Section)
 from toolkit.specs.models import Family
-from toolkit.stats import num, pct
+from toolkit.stats import SEQUENTIAL_INTERVALS, num, pct
 
 RATE_METRICS = {"seat0_win", "bonus"}
 """Balance metrics that are shares of games: their differences are shown in percentage points."""
@@ -46,9 +46,6 @@ def track_line(edition: dict) -> str:
 
 RANDOM_WARNING = ("made with random bots, which play far below people (mean scores far below 0, the 7x7 bonus "
                   "rarely taken): read these figures as a check of the rules, not of balance; use greedy or mcts:N")
-SEQUENTIAL_INTERVALS = ("the sequential test stopped early: intervals and p-values are the fixed-sample ones at the "
-                        "stopping point, not adjusted for the looks, so they are narrower and the differences larger "
-                        "than an unadjusted reading suggests")
 
 
 def random_warning(doc: dict) -> str:

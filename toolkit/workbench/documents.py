@@ -219,11 +219,11 @@ def _check_playable(editions, points) -> None:
 def sweep(run: SweepRun, workers: int, scheduler: str | None, progress: Progress) -> dict:
     """Play every point of the grid on the same deals (with `sprt`, until every point's test
     against the first is decisive) and return the `sweep` document."""
-    from toolkit.reports.simulation import SEQUENTIAL_INTERVALS
     from toolkit.sim.figures import edition_facts
     from toolkit.workbench import setpath
     from toolkit.workbench import sweep as sw
     from toolkit.workbench.report import header
+    from toolkit.stats import SEQUENTIAL_INTERVALS
 
     points = list(run.points)
     _check_playable(sw.editions(run.edition, points), points)
