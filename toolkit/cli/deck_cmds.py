@@ -72,9 +72,10 @@ def fit(
     """Fit a linear pricing model (cost on cells, time, income and shape) to the deck's printed prices.
 
     Each residual is tested: a patch is "priced off the model" only when its externally studentised
-    residual stays significant at 5 % after Holm's correction over all the deck's patches. The
-    cross-validated error carries a 95 % bootstrap interval over patches. The model reproduces the
-    printed prices; what a patch is worth in play is measured by `patchwork deck check`."""
+    residual stays significant at 5 % after Holm's correction over all the deck's patches (assuming
+    normal noise); the others are listed as the largest residuals, not as mispriced. The cross-
+    validated error carries a 95 % interval from a residual bootstrap of the fit. The model
+    reproduces the printed prices; what a patch is worth in play is measured by `patchwork deck check`."""
     from toolkit.decks.deck import load_deck
 
     if not 0 <= top <= MAX_LISTED:
@@ -112,7 +113,7 @@ def _fit_lines(result, top: int, features: tuple[str, ...], feature_text: dict[s
     out.append(f"R2 {result.r2:.3f} (adjusted {result.adjusted_r2:.3f}), residual SD {result.residual_sd:.2f} buttons")
     how = "" if cv.leave_one_out else (f"; mean of {cv.repeats} random splits, each fitting on "
                                        f"{cv.folds - 1}/{cv.folds} of the deck, so on the high side")
-    out.append(f"{cv.text()} (95 % bootstrap over patches{how}; mean absolute {cv.mae:.2f})")
+    out.append(f"{cv.text()} (95 % interval by residual bootstrap{how}; mean absolute {cv.mae:.2f})")
     out.append("It fits the printed prices, not what a patch is worth in play: `patchwork deck check` measures that.")
     off = result.off_model()
     percent = f"{ALPHA * 100:g} %"
