@@ -19,6 +19,12 @@ Every check plays classic and a variant on the same deals (greedy vs greedy, G g
 - planted misprices (P03 7->10, P12 3->5, P32 10->13 dear; P28 7->4, P21 5->1 cheap): the share
   of seeds that find the planted patch on its side, and that suggest a cost within one button of
   the printed one, and the share that flag an untouched patch inside the band;
+- verdict words: on the untouched deck, each word's count per seed (lowest-highest) in the words
+  the check prints and in its earlier ones ("ok" for every patch not shown outside the band, now
+  "in band" or "undecided"); how many patches change word between seeds; how many decided claims
+  (in band, cheap, dear) another seed contradicts; and how often "in band" is given to a patch whose
+  advantage pooled over the seeds lies outside the band; for each planted patch, its words over
+  the seeds and how often it is called "in band" (a mis-priced patch should never be);
 - with --tune, `deck check --tune` on the planted decks (a few seeds): where each planted patch
   ends, and the path it took.
 """
@@ -41,6 +47,38 @@ PLANTED = {"p03-dear": ("P03", 10, "dear"), "p12-dear": ("P12", 5, "dear"), "p32
            "p28-cheap": ("P28", 4, "cheap"), "p21-cheap": ("P21", 1, "cheap")}
 QUICK = ("p03-dear", "p28-cheap", "p21-cheap")
 DEAR = ("dear", "rarely bought at this cost")
+CLAIMS = {"in band": "in", "cheap": "cheap", "dear": "dear", "rarely bought at this cost": "dear"}
+"""The words that claim something of a patch's price, and what; the others say what is not known."""
+EARLIER_CLAIMS = {**CLAIMS, "ok": "in"}
+"""The same in the earlier words, where "ok" said a patch was fairly priced."""
+
+
+def earlier_word(word: str) -> str:
+    """A verdict in the words the check used before "in band" and "undecided": "ok" for both."""
+    return {"in band": "ok", "undecided": "ok", "too few buys": "unsure"}.get(word, word)
+
+
+def word_counts(words: dict[int, dict[str, str]], rename=lambda w: w) -> str:
+    """Each word's count per seed, lowest-highest."""
+    seen = sorted({rename(w) for per in words.values() for w in per.values()})
+    spans = []
+    for word in seen:
+        counts = [sum(rename(w) == word for w in per.values()) for per in words.values()]
+        spans.append(f"{word} {min(counts)}-{max(counts)}" if min(counts) != max(counts) else f"{word} {min(counts)}")
+    return ", ".join(spans)
+
+
+def word_flips(words: dict[int, dict[str, str]], rename=lambda w: w, claims=CLAIMS) -> tuple[int, int, int]:
+    """(patches whose word changes between seeds, claims made, claims another seed contradicts)."""
+    ids = next(iter(words.values())).keys()
+    changing = made = contradicted = 0
+    for pid in ids:
+        said = [rename(per[pid]) for per in words.values()]
+        changing += len(set(said)) > 1
+        sides = [claims[w] for w in said if w in claims]
+        made += len(sides)
+        contradicted += sum(any(o != side for o in sides) for side in sides)
+    return changing, made, contradicted
 
 
 def write_variant(folder: Path, name: str, moves: dict[str, int]) -> Path:
@@ -132,6 +170,20 @@ def main() -> None:
                 buy.append([p.buy_rate for p in plays])
                 buy_se.append([p.buy_se for p in plays])
                 buy_bin.append([math.sqrt(p.buy_rate * (1 - p.buy_rate) / p.games) for p in plays])
+        words = {s: {pid: v["verdict"] for pid, v in r.verdicts().items()} for s, r in reports.items()}
+        print(f"  verdict words per seed: {word_counts(words)}; in the earlier words: "
+              f"{word_counts(words, earlier_word)}")
+        changing, claims, contradicted = word_flips(words)
+        before = word_flips(words, earlier_word, EARLIER_CLAIMS)
+        print(f"  {changing} of {len(ids)} patches change word between seeds ({before[0]} in the earlier words); "
+              f"claims (in band, cheap, dear) {claims}, {contradicted} contradicted by another seed; in the "
+              f"earlier words (ok, cheap, dear) {before[1]}, {before[2]} contradicted")
+        outside = [pid for pid, a in pooled.items() if a is not None and abs(a) > band]
+        wrong = sum(words[s][pid] == "in band" for s in seeds for pid in outside)
+        wrong_before = sum(earlier_word(words[s][pid]) == "ok" for s in seeds for pid in outside)
+        print(f"  'in band' given to a patch outside the band on the pooled estimate ({', '.join(outside) or 'none'}): "
+              f"{wrong} of {len(outside) * len(seeds)} (earlier 'ok': {wrong_before}); to any patch: "
+              f"{sum(w == 'in band' for per in words.values() for w in per.values())} of {len(ids) * len(seeds)}")
         print(f"  z spread across seeds (sd of z, 1 when the errors are right), {len(adv)} patches: advantage "
               f"{spread(adv, adv_se):.2f} over deals, {spread(adv, adv_bin):.2f} counting games one by one; "
               f"buy rate ({len(buy)} patches) {spread(buy, buy_se):.2f} over deals, "
@@ -142,10 +194,12 @@ def main() -> None:
             variant = write_variant(folder, case, {pid: cost})
             found = near = others = 0
             suggested = []
+            said: dict[str, int] = {}
             for s in seeds:
                 report = chk.check(str(variant), "classic", matchups, s)
                 v = report.verdicts()
                 verdict = v[pid]["verdict"]
+                said[verdict] = said.get(verdict, 0) + 1
                 if verdict in (DEAR if side == "dear" else ("cheap",)):
                     found += 1
                     suggested.append(v[pid]["suggested_cost"])
@@ -155,6 +209,9 @@ def main() -> None:
             print(f"{pid} {printed} -> {cost} ({side}): found {found}/{n} ({found / n:.0%}); suggested cost within one "
                   f"button of {printed} in {near}/{n} (suggested {sorted(suggested)}); an untouched in-band patch "
                   f"flagged in {others}/{n}")
+            print(f"  its words: {', '.join(f'{w} {k}' for w, k in sorted(said.items()))}; called 'in band' in "
+                  f"{said.get('in band', 0)}/{n} (earlier 'ok' in "
+                  f"{sum(k for w, k in said.items() if earlier_word(w) == 'ok')}/{n})")
             if args.tune:
                 for s in list(seeds)[:1 if args.quick else 2]:
                     variant = write_variant(folder, f"{case}-tuned", {pid: cost})
