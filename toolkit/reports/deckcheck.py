@@ -76,8 +76,9 @@ def band_lines(doc: dict) -> list[str]:
     factors = sorted(p["games_factor"] for p in open_ if p["games_factor"] is not None)
     if open_:
         median = factors[(len(factors) - 1) // 2] if factors else None
-        spread = (f"; half of them at most {games_needed(median).lstrip('~')}, the nearest "
-                  f"{games_needed(factors[0]).lstrip('~')}" if factors else "")
+        half = ("" if median is None else "over 100x the games" if median > 100
+                else f"at most {games_needed(median).lstrip('~')}")
+        spread = f"; half of them need {half}, the nearest {games_needed(factors[0]).lstrip('~')}" if factors else ""
         lines.append(f"Undecided or leaning: {len(open_)}, shown neither inside nor outside the band. Each is decided "
                      f"with 80% chance, if its estimates hold, by the games its verdict names (every matchup's "
                      f"games times that){spread}.")

@@ -353,12 +353,13 @@ def verdicts(patches: Sequence[PatchPlay], band: float, min_buys: int,
         else:
             verdict = "undecided"
             factors = [_games_factor(t["edge"] - abs(t["estimate"]), t["se"], z_in) for t in ts.values()]
-            factor = None if None in factors else max(factors)
+            known = [f for f in factors if f is not None]
+            factor = max(known) if known and len(known) == len(factors) else None
         q = min((t["p_adjusted"] for t in ts.values()), default=None)
         out[p.id] = {"verdict": verdict, "p_adjusted": q, "basis": basis, "suggested_cost": suggested,
                      "tests": {name: {"p": round(t["p"], 6), "p_adjusted": t["p_adjusted"],
                                       "buttons_outside": round(t["buttons"], 3)} for name, t in ts.items()},
-                     "in_band": None if p.id not in inside else {
+                     "in_band": None if shown_inside is None else {
                          "p": round(inside[p.id], 6), "p_adjusted": round(shown_inside, 6)},
                      "games_factor": None if factor is None else round(factor, 1)}
     return out
