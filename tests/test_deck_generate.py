@@ -375,10 +375,12 @@ def test_two_patches_moved_three_buttons_come_back_within_one_and_in_band_patche
     for pid, cost in printed.items():
         if pid not in touched and pid not in ("P21", "P09"):
             assert edition.patch(pid).cost == cost
-    # not worse, judged as the tuner judges a round: the patches out of band at the start or at
-    # the end, each measured in both decks (a base patch only now short of significance no more)
-    start, end = chk.round_distances(first[0], report, {"P21", "P09"})
-    assert end <= start, (start, end)
+    # not worse, judged as the tuner judges a round: every patch found significantly out of band in
+    # some check of the tuning (a base patch out from the start left out: no round may move it) is
+    # no further outside the band at the end than at the start, each measured in both checks
+    found = set().union(*judged, {p.id for p in report.out_of_band()})
+    ids = {pid for pid in found if pid in ("P21", "P09") or pid not in judged[0]}
+    assert chk._distance(report, ids) <= chk._distance(first[0], ids), ids
 
 
 def test_buyer_advantage_is_the_buyers_win_rate_minus_the_baseline():
