@@ -140,3 +140,23 @@ def test_a_timed_search_stops_by_the_clock_and_plays_a_legal_move():
 def test_sequential_options_without_sprt_are_refused():
     assert "add --sprt FIGURE" in refused("balance", "classic", "six-buttons", "--games", "100", "--sprt-delta", "1")
     assert "add --sprt FIGURE" in refused("sweep", "classic", "--set", "starting_buttons=3,4", "--sprt-alpha", "0.01")
+
+
+def test_the_prior_pull_is_measured_or_said_to_be_unbounded():
+    """The virtual drawn games' effect on the ratings is stated: how far they move any rating when
+    the ratings are finite without them, and that they are not when a bot won every game."""
+    import numpy as np
+
+    from toolkit.workbench import ladder as ld
+
+    even = np.array([[0, 60, 70], [40, 0, 55], [30, 45, 0]])
+    pull = ld.prior_pull(even)
+    assert pull is not None and 0 < pull < 5  # one drawn game among 100 a pair hardly moves them
+    # against a hand computation: the prior pulls the strongest down and the weakest up
+    with_prior, without = ld.fit(even), ld.fit(even, 0.0)
+    assert with_prior[0] < without[0] and with_prior[2] > without[2]
+    assert pull == pytest.approx(ld.ELO * np.max(np.abs(with_prior - without)))
+    swept = np.array([[0, 10, 10], [0, 0, 6], [0, 4, 0]])  # the first bot won every game
+    assert not ld.finite_without_prior(swept) and ld.prior_pull(swept) is None
+    chain = np.array([[0, 5, 0], [0, 0, 5], [5, 0, 0]])  # a beat b, b beat c, c beat a: finite
+    assert ld.finite_without_prior(chain)

@@ -268,6 +268,7 @@ def ladder(
     run = documents.LadderRun(tuple(bots), edition, ed, tuple(specs), games, seed)
     doc, elapsed, report = _played(partial(documents.ladder, run, workers, scheduler), show_progress, as_json)
     print_table(f"ladder on {ed.name}: {games} games per pair, seed {seed}", report.LADDER_HEADER, report.ladder_rows(doc))
+    typer.echo(report.prior_text(doc) + ".")
     typer.echo(speed_line(games * run.pairs, elapsed, workers, scheduler))
     if out:
         write_out(out, doc, report.ladder_report(doc))

@@ -397,8 +397,17 @@ def ladder_chart(doc: dict) -> IntervalChart:
                          tuple(x["elo"] for x in r), tuple(x["low"] for x in r), tuple(x["high"] for x in r), "Elo")
 
 
+def prior_text(doc: dict) -> str:
+    """What the virtual drawn games do to the ratings."""
+    pull = doc.get("prior_pull")
+    if pull is None:
+        return ("Prior: without the virtual drawn games a rating would be infinite (a bot won or lost every game of "
+                "its pairs): the ratings at the ends say 'at least this far apart', not how far")
+    return f"Prior: the virtual drawn games move no rating by more than {pull:.1f} Elo"
+
+
 def ladder_report(doc: dict) -> Report:
-    facts = [_edition_item(doc["edition"]), *_run_items(doc), f"Model: {doc['model']}"]
+    facts = [_edition_item(doc["edition"]), *_run_items(doc), f"Model: {doc['model']}", prior_text(doc)]
     sections: list[Section] = [Bullets(tuple(facts)),
                                ReportTable("", tuple(LADDER_HEADER), tuple(tuple(r) for r in ladder_rows(doc))),
                                ladder_chart(doc), Paragraph("Pairs:"),

@@ -6,7 +6,8 @@ maximum-likelihood strengths as Elo points, 400 * log10(p_i), centred so that th
 A tie (the time-track games break ties, so there are none today) would count half a win each.
 
 PRIOR virtual games per pair, drawn (half a win each way), keep the ratings finite when a bot wins
-every game against another; their pull is stated in the result. Intervals are 95% Wald intervals
+every game against another; their pull (`prior_pull`: the most they move any rating, or that
+without them a rating is infinite) is stated in the result. Intervals are 95% Wald intervals
 from the observed Fisher information of the centred ratings, with the deal as the unit: a pair's
 two seat-swapped games of one deal are one cluster, so each pair's information is divided by the
 design effect of its first bot's win rate (never below 1; see toolkit.stats).
@@ -65,6 +66,35 @@ def fit(wins: np.ndarray, prior: float = PRIOR, iterations: int = 10_000, tol: f
         p = new
     theta = np.log(p)
     return theta - theta.mean()
+
+
+def finite_without_prior(wins: np.ndarray) -> bool:
+    """Whether the ratings have a finite maximum without the prior: every bot beat, through some
+    chain of wins, every other (the win graph is strongly connected)."""
+    k = wins.shape[0]
+    beat = wins > 0
+    for start in range(k):
+        for graph in (beat, beat.T):  # reaches every bot by wins, and is reached by every bot
+            seen, todo = {start}, [start]
+            while todo:
+                i = todo.pop()
+                for j in np.flatnonzero(graph[i]):
+                    if int(j) not in seen:
+                        seen.add(int(j))
+                        todo.append(int(j))
+            if len(seen) < k:
+                return False
+    return True
+
+
+def prior_pull(wins: np.ndarray, prior: float = PRIOR) -> float | None:
+    """The most the prior's virtual games move any rating, in Elo points; None when without them
+    some rating would be infinite (a bot that won, or lost, every game of its pairs)."""
+    if prior == 0:
+        return 0.0
+    if not finite_without_prior(wins):
+        return None
+    return float(ELO * np.max(np.abs(fit(wins, prior) - fit(wins, 0.0))))
 
 
 def covariance(wins: np.ndarray, theta: np.ndarray, prior: float = PRIOR,
