@@ -125,8 +125,8 @@ def _fit_lines(result, top: int, features: tuple[str, ...], feature_text: dict[s
                 f"t {t}  adjusted p {adjusted}")
 
     tested = result.tested()
-    out.append(f"priced off the model (studentised residual, Holm over {tested} patches at {percent}): "
-               + ("none" if not off else ""))
+    out.append(f"priced off the model (studentised residual, Holm over {tested} patches at {percent}):"
+               + ("" if off else " none"))
     out += [line(p) + ("  dearer" if p.residual > 0 else "  cheaper") for p in off]
     rest = [p for p in result.patches if not p.off_model]
     dearer = sorted((p for p in rest if p.residual > 0), key=lambda p: (-p.residual, p.id))[:top]
