@@ -449,9 +449,9 @@ def error_interval(x: np.ndarray, y: np.ndarray, leverage: np.ndarray, estimate:
     """95 % interval of the fitted model's root mean square error on a new patch, from the cross-
     validated `estimate`: a residual bootstrap of the whole procedure. Each resample prices the
     deck by the fit plus residuals drawn again (rescaled by sqrt(1 - leverage), centred), refits,
-    cross-validates as the deck was (leave-one-out, or one random split of `folds` folds), and
-    knows its true error: the noise plus the refit's squared miss of the fit, inflated by
-    1 / (1 - leverage) as at a patch it was not fitted on. The estimate over that truth is the
+    cross-validates as the deck was (leave-one-out, or `folds` folds of one random split, drawn
+    afresh for every 50 resamples), and knows its true error: the noise plus the refit's squared
+    miss of the fit, inflated by 1 / (1 - leverage) as at a patch it was not fitted on. The estimate over that truth is the
     pivot; its 2.5 and 97.5 percentiles divide `estimate`. (Resampling the per-patch errors
     alone ignores how much the fit itself varies: that interval covered the truth in 80 % of
     synthetic decks, this one in about 95 %; benchmarks/audit_deck_fit.py.)"""
