@@ -39,10 +39,12 @@ def main() -> None:
               f"(fixed {enum.fixed_count(n)}, one-sided {enum.one_sided_count(n)})")
 
     wall, cpu, fit = timed(lambda: fit_deck(load_deck("classic")))
-    print(f"classic fit: R2 {fit.r2:.3f} (adjusted {fit.adjusted_r2:.3f}), residual RMS {fit.rmse:.2f}, "
-          f"{fit.folds}-fold CV error {fit.cv_error:.2f} buttons (MAE {fit.cv_mae:.2f}); {cpu:.2f} s CPU")
-    print("  over-priced:  " + ", ".join(f"{p.id} {p.residual:+.2f}" for p in fit.over_priced(5)))
-    print("  under-priced: " + ", ".join(f"{p.id} {p.residual:+.2f}" for p in fit.under_priced(5)))
+    print(f"classic fit: R2 {fit.r2:.3f} (adjusted {fit.adjusted_r2:.3f}), residual SD {fit.residual_sd:.2f}, "
+          f"{fit.cv.text()} (MAE {fit.cv_mae:.2f}); {cpu:.2f} s CPU")
+    off = fit.off_model()
+    print("  priced off the model (Holm, 5 %): " + (", ".join(f"{p.id} t {p.studentised:+.2f}" for p in off) or "none"))
+    print("  largest residuals (a ranking, not a test): "
+          + ", ".join(f"{p.id} {p.residual:+.2f}" for p in fit.over_priced(3) + fit.under_priced(3)))
 
     with tempfile.TemporaryDirectory() as folder:
         out, variant = Path(folder) / "bench-deck.yaml", Path(folder) / "bench-deck-variant.yaml"
