@@ -350,9 +350,10 @@ def test_holm_and_the_one_verdict_rule():
 
 @pytest.mark.slow
 def test_two_patches_moved_three_buttons_come_back_within_one_and_in_band_patches_stay(tmp_path):
-    """Error rate (benchmarks/audit_test_error_rates.py tune): the test fails on a correct tuner
-    when round 0 misses P21, the weaker of the two (tuning then stops with it three buttons off: 3
-    of 8 seeds at 400 games). P21's z beyond the band edge averaged 5.1 at 800 games, 6.0 at 1,200
+    """Error rate (benchmarks/audit_test_error_rates.py tune): at 400 games, seeds 0..7, no seed
+    fails any of the checks below (round 0 missed P21, the weaker of the two, in 3 of 8 before the
+    tuner judged rounds by distance; a base patch drifting out failed the last check in 1 of 8
+    before it took every patch found out during the tuning). P21's z beyond the band edge averaged 5.1 at 800 games, 6.0 at 1,200
     and 6.8 at 1,600 (8 seeds each, spread 0.7 to 1.1), so about 7.6 at 2,000; Holm's first steps
     need about 3.2 (0.05 over some 35 tests), so a miss has probability Phi(3.2 - 7.6) ~ 1e-5 at a
     spread of 1 (measured: none of 32 seeds failed at 800 to 1,600 games). A tuner that leaves
