@@ -16,7 +16,8 @@ Every check plays classic and a variant on the same deals (greedy vs greedy, G g
 - z spread: per patch, the variance of its advantage (and buy rate) across seeds over the mean of
   the squared standard errors the check reported, as an sd of z (1 when the errors are right), for
   the errors over deals and for the binomial ones counting games one by one;
-- planted misprices (P03 7->10, P12 3->5, P32 10->13 dear; P28 7->4, P21 5->1 cheap): the share
+- planted misprices (P03 7->10, P12 3->5, P32 10->13 dear; P28 7->4, P21 5->1 cheap; with --cases,
+  one button off: P21 5->4, P28 7->6): the share
   of seeds that find the planted patch on its side, and that suggest a cost within one button of
   the printed one, and the share that flag an untouched patch inside the band;
 - verdict words: on the untouched deck, each word's count per seed (lowest-highest) in the words
@@ -44,7 +45,10 @@ from toolkit.specs import load_edition
 from toolkit.workbench import deckcheck as chk
 
 PLANTED = {"p03-dear": ("P03", 10, "dear"), "p12-dear": ("P12", 5, "dear"), "p32-dear": ("P32", 13, "dear"),
-           "p28-cheap": ("P28", 4, "cheap"), "p21-cheap": ("P21", 1, "cheap")}
+           "p28-cheap": ("P28", 4, "cheap"), "p21-cheap": ("P21", 1, "cheap"),
+           "p21-one-cheap": ("P21", 4, "cheap"), "p28-one-cheap": ("P28", 6, "cheap")}
+ONE_BUTTON = ("p21-one-cheap", "p28-one-cheap")
+"""One button off, near the band's edge: run only when named in --cases (is it ever called in band?)."""
 QUICK = ("p03-dear", "p28-cheap", "p21-cheap")
 DEAR = ("dear", "rarely bought at this cost")
 CLAIMS = {"in band": "in", "cheap": "cheap", "dear": "dear", "rarely bought at this cost": "dear"}
@@ -122,7 +126,8 @@ def main() -> None:
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     matchups = (list(zip(chk.DEFAULT_MATCHUPS, chk.DEFAULT_GAMES)) if args.default_matchups
                 else [("greedy,greedy", args.games)])
-    cases = tuple(args.cases.split(",")) if args.cases is not None else QUICK if args.quick else tuple(PLANTED)
+    cases = (tuple(args.cases.split(",")) if args.cases is not None else QUICK if args.quick
+             else tuple(c for c in PLANTED if c not in ONE_BUTTON))
     unknown = [c for c in cases if c and c not in PLANTED]
     if unknown:
         parser.error(f"--cases: no case {', '.join(unknown)}; the cases are {', '.join(PLANTED)}")
