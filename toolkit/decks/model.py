@@ -377,7 +377,7 @@ def _test_residuals(design: np.ndarray, y: np.ndarray,
         leverage = np.clip(np.einsum("ij,jk,ik->i", part, np.linalg.pinv(part.T @ part), part), 0.0, 1.0)
         df = len(index) - int(np.linalg.matrix_rank(part))
         t = _studentised(residual, leverage, df, scale)
-        p = {k: t_two_sided(t[k], df - 1) for k in range(len(index)) if t[k] is not None}
+        p = {k: t_two_sided(value, df - 1) for k, value in enumerate(t) if value is not None}
         if tested is None:
             tested = len(p)
         if not p:
