@@ -845,8 +845,9 @@ def tune(variant_path: Path, base: str, matchups: Sequence[tuple[str, int]], see
                 stopped = ("the out-of-band patches cannot move (cost 0, or between a cost found cheap and one "
                            "found dear)")
             elif left:
-                stopped = (f"no changed patch is significantly outside the band; {len(left)} of the base's own are "
-                           f"({', '.join(left)}): --all-patches re-prices them too")
+                stopped = (f"no changed patch is significantly outside the band; {len(left)} of the base's own "
+                           f"{'is' if len(left) == 1 else 'are'} ({', '.join(left)}): --all-patches re-prices "
+                           f"{'it' if len(left) == 1 else 'them'} too")
             else:
                 stopped = "no patch is significantly outside the band"
             break
