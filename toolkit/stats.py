@@ -32,8 +32,8 @@ Z95 = 1.959963984540054
 """Two-sided 95% quantile of the standard normal distribution."""
 
 SEQUENTIAL_INTERVALS = ("the sequential test stopped early: intervals and p-values are the fixed-sample ones at the "
-                        "stopping point, not adjusted for the looks, so they are narrower and the differences larger "
-                        "than an unadjusted reading suggests")
+                        "stopping point, not adjusted for the looks: the intervals are too narrow, and a difference "
+                        "found early tends to be overstated")
 """What a run's intervals are after a sequential stop (its reports and results.json say it)."""
 
 

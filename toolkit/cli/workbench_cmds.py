@@ -368,7 +368,7 @@ def tune(
     run = documents.TuneRun(base, ed, tuple(settings), parsed, tuple(targets), budget, refine, games, final_games, watch,
                             bots_text, seating, seed)
     doc, elapsed, report = _played(partial(documents.tune, run, workers, scheduler), show_progress, as_json)
-    print_table(f"tune of {ed.name}: best of {doc['points_tried']} points tried ({doc['space']} in the space), "
+    print_table(f"tune of {ed.name}: chosen from {doc['points_tried']} points tried ({doc['space']} in the space), "
                 f"{final_games} fresh games", report.tune_header(doc), report.tune_rows(doc))
     typer.echo(report.tune_verdict(doc))
     typer.echo(report.tune_refinement_lines(doc)[0])

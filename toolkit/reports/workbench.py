@@ -465,10 +465,15 @@ def _target_text(t: dict, iv: dict | None = None) -> str:
     return f"{t['value']:.{places}f} +- {t['scale']:.{places}f}"
 
 
+def _rounded(n: int) -> int:
+    """A games estimate to two significant figures (it is a guess, good to some tens of per cent)."""
+    return n if n < 100 else int(round(n, 2 - len(str(n))))
+
+
 def _verdict_cell(iv: dict) -> str:
     if iv["verdict"] != "undecided":
         return iv["verdict"]
-    return "undecided" + (f" (about {iv['more_games']:,} more games)" if iv["more_games"] is not None else "")
+    return "undecided" + (f" (about {_rounded(iv['more_games']):,} more games)" if iv["more_games"] is not None else "")
 
 
 def tune_rows(doc: dict) -> list[list[str]]:
@@ -486,9 +491,13 @@ def _target_clause(t: dict, iv: dict) -> str:
         return f"{t['figure']} meets its target ({measured} lies within {band})"
     if iv["verdict"] == "misses":
         return f"{t['figure']} misses its target ({measured} lies outside {band})"
-    more = (f"; about {iv['more_games']:,} more games would decide, if the estimate holds"
+    more = (f"; about {_rounded(iv['more_games']):,} more games would decide, if the estimate holds"
             if iv["more_games"] is not None else "; the estimate sits on the tolerance's edge")
-    return f"{t['figure']} is undecided ({measured} straddles an edge of {band}{more})"
+    low_edge, high_edge = iv.get("band") or (t["value"] - t["scale"], t["value"] + t["scale"])
+    edges = [name for name, crossed in (("lower", iv["low"] < low_edge <= iv["high"]),
+                                         ("upper", iv["low"] <= high_edge < iv["high"])) if crossed]
+    where = "both edges" if len(edges) == 2 else f"the {edges[0]} edge" if edges else "an edge"
+    return f"{t['figure']} is undecided ({measured} reaches past {where} of {band}{more})"
 
 
 def tune_verdict(doc: dict) -> str:
@@ -509,13 +518,21 @@ def tune_refinement_lines(doc: dict) -> list[str]:
         return [f"Chosen point: {r['rule']} (no evaluation re-played a neighbourhood)."]
     def label(point: dict) -> str:
         return ", ".join(f"{k}={setpath.value_text(tuple(v) if isinstance(v, list) else v)}" for k, v in point.items())
-    lines = [f"The last {r['evaluations']} evaluation(s) re-played the model's best point ({label(r['centre'])}) and "
-             f"its neighbours; chosen: {r['rule']}."]
+    replayed = [label(q["set"]) for q in r["points"]]
+    n = r["evaluations"]
+    lines = [f"The last {_count(n, 'evaluation')} re-played {'this point' if len(replayed) == 1 else 'these points'} "
+             f"around the model's best ({label(r['centre'])}): {'; '.join(replayed)}; chosen: {r['rule']}. Their "
+             "figures are means of a few short evaluations each (a buy rate over 100 games is known to about 7 "
+             "percentage points): they rank the points, the fresh games measure the chosen one."]
     for point in sorted(r["points"], key=lambda q: -q["mean_fitness"]):
         figs = ", ".join(f"{k} {100 * v:.1f}%" if k in TUNE_RATES else f"{k} {v:.2f}" for k, v in point["figures"].items())
-        lines.append(f"{label(point['set'])}: mean fitness {point['mean_fitness']:g} over {point['evaluations']} "
-                     f"evaluation(s); {figs}")
+        lines.append(f"{label(point['set'])}: mean fitness {point['mean_fitness']:g} over "
+                     f"{_count(point['evaluations'], 'evaluation')}; {figs}")
     return lines
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def tune_chart(doc: dict) -> IntervalChart:

@@ -186,7 +186,8 @@ def balance_document(request: Request, outcome: Outcome, command: str) -> dict:
         "every variant plays the same deal seeds as the base; per deal, difference = variant "
         "outcome - base outcome; mean and standard error from the paired differences; "
         "each difference's own 95% interval; a difference is significant when its Holm-adjusted p is "
-        "below 0.05 (see `correction`), so an interval that excludes 0 alone does not make it so")
+        "below 0.05 (Holm over every figure of every variant, family-wise 5%), so an interval that excludes 0 "
+        "alone does not make it so")
     doc["base"] = {"ref": request.refs[0], "edition": fig.edition_facts(base),
                    "figures": _figures(request, outcome.merged.tallies[0], base)}
     doc["variants"] = []
