@@ -175,8 +175,8 @@ def _significant(variant: dict, metric_words: tuple[str, ...]) -> list[dict]:
 
 
 def detectable_line(variant: dict) -> str:
-    """A fixed run's reach: the smallest difference of each figure its games could detect (two-sided
-    5 %, power 80 %; from each paired difference's standard error)."""
+    """A fixed run's reach: the smallest difference of each figure its games could detect (power 80 %
+    at Holm's strictest level; from each paired difference's standard error)."""
     parts = []
     for d in variant["differences"]:
         size = d["difference"].get("detectable")
@@ -186,7 +186,8 @@ def detectable_line(variant: dict) -> str:
         parts.append(f"{d['label']} {100 * size:.1f} pp" if rate else f"{d['label']} {size:.2f}")
     if not parts:
         return ""
-    return (f"smallest differences these {variant['figures']['games']:,} games could detect (5 %, power 80 %): "
+    return (f"smallest differences these {variant['figures']['games']:,} games could detect (80 % power at Holm's "
+            "strictest level): "
             + ", ".join(parts))
 
 

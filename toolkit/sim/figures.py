@@ -50,13 +50,16 @@ def paired_figures(t: Tally, metrics: list[Metric]) -> list[dict]:
 
 def adjust(variants: list[dict]) -> None:
     """Holm's adjustment over every paired difference of every variant (in place): each difference
-    gains `p_adjusted` and the smallest difference its run could detect (`detectable`: two-sided 5%,
-    power 80%, from its standard error), and is `significant` only when its adjusted p is below 0.05."""
+    gains `p_adjusted` and the smallest difference its run could detect (`detectable`: power 80% at
+    Holm's strictest level, two-sided 5% over the number of tests, from its standard error: what
+    the run finds with that power whatever the other tests show), and is `significant` only when
+    its adjusted p is below 0.05."""
     keys = {f"{i}:{d['metric']}": d["difference"] for i, v in enumerate(variants) for d in v["differences"]}
     adjusted = holm({k: d["p_value"] for k, d in keys.items()})
+    strictest = 0.05 / max(1, sum(d["p_value"] is not None for d in keys.values()))
     for k, d in keys.items():
         p = adjusted[k]
         d["p_adjusted"] = None if p is None else round(p, 6) + 0.0
         d["significant"] = bool(p is not None and p < 0.05)
-        mde = minimum_detectable(d["se"])
+        mde = minimum_detectable(d["se"], strictest)
         d["detectable"] = None if mde is None else round(mde, 6) + 0.0
