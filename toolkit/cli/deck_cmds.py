@@ -293,8 +293,8 @@ def _print_check(report, out: Optional[Path] = None) -> None:
         typer.echo(line)
     table = Table(title=f"{report.variant}: per-patch buy rate and buyer advantage, 95% intervals over deals "
                         f"(band ±{report.band:.2f}, at least {report.min_buys} buys; Holm's correction over "
-                        f"the deck's {doc['tests']} tests of a patch outside the band, and over its patches' "
-                        f"tests of one inside)", header_style="bold")
+                        f"the deck's {doc['tests']} tests for outside the band, and separately over its tests "
+                        f"for inside)", header_style="bold")
     for column in text.PATCH_HEADER:
         table.add_column(column, no_wrap=column == "patch")  # the id that names the row is never cut
     for row in text.patch_rows(doc):

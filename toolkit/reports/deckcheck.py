@@ -144,13 +144,13 @@ def matchup_lines(doc: dict) -> list[str]:
         for label, f in (("base", m["base"]), ("variant", m["variant"])):
             if f:
                 ivs = f["intervals"]
-                wins = ", ".join(f"{bot} {_pct(rate)}{_ends(ivs['win_rate'][bot])}"
-                                 for bot, rate in f["win_rate"].items())
+                wins = ", ".join(f"{who} wins {_pct(rate)}{_ends(ivs['win_rate'][who])}"
+                                 for who, rate in f["win_rate"].items())
                 bonus = ("" if f["bonus_taken"] is None else
                          f", bonus taken {_pct(f['bonus_taken'])}{_ends(ivs['bonus_taken'])}")
                 plies = ivs["plies"]
                 ply_ends = "" if plies[0] is None else f" [{plies[0]:.1f}, {plies[1]:.1f}]"
-                parts.append(f"{label} wins {wins}, {f['plies']:.1f}{ply_ends} plies{bonus}")
+                parts.append(f"{label}: {wins}, {f['plies']:.1f}{ply_ends} plies{bonus}")
         lines.append(f"{m['bots']}, {m['games']} games on the same deals: " + "; ".join(parts))
         if m["differences"]:
             notable = [d for d in m["differences"] if d["difference"]["significant"]]

@@ -465,17 +465,25 @@ def _ends(iv: tuple[float, float] | None) -> list[float] | None:
 
 
 def _headline(figures: dict) -> dict:
+    """A matchup's headline figures, by bot; a bot playing itself (greedy,greedy: one name for
+    both) is told apart by seat instead, as player 1 and player 2, whose rates are the ones
+    that differ."""
     def ends(iv: dict) -> list:
         return [iv["low"], iv["high"]]
 
+    names = [b["bot"] for b in figures["bots"]]
+    if len(set(names)) == len(names):
+        who = {b["bot"]: b for b in figures["bots"]}
+    else:
+        who = {f"player {s['seat'] + 1}": s for s in figures["seats"]}
     return {
-        "win_rate": {b["bot"]: b["win_rate"]["estimate"] for b in figures["bots"]},
-        "mean_score": {b["bot"]: b["mean_score"]["estimate"] for b in figures["bots"]},
+        "win_rate": {name: f["win_rate"]["estimate"] for name, f in who.items()},
+        "mean_score": {name: f["mean_score"]["estimate"] for name, f in who.items()},
         "plies": figures["game_length"]["plies"]["estimate"],
         "bonus_taken": figures["bonus"]["taken"]["estimate"],
         "intervals": {  # 95%, the simulator's own: over deals where a deal is two games
-            "win_rate": {b["bot"]: ends(b["win_rate"]) for b in figures["bots"]},
-            "mean_score": {b["bot"]: ends(b["mean_score"]) for b in figures["bots"]},
+            "win_rate": {name: ends(f["win_rate"]) for name, f in who.items()},
+            "mean_score": {name: ends(f["mean_score"]) for name, f in who.items()},
             "plies": ends(figures["game_length"]["plies"]),
             "bonus_taken": ends(figures["bonus"]["taken"]),
         },
