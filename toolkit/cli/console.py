@@ -82,8 +82,11 @@ def console(stderr: bool = False):
 
 def table(title: str, header: Sequence[str], rows: Iterable[Sequence[Any]]):
     """A rich Table whose first column (the label that identifies a row) is never wrapped or cut:
-    on a narrow terminal the figures fold onto more lines instead (never an ellipsis)."""
+    on a narrow terminal the figures fold onto more lines instead (never an ellipsis). Cells are
+    plain text, never rich markup: an interval such as `[no lower bound, -79]` or a name in
+    brackets is printed as it is, not taken for a style and dropped."""
     from rich.table import Table
+    from rich.text import Text
 
     rows = [[str(cell) for cell in row] for row in rows]
     labels = [row[0] for row in rows if row] + ([str(header[0])] if header else [])
@@ -95,7 +98,7 @@ def table(title: str, header: Sequence[str], rows: Iterable[Sequence[Any]]):
         else:
             out.add_column(str(name), overflow="fold")
     for row in rows:
-        out.add_row(*row)
+        out.add_row(*(Text(cell) for cell in row))
     return out
 
 

@@ -283,6 +283,7 @@ def _print_check(report, out: Optional[Path] = None) -> None:
     """The check's matchups, per-patch table, verdicts and tuning, from the document results.json
     holds (the report reads the same lines); with `out`, write results.json, report.md and report.pdf."""
     from rich.table import Table
+    from rich.text import Text
 
     from toolkit.cli.console import console as make_console
     from toolkit.reports import deckcheck as text
@@ -298,7 +299,7 @@ def _print_check(report, out: Optional[Path] = None) -> None:
     for column in text.PATCH_HEADER:
         table.add_column(column, no_wrap=column == "patch")  # the id that names the row is never cut
     for row in text.patch_rows(doc):
-        table.add_row(*row)
+        table.add_row(*(Text(str(cell)) for cell in row))  # plain text: a bracketed cell is no rich markup
     console.print(table)
     for line in text.verdict_lines(doc) + text.tune_lines(doc):
         typer.echo(line)

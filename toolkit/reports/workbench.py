@@ -384,7 +384,13 @@ PAIR_HEADER = ("pair", "games", "first bot wins (95%)")
 
 
 def ladder_rows(doc: dict) -> list[list[str]]:
-    return [[r["bot"], f"{r['elo']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]", r["games"]] for r in doc["ratings"]]
+    """Each bot's rating and interval; the end of a bot that won (lost) every game is open."""
+    def ends(r: dict) -> str:
+        low = "no lower bound" if r.get("open") == "low" else f"{r['low']:+.0f}"
+        high = "no upper bound" if r.get("open") == "high" else f"{r['high']:+.0f}"
+        return f"[{low}, {high}]"
+
+    return [[r["bot"], f"{r['elo']:+.0f} {ends(r)}", r["games"]] for r in doc["ratings"]]
 
 
 def pair_rows(doc: dict) -> list[list[str]]:
@@ -394,7 +400,8 @@ def pair_rows(doc: dict) -> list[list[str]]:
 def ladder_chart(doc: dict) -> IntervalChart:
     r = doc["ratings"]
     return IntervalChart("Bradley-Terry ratings (Elo scale, mean 0)", tuple(x["bot"] for x in r),
-                         tuple(x["elo"] for x in r), tuple(x["low"] for x in r), tuple(x["high"] for x in r), "Elo")
+                         tuple(x["elo"] for x in r), tuple(None if x.get("open") == "low" else x["low"] for x in r),
+                         tuple(None if x.get("open") == "high" else x["high"] for x in r), "Elo")
 
 
 def prior_text(doc: dict) -> str:

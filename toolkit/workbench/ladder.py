@@ -119,8 +119,12 @@ def ratings(labels: list[str], wins: np.ndarray, prior: float = PRIOR, design: n
     for i, label in enumerate(labels):
         elo = ELO * theta[i]
         se = ELO * math.sqrt(max(cov[i, i], 0.0))
+        won, lost = int(wins[i].sum()), int(wins[:, i].sum())
         rows.append({"bot": label, "elo": round(elo, 2) + 0.0, "low": round(elo - Z95 * se, 2) + 0.0,
-                     "high": round(elo + Z95 * se, 2) + 0.0, "games": int((wins[i] + wins[:, i]).sum())})
+                     "high": round(elo + Z95 * se, 2) + 0.0, "games": won + lost,
+                     # a bot that won (lost) every game has no upper (lower) bound without the prior: the
+                     # interval's end there is the prior's, not the games'
+                     "open": "high" if won and not lost else "low" if lost and not won else None})
     return sorted(rows, key=lambda r: -r["elo"])
 
 
