@@ -134,8 +134,8 @@ def test_the_verdict_sentence_names_only_the_measures_that_survive_holm():
            "multiple_testing": feel.multiple_testing(adjusted)}
     sentence = report.feel_verdict(doc)
     named, rest = sentence.split("; no other difference found")
-    assert "worst deficit up" in named and "lead changes" not in named and "settled" not in named
-    assert "Holm over 5 tests" in rest
+    assert "worst deficit up" in named and "lead changes" not in named and "permanent" not in named
+    assert "Holm over 5 tests" in named and "[+1.20, +3.16]" in named  # the named change with its interval
     # what the run could not have seen is said with its size, never as "does not differ"
     assert "differ" not in rest and "smallest changes these games would find" in rest and "in lead changes" in rest
     nothing = {"editions": doc["editions"][:1] + [{"ref": "same", "differences": feel.family_adjusted(

@@ -16,8 +16,13 @@ from toolkit.workbench import setpath
 from toolkit.workbench.sweep import headline
 
 
+PER = {"price": "per value", "sweep": "per point", "tune": "on the chosen point", "ladder": "per pair",
+       "feel": "per edition"}
+"""What a workbench run's game count is counted by, per kind of run."""
+
+
 def _run_items(doc: dict) -> list[str]:
-    items = run_items(doc, per="per edition or pair")
+    items = run_items(doc, per=PER.get(doc.get("kind", ""), "per edition"))
     if doc.get("reproducible") is False:
         items.append(f"Not reproducible: {doc['reproducibility']}")
     return items
@@ -597,15 +602,18 @@ def _family_text(doc: dict) -> str:
     return f"family-wise {mt['alpha']:.0%}, Holm over {mt['tests']} test{'s' if mt['tests'] != 1 else ''}"
 
 
-FEEL_NAMES = {"decided_at": "when the lead settled", "winner_deficit": "the winner's worst deficit",
+FEEL_NAMES = {"decided_at": "when the lead became permanent", "winner_deficit": "the winner's worst deficit",
               "decisive": "decisive moves per game", "choice_gap": "the best-second choice gap"}
 """How a sentence names the figures whose table label does not read in one."""
 
 
 def _feel_size(key: str, value: float, rate: bool) -> str:
-    """A feel difference as a reader takes it: shares (comebacks, close games, when the lead became
-    permanent) in percentage points, the rest in their own units."""
-    return f"{abs(value) * 100:.1f} pp" if rate or key == "decided_at" else f"{abs(value):.2f}"
+    """A feel difference in the units of the run's table: rates (comebacks, close games) in
+    percentage points, when the lead became permanent as a share of the game, the rest in their own
+    units."""
+    if rate:
+        return f"{abs(value) * 100:.1f} pp"
+    return f"{abs(value):.2f} of the game" if key == "decided_at" else f"{abs(value):.2f}"
 
 
 def _detectable_text(differences: dict, keys: list[str]) -> str:
@@ -645,10 +653,12 @@ def feel_verdict(doc: dict) -> str:
         parts = []
         for key, d in moved:
             label, rate = labels[key]
-            parts.append(f"{label} {'up' if d['mean'] > 0 else 'down'} by about {_feel_size(key, d['mean'], rate)} "
-                         f"(Holm p {d['p_adjusted']:.3g})")
-        tail = "" if not rest else "; no other difference found" + (f" ({power})" if power else "")
-        out.append(f"{e['ref']}: " + ", ".join(parts) + f" against {base} on the same seeds{tail} ({family}).")
+            k, unit = (100.0, " pp") if rate else (1.0, "")
+            interval = "" if d.get("low") is None else f" [{k * d['low']:+.2f}{unit}, {k * d['high']:+.2f}{unit}]"
+            parts.append(f"{label} {'up' if d['mean'] > 0 else 'down'} by about {_feel_size(key, d['mean'], rate)}"
+                         f"{interval} (Holm p {d['p_adjusted']:.3g})")
+        tail = "" if not rest else "; no other difference found" + (f": {power}" if power else "")
+        out.append(f"{e['ref']}: " + ", ".join(parts) + f" against {base} on the same seeds ({family}){tail}.")
     return " ".join(out)
 
 
@@ -678,7 +688,8 @@ def feel_report(doc: dict) -> Report:
     facts = [*_run_items(doc), f"Sampling unit: {doc['sampling_unit']}"]
     if len(doc["editions"]) > 1:
         facts.append(f"Claims: {doc['multiple_testing']['rule']}")
-    defs = tuple(f"**{k.replace('_', ' ')}**: {v}" for k, v in doc["definitions"].items())
+    names = {key: label for key, label, _ in FEEL_FIGURES}  # each measure by the name its table column gives it
+    defs = tuple(f"**{names.get(k, k.replace('_', ' '))}**: {v}" for k, v in doc["definitions"].items())
     header, rows = feel_rows(doc)
     sections: list[Section] = [Paragraph(f"**{feel_verdict(doc)}**"), *warning_sections(doc), Bullets(tuple(facts)),
                                ReportTable("", tuple(header), tuple(tuple(r) for r in rows), small=True,

@@ -42,8 +42,8 @@ DECISIVE = 5
 """A decision is decisive when its best choice beats the second best by at least this many points."""
 
 DEFINITIONS = {
-    "standing": ("each seat's score if the game ended now; with a time track plus its quilt's income times the "
-                 "income marks still ahead of its time token"),
+    "standing": ("each seat's score if the game ended now; in a game with a time track, plus its quilt's income "
+                 "times the income marks still ahead of its time token"),
     "lead_changes": ("times the strict leader (the one seat with the highest standing) becomes another seat, counted "
                      "after every action; moments with a tie for the lead keep the last leader"),
     "decided_at": ("share of the game's actions played before the winner's lead became permanent: the first action "
