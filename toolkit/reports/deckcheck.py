@@ -164,9 +164,10 @@ def matchup_lines(doc: dict) -> list[str]:
 
 def _holm(p: dict) -> str:
     """The Holm-adjusted p of "outside the band" and of "inside the band"."""
-    out = "-" if p["p_adjusted"] is None else f"{p['p_adjusted']:.3f}"
-    inside = "-" if p["in_band"] is None else f"{p['in_band']['p_adjusted']:.3f}"
-    return f"{out} / {inside}"
+    def shown(value: float | None) -> str:
+        return "-" if value is None else "<0.001" if value < 0.001 else f"{value:.3f}"
+
+    return f"{shown(p['p_adjusted'])} / {shown(None if p['in_band'] is None else p['in_band']['p_adjusted'])}"
 
 
 def patch_rows(doc: dict) -> list[tuple[str, ...]]:
