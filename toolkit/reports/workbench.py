@@ -312,8 +312,8 @@ def _level(by: float) -> str:
     return f"{100 * (2 * NormalDist().cdf(by * Z95) - 1):.2f}".rstrip("0").rstrip(".") + "%"
 
 
-def _names(labels: list[str], most: int = 6) -> str:
-    return ", ".join(labels[:most]) + (f" and {len(labels) - most} more" if len(labels) > most else "")
+def _names(labels: list[str], most: int = 6, sep: str = ", ") -> str:
+    return sep.join(labels[:most]) + (f" and {len(labels) - most} more" if len(labels) > most else "")
 
 
 def _even_clause(ivs: list[dict], labels: list[str], known: list[int], by: float) -> str:
@@ -517,10 +517,10 @@ def tune_verdict(doc: dict) -> str:
     best = ", ".join(f"{k}={setpath.value_text(tuple(v) if isinstance(v, list) else v)}" for k, v in doc["best"]["set"].items())
     clauses = [_target_clause(t, doc["validation"]["figures"][t["figure"]]) for t in doc["targets"]]
     targets = len(doc["targets"])
-    together = "" if targets == 1 else f" (the {targets} verdicts judged together)"
+    together = "" if targets == 1 else f", the {targets} verdicts judged together,"
     return (f"Chosen settings: {best} ({doc['points_tried']} of {doc['space']} points tried, each on a few noisy "
-            f"evaluations: the fresh games are the measure); on {doc['validation']['games']} fresh games "
-            f"{'; '.join(clauses)}{together}.")
+            f"evaluations: the fresh games are the measure); on {doc['validation']['games']:,} fresh games{together} "
+            f"{'; '.join(clauses)}.")
 
 
 def tune_refinement_lines(doc: dict) -> list[str]:
@@ -533,7 +533,7 @@ def tune_refinement_lines(doc: dict) -> list[str]:
     replayed = [label(q["set"]) for q in r["points"]]
     n = r["evaluations"]
     lines = [f"The last {_count(n, 'evaluation')} re-played {'this point' if len(replayed) == 1 else 'these points'} "
-             f"around the model's best ({label(r['centre'])}): {'; '.join(replayed)}; chosen: {r['rule']}. Their "
+             f"around the model's best ({label(r['centre'])}): {_names(replayed, 4, '; ')}; chosen: {r['rule']}. Their "
              "figures are means of a few short evaluations each (a buy rate over 100 games is known to about 7 "
              "percentage points): they rank the points, the fresh games measure the chosen one."]
     for point in sorted(r["points"], key=lambda q: -q["mean_fitness"]):
