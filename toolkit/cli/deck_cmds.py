@@ -105,10 +105,10 @@ def _fit_lines(result, top: int, features: tuple[str, ...], feature_text: dict[s
     m = result.model
     se = m.standard_errors
     out = [f"pricing model fitted on {result.deck} ({len(result.patches)} patches, "
-           f"board {m.board.width}x{m.board.height}); standard errors in brackets",
-           f"  cost = {m.intercept:+.3f} [{se[0]:.3f}]"]
+           f"board {m.board.width}x{m.board.height}), each coefficient with its standard error (SE)",
+           f"  cost = {m.intercept:+.3f} (SE {se[0]:.3f})"]
     for name, coef, error in zip(features, m.coefficients, se[1:]):
-        out.append(f"         {coef:+.3f} [{error:.3f}] x {name:<13} ({feature_text[name]})")
+        out.append(f"         {coef:+.3f} (SE {error:.3f}) x {name:<13} ({feature_text[name]})")
     cv = result.cv
     out.append(f"R2 {result.r2:.3f} (adjusted {result.adjusted_r2:.3f}), residual SD {result.residual_sd:.2f} buttons")
     how = "" if cv.leave_one_out else (f"; mean of {cv.repeats} random splits, each fitting on "
