@@ -227,6 +227,8 @@ def test_a_sweep_opens_with_a_verdict_naming_what_moves_and_what_does_not(tmp_pa
     assert "player 1 win rate is " in verdict and "told apart from 50%" in verdict and "nearest" not in verdict
     report = (tmp_path / "s" / "report.md").read_text()
     assert report.splitlines()[2] == f"**{verdict}**"
+    doc = json.loads((tmp_path / "s" / "results.json").read_text())
+    assert doc["verdict"] == verdict and "Bonferroni" in doc["verdict_rule"]
 
 
 def test_the_sweep_verdict_widens_its_intervals_for_every_pair_it_compares():

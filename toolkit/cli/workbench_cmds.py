@@ -93,14 +93,17 @@ def speed_line(games: int, elapsed: float, workers: int, scheduler: Optional[str
     return f"{games} games in {elapsed:.1f} s ({rate:,.0f} games/s, {where})"
 
 
-def _played(play, show_progress: bool, as_json: bool):
-    """Run `play(progress)` under a progress bar: its results document (typed; printed with
-    --json), the seconds it took and the workbench reports module (loaded once the run is done)."""
+def _played(play, show_progress: bool, as_json: bool, verdict=None):
+    """Run `play(progress)` under a progress bar: its results document (typed; with `verdict`, the
+    report's verdict sentence under "verdict"; printed with --json), the seconds it took and the
+    workbench reports module (loaded once the run is done)."""
     started = time.perf_counter()
     doc = add_typed(play(lambda total: progress_bar(total, show_progress)))
     elapsed = time.perf_counter() - started
     from toolkit.reports import workbench as report
 
+    if verdict is not None:
+        verdict(doc, report)
     if as_json:
         print_document(doc)
     return doc, elapsed, report
@@ -216,10 +219,14 @@ def sweep(
     documents.deals_for(games, seating.games_per_deal)
     run = documents.SweepRun(base, ed, tuple(settings), tuple(parsed), tuple(points), bots_text, seating,
                              games, seed, sprt, sprt_delta, sprt_alpha, sprt_beta)
-    doc, elapsed, report = _played(partial(documents.sweep, run, workers, scheduler), show_progress, as_json)
+    def verdict(doc: dict, report) -> None:  # the sentence and its rule, so results.json can be checked against them
+        doc["verdict"] = report.sweep_verdict(doc)
+        doc["verdict_rule"] = report.SWEEP_CORRECTION
+
+    doc, elapsed, report = _played(partial(documents.sweep, run, workers, scheduler), show_progress, as_json, verdict)
     header, table_rows = report.sweep_rows(doc)
     print_table(f"sweep of {ed.name}: {doc['games']} games per point, seed {seed}", header, table_rows)
-    typer.echo(report.sweep_verdict(doc))
+    typer.echo(doc["verdict"])
     rows = doc["points"]
     for row in rows[1:]:
         if "sprt" in row:
