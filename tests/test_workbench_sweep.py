@@ -264,3 +264,22 @@ def test_the_sweep_verdict_names_where_the_win_rate_is_told_apart_from_even_neve
         "below 50% at b=3")
     far = [iv(0.60, 0.02), iv(0.65, 0.02)]
     assert "told apart from 50% at every point" in _even_clause(far, labels[:2], [0, 1], by)
+
+
+def test_a_figure_that_does_not_move_comes_with_the_smallest_move_the_run_would_find():
+    """"No move found" says how large a move the games could see: two intervals apart at half-width
+    z / sqrt(2) standard errors each are a test at z on the difference, found 4 times in 5 when the
+    move is sqrt(2) (z + 0.84) standard errors."""
+    from toolkit.reports.workbench import _smallest_move
+
+    one_se = {"estimate": 0.0, "low": -1.959964, "high": 1.959964}
+    assert _smallest_move([one_se, one_se, one_se], 3.0) == pytest.approx(2 ** 0.5 * (3.0 + 0.841621), rel=1e-5)
+    # a simulation of the rule at that size: the widened intervals come apart about 80 % of the time
+    import numpy as np
+
+    z = 3.0
+    move = _smallest_move([one_se], z)
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(0.0, 1.0, 20_000), rng.normal(move, 1.0, 20_000)
+    apart = (b - z / 2 ** 0.5) > (a + z / 2 ** 0.5)
+    assert 0.78 < apart.mean() < 0.82

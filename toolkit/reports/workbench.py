@@ -342,7 +342,8 @@ def sweep_verdict(doc: dict) -> str:
     labels = [point_label(p) for p in points]
     even_tests = len(points) if any(label == "player 1 win rate" for label, _, _ in rows[0]) else 0
     widen = sweep_widening(len(points), len(rows[0]), even_tests)
-    parts, still = [], []
+    parts, still, reach = [], [], []
+    z_move = _sweep_z(len(points), len(rows[0]), even_tests)
     for f, (label, _, rate) in enumerate(rows[0]):
         ivs = [r[f][1] for r in rows]
         known = [i for i, iv in enumerate(ivs) if iv and iv.get("estimate") is not None and iv.get("low") is not None]
@@ -359,9 +360,23 @@ def sweep_verdict(doc: dict) -> str:
                          f"({_level(widen)} intervals, apart)")
         else:
             still.append(label)
+            size = _smallest_move([ivs[i] for i in known], z_move)
+            reach.append(f"{100 * size:.1f} pp in {label}" if rate else f"{size:.2f} in {label}")
     if still:
-        parts.append(f"no move found in {', '.join(still)}")
+        parts.append(f"no move found in {', '.join(still)} (the smallest moves these games would find 4 times in 5, "
+                     f"points counted as independent: {', '.join(reach)})")
     return f"Over {doc['grid']}: " + "; ".join(parts) + "."
+
+
+def _smallest_move(ivs: list[dict], z: float) -> float:
+    """The move between two points the verdict's test finds 4 times in 5: two intervals apart at
+    half-width z / sqrt(2) standard errors each are a test at z on the difference; with the points'
+    middle standard error, as if the points were independent (they share deals, which only makes
+    a move easier to find)."""
+    from statistics import NormalDist, median
+
+    se = median((iv["high"] - iv["low"]) / (2 * Z95) for iv in ivs)
+    return math.sqrt(2) * se * (z + NormalDist().inv_cdf(0.8))
 
 
 def sweep_report(doc: dict) -> Report:
