@@ -81,6 +81,8 @@ class IntervalChart:
     """An x to mark with a vertical rule (e.g. the fair value)."""
     zero: bool = True
     """Draw the y = 0 rule."""
+    level: float | None = None
+    """A y to rule across the plot and keep in view (e.g. 0.5: an even win rate)."""
 
 
 @dataclass(frozen=True)

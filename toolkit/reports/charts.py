@@ -187,6 +187,8 @@ def _interval_scale(c: IntervalChart) -> _Scale:
     values = [v for v in (*c.estimates, *c.lows, *c.highs) if v is not None]
     if c.zero:
         values.append(0.0)
+    if c.level is not None:
+        values.append(c.level)
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     if hi - lo < 1e-9:
         lo, hi = lo - 1.0, hi + 1.0
@@ -208,6 +210,8 @@ def _intervals(c: IntervalChart) -> Marks:
         texts.append((LEFT - 5, y - 3, f"{t:g}", 7, "end", 0))
     if c.zero and lay.ymin < 0 < lay.ymax:
         lines.append(((LEFT, lay.y(0)), (width - RIGHT, lay.y(0)), RULE, 0.6))
+    if c.level is not None and lay.ymin < c.level < lay.ymax:
+        lines.append(((LEFT, lay.y(c.level)), (width - RIGHT, lay.y(c.level)), LINE_COLOUR, 0.6))
     longest = max((len(label) for label in c.labels), default=1)
     step = max(1, math.ceil(len(c.labels) * (longest * 4.0 + 6.0) / (width - LEFT - RIGHT)))
     for i, label in enumerate(c.labels):

@@ -219,7 +219,8 @@ def sweep_charts(doc: dict) -> list[tuple[str, Chart]]:
         chart = IntervalChart(
             f"{label} by {' / '.join(keys)}", labels, tuple(iv["estimate"] for iv in ivs),
             tuple(iv["low"] for iv in ivs), tuple(iv["high"] for iv in ivs), "share" if is_rate else "",
-            xs=tuple(float(p["set"][keys[0]]) for p in points) if numeric else None, zero=is_rate or "margin" in label)
+            xs=tuple(float(p["set"][keys[0]]) for p in points) if numeric else None, zero=is_rate or "margin" in label,
+            level=0.5 if label == "player 1 win rate" else None)
         out.append((_stem(label), chart))
     return out
 
