@@ -20,7 +20,7 @@ def test_fit_json_contract():
 def test_fit_text_names_the_worst_priced():
     out = ok("deck", "fit", "classic", "--top", "2").stdout
     assert "R2 0.859" in out and "leave-one-out CV error 1.28 buttons [0.98, 1.84]" in out
-    assert "priced off the model (studentised residual, Holm over 33 patches at 5 %): none" in out
+    assert "priced off the model (studentised residual, Holm over 33 patches at 5%): none" in out
     assert "largest residuals, none told apart from the model's spread:" in out
     assert "P19" in out and "P16" in out and "deck check" in out
 

@@ -143,7 +143,7 @@ def test_cli_names_a_planted_patch_and_says_what_the_model_fits(tmp_path):
                      f"shape: \"{shape.format()}\"}}")
     (tmp_path / "planted.yaml").write_text("\n".join(lines) + "\n")
     out = ok("deck", "fit", str(tmp_path / "planted.yaml"), "--top", "1").stdout
-    assert "priced off the model (studentised residual, Holm over 31 patches at 5 %):\n  T12 " in out
+    assert "priced off the model (studentised residual, Holm over 31 patches at 5%):\n  T12 " in out
     assert "dearer" in out.split("T12", 1)[1].splitlines()[0]
     assert "largest other residuals, none told apart from the model's spread:" in out
     assert "It fits the printed prices, not what a patch is worth in play" in out

@@ -113,10 +113,10 @@ def _fit_lines(result, top: int, features: tuple[str, ...], feature_text: dict[s
     out.append(f"R2 {result.r2:.3f} (adjusted {result.adjusted_r2:.3f}), residual SD {result.residual_sd:.2f} buttons")
     how = "" if cv.leave_one_out else (f"; mean of {cv.repeats} random splits, each fitting on "
                                        f"{cv.folds - 1}/{cv.folds} of the deck, so on the high side")
-    out.append(f"{cv.text()} (95 % interval by residual bootstrap{how}; mean absolute {cv.mae:.2f})")
+    out.append(f"{cv.text()} (95% interval by residual bootstrap{how}; mean absolute {cv.mae:.2f})")
     out.append("It fits the printed prices, not what a patch is worth in play: `patchwork deck check` measures that.")
     off = result.off_model()
-    percent = f"{ALPHA * 100:g} %"
+    percent = f"{ALPHA * 100:g}%"
 
     def line(p) -> str:
         t = "n/a (leverage 1)" if p.studentised is None else f"{p.studentised:+.2f}"

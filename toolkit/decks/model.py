@@ -229,7 +229,7 @@ class Fit:
             "cv_error": round(self.cv.error, 4),
             "cv_interval": [round(self.cv.low, 4), round(self.cv.high, 4)],
             "cv_mae": round(self.cv.mae, 4),
-            "cv": (f"{self.cv.method()}; root mean square error; 95 % interval by a residual bootstrap "
+            "cv": (f"{self.cv.method()}; root mean square error; 95% interval by a residual bootstrap "
                    f"of the fit and its cross-validation ({BOOTSTRAP} resamples, seed {CV_SEED})"),
             "folds": self.cv.folds,
             "cv_repeats": self.cv.repeats,
