@@ -220,8 +220,8 @@ def _intervals(c: IntervalChart) -> Marks:
             texts.append((x, BOTTOM - 12, label, 7, "middle", 0))
         low, high, estimate = c.lows[i], c.highs[i], c.estimates[i]
         if estimate is not None and (low is None) != (high is None):  # open at one end: the bar runs off the plot
-            low, high = (lay.ymin, high) if low is None else (low, lay.ymax)
-            lo, hi = lay.y(low), lay.y(high)
+            lo = lay.y(lay.ymin if low is None else low)
+            hi = lay.y(lay.ymax if high is None else high)
             lines.append(((x, lo), (x, hi), COLOUR, 1.0))
             cap = hi if c.highs[i] is not None else lo
             lines.append(((x - 3, cap), (x + 3, cap), COLOUR, 1.0))
