@@ -4,14 +4,15 @@ Two checks, each printing the share of intervals that held the known rating (wit
 Wilson interval over the repetitions):
 
 `synthetic`: games drawn from the Bradley-Terry model itself, with known ratings (equal bots, and
-one bot far below the others), each pair's games independent; the ladder's own fit, prior and Wald
-intervals (toolkit.workbench.ladder) are applied to each draw.
+one bot far below the others), each pair's games independent; the ladder's own fit, prior and
+intervals (toolkit.workbench.ladder: the profile-likelihood ones it prints, and the Wald ones it
+printed before) are applied to each draw.
 
 `reference`: the command as a user runs it. A long ladder (`--reference-games` a pair, seed 999)
 stands for the truth; `--seeds` short ladders (`--games` a pair) on other seeds are checked against
 it. Their intervals count a pair's games by deal (the design effect of its seat-swapped games).
 
-    .venv/bin/python benchmarks/audit_ladder.py synthetic --reps 2000
+    .venv/bin/python benchmarks/audit_ladder.py synthetic --reps 400
     .venv/bin/python benchmarks/audit_ladder.py reference --games 200 --seeds 20 --reference-games 4000
 """
 from __future__ import annotations
@@ -47,17 +48,23 @@ def synthetic(reps: int, seed: int) -> None:
         theta -= theta.mean()
         k = len(theta)
         held = np.zeros(k, dtype=int)
+        wald = np.zeros(k, dtype=int)
         for _ in range(reps):
             wins = np.zeros((k, k), dtype=np.int64)
             for i in range(k):
                 for j in range(i + 1, k):
                     won = rng.binomial(games, 1 / (1 + math.exp(-(theta[i] - theta[j]))))
                     wins[i, j], wins[j, i] = won, games - won
+            rows = {r["bot"]: r for r in ld.ratings([str(i) for i in range(k)], wins)}
+            for i in range(k):
+                r, truth = rows[str(i)], ld.ELO * theta[i]
+                held[i] += (r["low"] is None or r["low"] <= truth) and (r["high"] is None or truth <= r["high"])
             est = ld.fit(wins)
             se = np.sqrt(np.maximum(np.diag(ld.covariance(wins, est)), 0.0))
-            held += np.abs(est - theta) <= Z95 * se
-        print(f"ratings {list(elo)}, {games} games a pair: " + "; ".join(
-            f"{e:+d}: {_share(int(h), reps)}" for e, h in zip(elo, held)), flush=True)
+            wald += np.abs(est - theta) <= Z95 * se
+        print(f"ratings {list(elo)}, {games} games a pair: profile likelihood " + "; ".join(
+            f"{e:+d}: {_share(int(h), reps)}" for e, h in zip(elo, held)) + " | Wald " + "; ".join(
+            f"{e:+d}: {_share(int(h), reps)}" for e, h in zip(elo, wald)), flush=True)
 
 
 def _ladder(bots: list[str], games: int, seed: int, edition: str) -> dict:
@@ -85,7 +92,7 @@ def reference(bots: list[str], games: int, seeds: int, reference_games: int, edi
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("check", choices=("synthetic", "reference"))
-    parser.add_argument("--reps", type=int, default=2000, help="synthetic: draws per case (default 2000)")
+    parser.add_argument("--reps", type=int, default=400, help="synthetic: draws per case (default 400)")
     parser.add_argument("--seed", type=int, default=1, help="synthetic: the generator's seed (default 1)")
     parser.add_argument("--bots", default="random,greedy,mcts:10", help="reference: the bots (default random,greedy,mcts:10)")
     parser.add_argument("--edition", default="classic")

@@ -160,3 +160,34 @@ def test_the_prior_pull_is_measured_or_said_to_be_unbounded():
     assert not ld.finite_without_prior(swept) and ld.prior_pull(swept) is None
     chain = np.array([[0, 5, 0], [0, 0, 5], [5, 0, 0]])  # a beat b, b beat c, c beat a: finite
     assert ld.finite_without_prior(chain)
+
+
+def test_the_interval_is_the_likelihood_ratio_one():
+    """With two bots the centred rating is half the log-odds of the first winning, so its profile-
+    likelihood interval is the binomial's likelihood-ratio interval, found here by bisection on
+    the binomial itself; it is skewed away from a lopsided estimate, as a Wald interval is not."""
+    import math
+
+    import numpy as np
+
+    from toolkit.workbench import ladder as ld
+
+    won, games = 3, 200  # one game in 67: where a Wald interval is too narrow on the near side
+
+    def loglik(p):
+        return won * math.log(p) + (games - won) * math.log(1 - p)
+
+    best = loglik(won / games)
+
+    def edge(inside, outside):
+        for _ in range(100):
+            middle = (inside + outside) / 2
+            inside, outside = (middle, outside) if 2 * (best - loglik(middle)) < ld.LR95 else (inside, middle)
+        return inside
+
+    expected = [ld.ELO * math.log(p / (1 - p)) / 2 for p in (edge(won / games, 1e-9), edge(won / games, 1 - 1e-9))]
+    wins = np.array([[0, won], [games - won, 0]])
+    low, high = ld.profile_interval(wins, 0, prior=0.0)
+    assert ld.ELO * low == pytest.approx(expected[0], abs=0.05) and ld.ELO * high == pytest.approx(expected[1], abs=0.05)
+    estimate = ld.ELO * math.log(won / (games - won)) / 2
+    assert estimate - ld.ELO * low > ld.ELO * high - estimate  # longer on the side away from the middle

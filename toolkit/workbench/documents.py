@@ -355,8 +355,9 @@ def ladder(run: LadderRun, workers: int, scheduler: str | None, progress: Progre
     labels = [s.label for s in specs]
     doc.update({"edition": edition_facts(run.edition),
                 "model": (f"Bradley-Terry maximum likelihood on the wins of every pair; Elo = 400 log10(strength), mean 0; "
-                          f"{ld.PRIOR:g} virtual drawn game per pair keeps ratings finite; 95% Wald intervals from the "
-                          "observed information, each pair's games divided by its design effect (the deal as the unit)"),
+                          f"{ld.PRIOR:g} virtual drawn game per pair keeps ratings finite; 95% profile-likelihood "
+                          "intervals (every other rating free), each pair's games divided by its design effect (the "
+                          "deal as the unit)"),
                 "prior_pull": None if (pull := ld.prior_pull(wins)) is None else round(pull, 2) + 0.0,
                 "wins": {"bots": labels, "matrix": wins.tolist()},
                 "ratings": ld.ratings(labels, wins, design=ld.design_effects(labels, pair_rows)),
